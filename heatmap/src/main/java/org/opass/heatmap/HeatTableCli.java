@@ -1,0 +1,144 @@
+package org.opass.heatmap;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.net.HttpURLConnection;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * Prints the per-DataNode heat table of a running NameNode, read from its {@code /jmx}.
+ *
+ * <pre>
+ *   opass-heat [--json] [NAMENODE_HTTP_ADDRESS]
+ * </pre>
+ *
+ * Without an address it uses {@code dfs.namenode.http-address} from the configuration on the
+ * classpath. Exit codes: 0 ok, 1 failure (NameNode unreachable, heatmap not loaded), 2 usage.
+ */
+public final class HeatTableCli {
+  static final String ADDRESS_KEY = "dfs.namenode.http-address";
+
+  private HeatTableCli() {
+  }
+
+  public static void main(String[] args) {
+    System.exit(run(args, System.out, System.err));
+  }
+
+  static int run(String[] args, PrintStream out, PrintStream err) {
+    boolean json = false;
+    String address = null;
+    for (String a : args) {
+      if (a.equals("-h") || a.equals("--help")) {
+        out.println(usage());
+        return 0;
+      } else if (a.equals("--json")) {
+        json = true;
+      } else if (a.startsWith("-")) {
+        err.println("opass-heat: unknown option '" + a + "'\n" + usage());
+        return 2;
+      } else if (address == null) {
+        address = a;
+      } else {
+        err.println("opass-heat: unexpected argument '" + a + "'\n" + usage());
+        return 2;
+      }
+    }
+    if (address == null) {
+      Configuration conf = new Configuration();
+      conf.addResource("hdfs-site.xml");
+      address = conf.getTrimmed(ADDRESS_KEY);
+      if (address == null || address.isEmpty()) {
+        err.println("opass-heat: no NameNode address given and " + ADDRESS_KEY
+            + " is not set\n" + usage());
+        return 2;
+      }
+    }
+    URI uri;
+    try {
+      uri = jmxQuery(address);
+    } catch (IllegalArgumentException e) {
+      err.println("opass-heat: bad NameNode address '" + address + "': " + e.getMessage());
+      return 2;
+    }
+    try {
+      List<JsonNode> beans = fetchBeans(uri);
+      if (beans.isEmpty()) {
+        err.println("opass-heat: the NameNode at " + address + " has no Opass heatmap; is "
+            + "opass-placement or opass-read configured (dfs.block.replicator.classname / "
+            + "dfs.net.topology.impl) and has it placed or sorted anything yet?");
+        return 1;
+      }
+      for (JsonNode bean : beans) {
+        if (json) {
+          out.println(bean.toString());
+        } else {
+          out.print(table(bean));
+        }
+      }
+      return 0;
+    } catch (IOException e) {
+      err.println("opass-heat: cannot read " + uri + ": " + e);
+      return 1;
+    }
+  }
+
+  static URI jmxQuery(String address) {
+    String base = address.contains("://") ? address : "http://" + address;
+    String q = URLEncoder.encode(HeatmapRegistry.MBEAN_NAME + "*", StandardCharsets.UTF_8);
+    URI uri = URI.create(base.replaceAll("/+$", "") + "/jmx?qry=" + q);
+    if (uri.getHost() == null) {
+      throw new IllegalArgumentException("expected host:port or http://host:port");
+    }
+    return uri;
+  }
+
+  private static List<JsonNode> fetchBeans(URI uri) throws IOException {
+    HttpURLConnection c = (HttpURLConnection) uri.toURL().openConnection();
+    c.setConnectTimeout(10_000);
+    c.setReadTimeout(30_000);
+    try (InputStream in = c.getInputStream()) {
+      JsonNode root = new ObjectMapper().readTree(in);
+      List<JsonNode> beans = new ArrayList<>();
+      root.path("beans").forEach(beans::add);
+      return beans;
+    } finally {
+      c.disconnect();
+    }
+  }
+
+  /** Formats one heatmap bean as a fixed-width table. */
+  static String table(JsonNode bean) throws IOException {
+    StringBuilder sb = new StringBuilder();
+    sb.append(String.format("%s: %d DataNodes, mean heat %.2f, %d grants, %d choices, "
+            + "%d fallbacks%n", bean.path("name").asText(), bean.path("TrackedNodes").asInt(),
+        bean.path("MeanHeat").asDouble(), bean.path("GrantsTotal").asLong(),
+        bean.path("Choices").asLong(), bean.path("Fallbacks").asLong()));
+    sb.append(String.format("%-24s %8s %8s %6s %16s%n", "DataNode", "xceivers", "granted",
+        "heat", "last selected"));
+    for (JsonNode n : new ObjectMapper().readTree(bean.path("Nodes").asText("[]"))) {
+      long ago = n.path("lastSelectedMillisAgo").asLong();
+      sb.append(String.format("%-24s %8d %8d %6d %16s%n", n.path("name").asText(),
+          n.path("xceivers").asInt(), n.path("grantsSinceHeartbeat").asInt(),
+          n.path("heat").asInt(), ago < 0 ? "never" : ago + " ms ago"));
+    }
+    return sb.toString();
+  }
+
+  static String usage() {
+    return "usage: opass-heat [--json] [NAMENODE_HTTP_ADDRESS]\n"
+        + "  Prints the per-DataNode heat table (active transfers at the latest heartbeat,\n"
+        + "  reads/writes granted since, last selected) of a NameNode running Opass plugins.\n"
+        + "  NAMENODE_HTTP_ADDRESS  host:port of the NameNode web UI (default: "
+        + ADDRESS_KEY + ")\n"
+        + "  --json                 print the raw JMX bean instead of a table";
+  }
+}

@@ -1,0 +1,25 @@
+package org.opass.heatmap;
+
+/** What the NameNode's {@code /jmx} shows of the Opass heatmap. */
+public interface HeatmapMXBean {
+  /** DataNodes currently tracked. */
+  int getTrackedNodes();
+
+  /** Mean heat (transfers + grants since heartbeat) over tracked DataNodes. */
+  double getMeanHeat();
+
+  /** Reads and writes granted by our code since start. */
+  long getGrantsTotal();
+
+  /** Decisions made with the heatmap since start. */
+  long getChoices();
+
+  /** Decisions that fell back to stock behaviour after an internal failure. */
+  long getFallbacks();
+
+  /**
+   * The table as JSON, hottest first: an array of objects with {@code nodeId, name, xceivers,
+   * grantsSinceHeartbeat, heat, lastSelectedMillisAgo} (as NameNodeInfo publishes LiveNodes).
+   */
+  String getNodes();
+}

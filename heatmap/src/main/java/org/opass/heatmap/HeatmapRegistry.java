@@ -1,0 +1,101 @@
+package org.opass.heatmap;
+
+import java.lang.management.ManagementFactory;
+import java.lang.ref.WeakReference;
+import java.time.Duration;
+import java.util.Map;
+import java.util.WeakHashMap;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import org.apache.hadoop.conf.Configuration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One {@link Heatmap} per NameNode, shared by everything of ours inside it.
+ *
+ * <p>The placement policy and the network topology of one NameNode have no common object of
+ * ours, but both see the NameNode's {@code NetworkTopology} instance: the policy is handed it
+ * in {@code initialize} and the topology is it. That instance is the key. Keys are weak, so a
+ * stopped NameNode's heatmap goes with it and two clusters in one JVM never share state.
+ */
+public final class HeatmapRegistry {
+  private static final Logger LOG = LoggerFactory.getLogger(HeatmapRegistry.class);
+
+  /** JMX name of the first heatmap in a JVM; later ones get "-2", "-3", ... */
+  public static final String MBEAN_NAME = "Hadoop:service=NameNode,name=OpassHeatmap";
+
+  private static final Map<Object, Heatmap> HEATMAPS = new WeakHashMap<>();
+  private static final Map<ObjectName, WeakReference<Heatmap>> BEANS = new java.util.HashMap<>();
+
+  private HeatmapRegistry() {
+  }
+
+  /**
+   * The heatmap of the NameNode that owns {@code topology}, created (and published over JMX)
+   * on first use from {@code conf}.
+   *
+   * @throws IllegalArgumentException naming the key if the configuration is invalid
+   */
+  public static synchronized Heatmap forTopology(Object topology, Configuration conf) {
+    Heatmap h = HEATMAPS.get(topology);
+    if (h == null) {
+      h = fromConf(conf);
+      HEATMAPS.put(topology, h);
+      publish(h);
+    }
+    return h;
+  }
+
+  /** Replaces the heatmap of a NameNode; for fault-injection tests. */
+  public static synchronized void install(Object topology, Heatmap heatmap) {
+    HEATMAPS.put(topology, heatmap);
+  }
+
+  static Heatmap fromConf(Configuration conf) {
+    int maxNodes = conf.getInt(HeatmapKeys.MAX_NODES, HeatmapKeys.MAX_NODES_DEFAULT);
+    if (maxNodes < 1) {
+      throw new IllegalArgumentException(HeatmapKeys.MAX_NODES + " must be >= 1, got " + maxNodes);
+    }
+    long forgetMs = conf.getLong(HeatmapKeys.FORGET_AFTER_MS, HeatmapKeys.FORGET_AFTER_MS_DEFAULT);
+    if (forgetMs < 1) {
+      throw new IllegalArgumentException(
+          HeatmapKeys.FORGET_AFTER_MS + " must be >= 1, got " + forgetMs);
+    }
+    return Heatmap.builder().maxNodes(maxNodes).forgetAfter(Duration.ofMillis(forgetMs)).build();
+  }
+
+  private static void publish(Heatmap heatmap) {
+    MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+    try {
+      // Drop beans of NameNodes that are gone, then take the first free name.
+      BEANS.entrySet().removeIf(e -> {
+        if (e.getValue().get() != null) {
+          return false;
+        }
+        unregister(server, e.getKey());
+        return true;
+      });
+      for (int i = 1; ; i++) {
+        ObjectName name = new ObjectName(i == 1 ? MBEAN_NAME : MBEAN_NAME + "-" + i);
+        if (!server.isRegistered(name)) {
+          server.registerMBean(new HeatmapMBeanImpl(new WeakReference<>(heatmap)), name);
+          BEANS.put(name, new WeakReference<>(heatmap));
+          LOG.info("Opass heatmap published over JMX as {}", name);
+          return;
+        }
+      }
+    } catch (Exception | LinkageError e) {
+      // JMX is for people; never let it stop the NameNode.
+      LOG.warn("Could not publish the Opass heatmap over JMX", e);
+    }
+  }
+
+  private static void unregister(MBeanServer server, ObjectName name) {
+    try {
+      server.unregisterMBean(name);
+    } catch (Exception e) {
+      LOG.debug("Could not unregister {}", name, e);
+    }
+  }
+}

@@ -1,0 +1,51 @@
+package org.opass.placement;
+
+import java.util.random.RandomGenerator;
+
+/**
+ * The HM-LRU choice of Opass Algorithm 3: among a few candidate DataNodes keep the one with
+ * the least {@code rank(heat) + rank(lastSelected)}, where a rank is the candidate's position
+ * in the ascending order of that value within the candidates. Equal values share a rank (the
+ * number of candidates strictly below), so all-equal heat leaves the choice to recency alone;
+ * equal weights are broken uniformly at random.
+ */
+public final class HmLru {
+  private HmLru() {
+  }
+
+  /**
+   * @param heat heat of each candidate (active transfers + grants since heartbeat)
+   * @param lastSelected when each candidate was last selected, any monotonic scale; smaller is
+   *     longer ago
+   * @param n number of candidates (a prefix of both arrays), at least 1
+   * @return index of the chosen candidate
+   */
+  public static int choose(int[] heat, long[] lastSelected, int n, RandomGenerator random) {
+    if (n < 1 || n > heat.length || n > lastSelected.length) {
+      throw new IllegalArgumentException("need 1.." + Math.min(heat.length, lastSelected.length)
+          + " candidates, got " + n);
+    }
+    int best = -1;
+    int bestWeight = Integer.MAX_VALUE;
+    int ties = 0;
+    for (int i = 0; i < n; i++) {
+      int weight = 0;
+      for (int j = 0; j < n; j++) {
+        if (heat[j] < heat[i]) {
+          weight++;
+        }
+        if (lastSelected[j] < lastSelected[i]) {
+          weight++;
+        }
+      }
+      if (weight < bestWeight) {
+        best = i;
+        bestWeight = weight;
+        ties = 1;
+      } else if (weight == bestWeight && random.nextInt(++ties) == 0) {
+        best = i; // reservoir sampling keeps each tied candidate with probability 1/ties
+      }
+    }
+    return best;
+  }
+}

@@ -1,0 +1,22 @@
+package org.opass.placement;
+
+/** Configuration keys of {@link HmLruPlacementPolicy} (NameNode hdfs-site.xml). */
+public final class HmLruKeys {
+  private HmLruKeys() {
+  }
+
+  /**
+   * How many random candidates HM-LRU draws wherever the default policy draws one node. 1 is
+   * the default policy's behaviour; the paper uses 3.
+   */
+  public static final String CANDIDATES = "opass.placement.hmlru.candidates";
+  public static final int CANDIDATES_DEFAULT = 3;
+
+  /**
+   * The writer's own DataNode keeps the first replica (as in the default policy) unless its
+   * heat exceeds this ratio times the cluster mean heat (taken as at least 1); then the first
+   * replica goes to the coolest HM-LRU candidate of the writer's rack.
+   */
+  public static final String LOCAL_MAX_HEAT_RATIO = "opass.placement.hmlru.local.max-heat-ratio";
+  public static final double LOCAL_MAX_HEAT_RATIO_DEFAULT = 2.0;
+}

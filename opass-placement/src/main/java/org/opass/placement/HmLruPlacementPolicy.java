@@ -1,0 +1,289 @@
+package org.opass.placement;
+
+import java.util.AbstractCollection;
+import java.util.Collection;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.StorageType;
+import org.apache.hadoop.hdfs.AddBlockFlag;
+import org.apache.hadoop.hdfs.protocol.BlockStoragePolicy;
+import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeDescriptor;
+import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeStorageInfo;
+import org.apache.hadoop.hdfs.server.blockmanagement.FSClusterStats;
+import org.apache.hadoop.hdfs.server.blockmanagement.OpassPlacementPolicyBase;
+import org.apache.hadoop.net.NetworkTopology;
+import org.apache.hadoop.net.Node;
+import org.opass.heatmap.DatanodeHeat;
+import org.opass.heatmap.Heatmap;
+import org.opass.heatmap.HeatmapRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * HM-LRU write placement (Opass Algorithm 3) as a small subclass of the default policy.
+ *
+ * <p>Wherever the default draws one random DataNode ({@link #chooseDataNode}), this draws up to
+ * {@value HmLruKeys#CANDIDATES_DEFAULT} distinct candidates from the same scope and exclusions
+ * and keeps the coolest, least recently selected one ({@link HmLru}). Everything else —
+ * rack fault tolerance, excluded and favored nodes, storage types, stale, decommissioning and
+ * overloaded exclusion, max nodes per rack, verification — is the parent's, because the parent
+ * still checks every node we return. Every chosen target is recorded in the NameNode's
+ * {@link Heatmap} so that the next choice sees it before the next heartbeat does.
+ *
+ * <p>Any failure in our code falls back to the default's own random draw, logged once.
+ */
+public class HmLruPlacementPolicy extends OpassPlacementPolicyBase {
+  private static final Logger LOG = LoggerFactory.getLogger(HmLruPlacementPolicy.class);
+
+  private volatile Heatmap heatmap;
+  private FSClusterStats clusterStats;
+  private int candidates = HmLruKeys.CANDIDATES_DEFAULT;
+  private double localMaxHeatRatio = HmLruKeys.LOCAL_MAX_HEAT_RATIO_DEFAULT;
+  private final AtomicBoolean failureLogged = new AtomicBoolean();
+
+  @Override
+  protected void initialize(Configuration conf, FSClusterStats stats,
+      NetworkTopology clusterMap) {
+    candidates = conf.getInt(HmLruKeys.CANDIDATES, HmLruKeys.CANDIDATES_DEFAULT);
+    if (candidates < 1) {
+      throw new IllegalArgumentException(HmLruKeys.CANDIDATES + " must be >= 1, got "
+          + candidates);
+    }
+    localMaxHeatRatio = conf.getDouble(HmLruKeys.LOCAL_MAX_HEAT_RATIO,
+        HmLruKeys.LOCAL_MAX_HEAT_RATIO_DEFAULT);
+    if (!(localMaxHeatRatio > 0)) {
+      throw new IllegalArgumentException(HmLruKeys.LOCAL_MAX_HEAT_RATIO + " must be > 0, got "
+          + localMaxHeatRatio);
+    }
+    clusterStats = stats;
+    heatmap = HeatmapRegistry.forTopology(clusterMap, conf);
+    LOG.info("HM-LRU block placement initialized: {} = {}, {} = {}", HmLruKeys.CANDIDATES,
+        candidates, HmLruKeys.LOCAL_MAX_HEAT_RATIO, localMaxHeatRatio);
+  }
+
+  /** The heatmap this policy reads and feeds. */
+  public Heatmap heatmap() {
+    return heatmap;
+  }
+
+  /** Replaces the heatmap; for fault-injection tests. */
+  public void setHeatmap(Heatmap heatmap) {
+    this.heatmap = heatmap;
+  }
+
+  // ---- where the default draws a random node -------------------------------------------
+
+  @Override
+  protected DatanodeDescriptor chooseDataNode(String scope, Collection<Node> excludedNodes,
+      StorageType type) {
+    return chooseAmongCandidates(ex -> super.chooseDataNode(scope, ex, type), excludedNodes);
+  }
+
+  @Override
+  protected DatanodeDescriptor chooseDataNode(String scope, Collection<Node> excludedNodes) {
+    return chooseAmongCandidates(ex -> super.chooseDataNode(scope, ex), excludedNodes);
+  }
+
+  private DatanodeDescriptor chooseAmongCandidates(
+      Function<Collection<Node>, DatanodeDescriptor> draw, Collection<Node> excludedNodes) {
+    DatanodeDescriptor first = draw.apply(excludedNodes);
+    if (first == null || candidates == 1) {
+      return first;
+    }
+    try {
+      return hmLru(first, draw, excludedNodes);
+    } catch (RuntimeException e) {
+      fellBack(e);
+      return first; // exactly the default policy's random draw
+    }
+  }
+
+  private DatanodeDescriptor hmLru(DatanodeDescriptor first,
+      Function<Collection<Node>, DatanodeDescriptor> draw, Collection<Node> excludedNodes) {
+    DatanodeDescriptor[] drawn = new DatanodeDescriptor[candidates];
+    drawn[0] = first;
+    // Later draws also exclude earlier candidates, so that the candidates are distinct; on a
+    // small scope the draw returns null early and fewer candidates compete.
+    ExcludedPlusDrawn excluded = new ExcludedPlusDrawn(excludedNodes, drawn);
+    while (excluded.drawn < candidates) {
+      DatanodeDescriptor next = draw.apply(excluded);
+      if (next == null) {
+        break;
+      }
+      drawn[excluded.drawn++] = next;
+    }
+    int n = excluded.drawn;
+    Heatmap h = heatmap;
+    int[] heat = new int[n];
+    long[] lastSelected = new long[n];
+    for (int i = 0; i < n; i++) {
+      DatanodeHeat.observe(h, drawn[i]);
+      heat[i] = h.heat(drawn[i].getDatanodeUuid());
+      lastSelected[i] = h.lastSelectedNanos(drawn[i].getDatanodeUuid());
+    }
+    h.countChoice();
+    return drawn[HmLru.choose(heat, lastSelected, n, ThreadLocalRandom.current())];
+  }
+
+  // ---- the writer's own node ---------------------------------------------------------------
+
+  @Override
+  protected DatanodeStorageInfo chooseLocalStorage(Node localMachine, Set<Node> excludedNodes,
+      long blocksize, int maxNodesPerRack, List<DatanodeStorageInfo> results,
+      boolean avoidStaleNodes, EnumMap<StorageType, Integer> storageTypes,
+      boolean fallbackToLocalRack) throws NotEnoughReplicasException {
+    if (fallbackToLocalRack && localMachine instanceof DatanodeDescriptor
+        && tooHotForLocalReplica((DatanodeDescriptor) localMachine)) {
+      // As the default does when the writer's node is unusable: a node of the writer's rack,
+      // here the HM-LRU choice among candidates of that rack.
+      return chooseLocalRack(localMachine, excludedNodes, blocksize, maxNodesPerRack, results,
+          avoidStaleNodes, storageTypes);
+    }
+    return super.chooseLocalStorage(localMachine, excludedNodes, blocksize, maxNodesPerRack,
+        results, avoidStaleNodes, storageTypes, fallbackToLocalRack);
+  }
+
+  private boolean tooHotForLocalReplica(DatanodeDescriptor local) {
+    try {
+      Heatmap h = heatmap;
+      DatanodeHeat.observe(h, local);
+      return h.heat(local.getDatanodeUuid()) > localMaxHeatRatio * Math.max(1.0, meanHeat(h));
+    } catch (RuntimeException e) {
+      fellBack(e);
+      return false;
+    }
+  }
+
+  /** Heartbeat transfers averaged by the NameNode itself, plus our grants spread evenly. */
+  private double meanHeat(Heatmap h) {
+    FSClusterStats stats = clusterStats;
+    int nodes = stats == null ? 0 : stats.getNumDatanodesInService();
+    if (nodes <= 0) {
+      return h.meanHeat();
+    }
+    return stats.getInServiceXceiverAverage() + (double) h.outstandingGrants() / nodes;
+  }
+
+  // ---- recording what was chosen -----------------------------------------------------------
+
+  @Override
+  public DatanodeStorageInfo[] chooseTarget(String srcPath, int numOfReplicas, Node writer,
+      List<DatanodeStorageInfo> chosenNodes, boolean returnChosenNodes, Set<Node> excludedNodes,
+      long blocksize, BlockStoragePolicy storagePolicy, EnumSet<AddBlockFlag> flags) {
+    return recorded(super.chooseTarget(srcPath, numOfReplicas, writer, chosenNodes,
+        returnChosenNodes, excludedNodes, blocksize, storagePolicy, flags), chosenNodes);
+  }
+
+  @Override
+  public DatanodeStorageInfo[] chooseTarget(String srcPath, int numOfReplicas, Node writer,
+      List<DatanodeStorageInfo> chosen, boolean returnChosenNodes, Set<Node> excludedNodes,
+      long blocksize, BlockStoragePolicy storagePolicy, EnumSet<AddBlockFlag> flags,
+      EnumMap<StorageType, Integer> storageTypes) {
+    return recorded(super.chooseTarget(srcPath, numOfReplicas, writer, chosen,
+        returnChosenNodes, excludedNodes, blocksize, storagePolicy, flags, storageTypes),
+        chosen);
+  }
+
+  @Override
+  protected void chooseFavouredNodes(String src, int numOfReplicas,
+      List<DatanodeDescriptor> favoredNodes,
+      Set<Node> favoriteAndExcludedNodes, long blocksize, int maxNodesPerRack,
+      List<DatanodeStorageInfo> results, boolean avoidStaleNodes,
+      EnumMap<StorageType, Integer> storageTypes) throws NotEnoughReplicasException {
+    int before = results.size();
+    super.chooseFavouredNodes(src, numOfReplicas, favoredNodes, favoriteAndExcludedNodes,
+        blocksize, maxNodesPerRack, results, avoidStaleNodes, storageTypes);
+    recorded(results.subList(before, results.size())
+        .toArray(DatanodeStorageInfo.EMPTY_ARRAY), null);
+  }
+
+  private DatanodeStorageInfo[] recorded(DatanodeStorageInfo[] targets,
+      List<DatanodeStorageInfo> alreadyChosen) {
+    try {
+      Heatmap h = heatmap;
+      for (DatanodeStorageInfo t : targets) {
+        if (alreadyChosen != null && alreadyChosen.contains(t)) {
+          continue; // an existing replica, not new work
+        }
+        DatanodeDescriptor dn = t.getDatanodeDescriptor();
+        DatanodeHeat.observe(h, dn);
+        h.grant(dn.getDatanodeUuid());
+      }
+    } catch (RuntimeException e) {
+      fellBack(e);
+    }
+    return targets;
+  }
+
+  private void fellBack(RuntimeException e) {
+    try {
+      heatmap.countFallback();
+    } catch (RuntimeException ignored) {
+      // the heatmap itself is what failed
+    }
+    if (failureLogged.compareAndSet(false, true)) {
+      LOG.warn("HM-LRU failed; using the default placement for this and any later failure "
+          + "(logged once)", e);
+    }
+  }
+
+  /** {@code excluded ∪ drawn[0..drawn)} without copying the excluded set. */
+  private static final class ExcludedPlusDrawn extends AbstractCollection<Node> {
+    private final Collection<Node> excluded;
+    private final DatanodeDescriptor[] candidates;
+    int drawn = 1;
+
+    ExcludedPlusDrawn(Collection<Node> excluded, DatanodeDescriptor[] candidates) {
+      this.excluded = excluded;
+      this.candidates = candidates;
+    }
+
+    @Override
+    public boolean contains(Object o) {
+      for (int i = 0; i < drawn; i++) {
+        if (candidates[i] == o) {
+          return true;
+        }
+      }
+      return excluded != null && excluded.contains(o);
+    }
+
+    @Override
+    public int size() {
+      return drawn + (excluded == null ? 0 : excluded.size());
+    }
+
+    @Override
+    public Iterator<Node> iterator() {
+      Iterator<Node> rest = excluded == null ? java.util.Collections.emptyIterator()
+          : excluded.iterator();
+      return new Iterator<>() {
+        private int i;
+
+        @Override
+        public boolean hasNext() {
+          return i < drawn || rest.hasNext();
+        }
+
+        @Override
+        public Node next() {
+          if (i < drawn) {
+            return candidates[i++];
+          }
+          if (!rest.hasNext()) {
+            throw new NoSuchElementException();
+          }
+          return rest.next();
+        }
+      };
+    }
+  }
+}
