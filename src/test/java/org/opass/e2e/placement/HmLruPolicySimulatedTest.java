@@ -1,0 +1,267 @@
+package org.opass.e2e.placement;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Collectors;
+import org.apache.hadoop.fs.StorageType;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.protocol.BlockStoragePolicy;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeDescriptor;
+import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeStorageInfo;
+import org.apache.hadoop.hdfs.server.blockmanagement.SimulatedPlacementCluster;
+import org.apache.hadoop.net.Node;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.opass.heatmap.DatanodeHeat;
+import org.opass.heatmap.Heatmap;
+import org.opass.placement.HmLruKeys;
+import org.opass.placement.HmLruPlacementPolicy;
+
+/**
+ * HM-LRU keeps every invariant of the default policy, checked on a real NameNode whose
+ * DataNodes are simulated (placement decisions only, no data).
+ */
+class HmLruPolicySimulatedTest {
+  @TempDir
+  File dir;
+
+  private SimulatedPlacementCluster start(int nodes, int racks, StorageType[] types,
+      String... keyValues) throws Exception {
+    Map<String, String> conf = new HashMap<>();
+    conf.put(DFSConfigKeys.DFS_BLOCK_REPLICATOR_CLASSNAME_KEY,
+        HmLruPlacementPolicy.class.getName());
+    for (int i = 0; i < keyValues.length; i += 2) {
+      conf.put(keyValues[i], keyValues[i + 1]);
+    }
+    SimulatedPlacementCluster c = SimulatedPlacementCluster.start(dir, nodes, racks, conf, types);
+    assertInstanceOf(HmLruPlacementPolicy.class, c.policy());
+    return c;
+  }
+
+  private static Heatmap heatmap(SimulatedPlacementCluster c) {
+    return ((HmLruPlacementPolicy) c.policy()).heatmap();
+  }
+
+  private static List<DatanodeDescriptor> nodes(DatanodeStorageInfo[] targets) {
+    return Arrays.stream(targets).map(DatanodeStorageInfo::getDatanodeDescriptor).toList();
+  }
+
+  private static void assertRackFaultTolerant(SimulatedPlacementCluster c,
+      DatanodeStorageInfo[] targets, int replicas) {
+    List<DatanodeDescriptor> dns = nodes(targets);
+    assertEquals(replicas, dns.size(), "targets " + dns);
+    assertEquals(replicas, new HashSet<>(dns).size(), "duplicate target in " + dns);
+    Map<String, Long> perRack = dns.stream()
+        .collect(Collectors.groupingBy(Node::getNetworkLocation, Collectors.counting()));
+    assertEquals(2, perRack.size(), "replicas not on both racks: " + dns);
+    assertTrue(perRack.values().stream().allMatch(n -> n <= 2), "more than 2 per rack: " + dns);
+    assertTrue(c.policy().verifyBlockPlacement(dns.toArray(new DatanodeInfo[0]), replicas)
+        .isPlacementPolicySatisfied());
+  }
+
+  @Test
+  void replicationThreeAlwaysSpansBothRacks() throws Exception {
+    try (SimulatedPlacementCluster c = start(16, 2, null)) {
+      Random r = new Random(1);
+      for (int i = 0; i < 1000; i++) {
+        Node writer = i % 3 == 0 ? null : c.dataNode(r.nextInt(16));
+        assertRackFaultTolerant(c, c.chooseTarget(3, writer), 3);
+      }
+      assertTrue(heatmap(c).choices() > 1000, "HM-LRU made no choices");
+      assertEquals(0, heatmap(c).fallbacks());
+    }
+  }
+
+  @Test
+  void coolWriterKeepsTheFirstReplicaAndHotWriterGivesItToItsRack() throws Exception {
+    try (SimulatedPlacementCluster c = start(16, 2, null)) {
+      DatanodeDescriptor writer = c.dataNode(3);
+      assertEquals(writer, nodes(c.chooseTarget(3, writer)).get(0));
+      // ten times the cluster mean: well past the default ratio of 2
+      c.heartbeat(writer, 40);
+      for (int i = 0; i < 50; i++) {
+        DatanodeDescriptor first = nodes(c.chooseTarget(3, writer)).get(0);
+        assertFalse(first.equals(writer), "hot writer kept the first replica");
+        assertEquals(writer.getNetworkLocation(), first.getNetworkLocation());
+      }
+    }
+  }
+
+  @Test
+  void localRatioIsConfigurable() throws Exception {
+    try (SimulatedPlacementCluster c = start(16, 2, null,
+        HmLruKeys.LOCAL_MAX_HEAT_RATIO, "1000")) {
+      DatanodeDescriptor writer = c.dataNode(3);
+      c.heartbeat(writer, 40);
+      assertEquals(writer, nodes(c.chooseTarget(3, writer)).get(0));
+    }
+  }
+
+  @Test
+  void excludedAndDecommissioningNodesAreNeverChosen() throws Exception {
+    try (SimulatedPlacementCluster c = start(16, 2, null)) {
+      DatanodeDescriptor decommissioning = c.dataNode(5);
+      c.startDecommission(decommissioning);
+      Random r = new Random(2);
+      for (int i = 0; i < 500; i++) {
+        Set<Node> excluded = new HashSet<>();
+        for (int k = 0; k < 4; k++) {
+          excluded.add(c.dataNode(r.nextInt(16)));
+        }
+        Set<Node> excludedCopy = new HashSet<>(excluded);
+        DatanodeStorageInfo[] t = c.chooseTarget(3, c.dataNode(r.nextInt(16)), excluded,
+            c.storagePolicy("HOT"));
+        for (DatanodeDescriptor dn : nodes(t)) {
+          assertFalse(excludedCopy.contains(dn), dn + " was excluded");
+          assertFalse(dn.equals(decommissioning), "decommissioning node chosen");
+        }
+        assertEquals(3, t.length);
+      }
+    }
+  }
+
+  @Test
+  void mixedStorageTypesOfAPolicyAreHonoured() throws Exception {
+    StorageType[] types = new StorageType[16];
+    for (int i = 0; i < 16; i++) {
+      types[i] = i % 2 == 0 ? StorageType.SSD : StorageType.DISK;
+    }
+    try (SimulatedPlacementCluster c = start(16, 2, types)) {
+      BlockStoragePolicy oneSsd = c.storagePolicy("ONE_SSD");
+      for (int i = 0; i < 300; i++) {
+        DatanodeStorageInfo[] t = c.chooseTarget(3, c.dataNode(i % 16), null, oneSsd);
+        assertRackFaultTolerant(c, t, 3);
+        long ssd = Arrays.stream(t).filter(s -> s.getStorageType() == StorageType.SSD).count();
+        assertEquals(1, ssd, "ONE_SSD wants exactly one SSD replica: " + Arrays.toString(t));
+      }
+    }
+  }
+
+  @Test
+  void clustersSmallerThanTheCandidateCountStillPlaceEveryReplica() throws Exception {
+    try (SimulatedPlacementCluster c = start(3, 1, null)) {
+      for (int i = 0; i < 50; i++) {
+        DatanodeStorageInfo[] t = c.chooseTarget(3, null);
+        assertEquals(Set.of(c.dataNodes()), new HashSet<>(nodes(t)));
+      }
+    }
+    try (SimulatedPlacementCluster c = start(2, 2, null)) {
+      // two nodes, replication 3: the default gives two targets, and so do we
+      assertEquals(2, c.chooseTarget(3, c.dataNode(0)).length);
+    }
+  }
+
+  @Test
+  void grantsBalanceWritesBetweenHeartbeats() throws Exception {
+    // No heartbeat arrives during the run: all the balance comes from grants and recency.
+    try (SimulatedPlacementCluster c = start(16, 2, null)) {
+      Map<DatanodeDescriptor, Integer> count = new HashMap<>();
+      for (int i = 0; i < 320; i++) {
+        for (DatanodeDescriptor dn : nodes(c.chooseTarget(3, null))) {
+          count.merge(dn, 1, Integer::sum);
+        }
+      }
+      int max = count.values().stream().max(Integer::compare).orElseThrow();
+      int min = count.size() < 16 ? 0 : count.values().stream().min(Integer::compare).orElseThrow();
+      // mean 60 per node; uniform random placement spreads about +-8 per standard deviation
+      assertTrue(max - min <= 10, "spread " + min + ".." + max + ": " + count.values());
+      // a heartbeat resets the grants it covers, as soon as the node is looked at again
+      assertTrue(heatmap(c).outstandingGrants() > 0);
+      Thread.sleep(2); // heartbeat times are monotonic milliseconds
+      c.heartbeatAll(0);
+      for (DatanodeDescriptor dn : c.dataNodes()) {
+        DatanodeHeat.observe(heatmap(c), dn);
+      }
+      assertEquals(0, heatmap(c).outstandingGrants());
+      assertEquals(16, heatmap(c).trackedNodes());
+    }
+  }
+
+  @Test
+  void injectedHeatmapFailureFallsBackToTheDefault() throws Exception {
+    try (SimulatedPlacementCluster c = start(16, 2, null)) {
+      ((HmLruPlacementPolicy) c.policy()).setHeatmap(new FailingHeatmap());
+      for (int i = 0; i < 200; i++) {
+        assertRackFaultTolerant(c, c.chooseTarget(3, c.dataNode(i % 16)), 3);
+        assertRackFaultTolerant(c, c.chooseTarget(3, null), 3);
+      }
+    }
+  }
+
+  @Test
+  void concurrentChoicesAreSafe() throws Exception {
+    try (SimulatedPlacementCluster c = start(32, 4, null)) {
+      ExecutorService pool = Executors.newFixedThreadPool(32);
+      List<Future<Integer>> fs = new ArrayList<>();
+      for (int t = 0; t < 32; t++) {
+        int id = t;
+        fs.add(pool.submit(() -> {
+          for (int i = 0; i < 200; i++) {
+            DatanodeStorageInfo[] targets = c.chooseTarget(3, c.dataNode((id + i) % 32));
+            if (targets.length != 3 || new HashSet<>(nodes(targets)).size() != 3) {
+              throw new AssertionError("bad targets " + Arrays.toString(targets));
+            }
+            if (id == 0 && i % 50 == 0) {
+              c.heartbeatAll(1);
+            }
+          }
+          return 200;
+        }));
+      }
+      int total = 0;
+      for (Future<Integer> f : fs) {
+        total += f.get();
+      }
+      pool.shutdown();
+      assertEquals(32 * 200, total);
+      assertEquals(0, heatmap(c).fallbacks());
+      assertEquals(3L * total, heatmap(c).grantsTotal());
+    }
+  }
+
+  @Test
+  void wrongConfigurationStopsStartupNamingTheKey() {
+    Exception e = assertThrows(Exception.class,
+        () -> start(4, 2, null, HmLruKeys.CANDIDATES, "0").close());
+    Throwable t = e;
+    while (t.getCause() != null && !String.valueOf(t.getMessage()).contains(HmLruKeys.CANDIDATES)) {
+      t = t.getCause();
+    }
+    assertTrue(String.valueOf(t.getMessage()).contains(HmLruKeys.CANDIDATES), e.toString());
+  }
+
+  /** A heatmap whose every read fails, as a bug or a corrupted table would. */
+  static final class FailingHeatmap extends Heatmap {
+    FailingHeatmap() {
+      super(Heatmap.builder());
+    }
+
+    @Override
+    public void observe(String nodeId, String name, int xceivers, long heartbeatMillis,
+        boolean alive) {
+      throw new IllegalStateException("injected heatmap failure");
+    }
+
+    @Override
+    public int heat(String nodeId) {
+      throw new IllegalStateException("injected heatmap failure");
+    }
+  }
+}
