@@ -1,0 +1,89 @@
+package org.opass.e2e.bench;
+
+import java.io.File;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Entry point of {@code bin/bench <name>... [--quick] [--out DIR]}: runs the benchmarks and
+ * writes {@code DIR/<name>.json} for each (default DIR: target/bench) with a top-level "summary".
+ */
+public final class BenchMain {
+  /** A runnable benchmark. */
+  public interface Bench {
+    /** Runs and returns the JSON document (must contain "summary"). */
+    Map<String, Object> run(File outDir, boolean quick) throws Exception;
+  }
+
+  static final Map<String, Bench> BENCHES = new TreeMap<>(Map.of(
+      "write", new WriteBench()));
+
+  private BenchMain() {
+  }
+
+  public static void main(String[] args) {
+    System.exit(run(args));
+  }
+
+  static int run(String[] args) {
+    List<String> names = new ArrayList<>();
+    boolean quick = false;
+    File out = new File("target/bench");
+    List<String> rest = new ArrayList<>(List.of(args));
+    for (int i = 0; i < rest.size(); i++) {
+      String a = rest.get(i);
+      switch (a) {
+        case "-h", "--help" -> {
+          System.out.println(usage());
+          return 0;
+        }
+        case "--quick" -> quick = true;
+        case "--out" -> {
+          if (i + 1 >= rest.size()) {
+            System.err.println("bench: --out needs a directory\n" + usage());
+            return 2;
+          }
+          out = new File(rest.get(++i));
+        }
+        default -> {
+          if (a.startsWith("-")) {
+            System.err.println("bench: unknown option '" + a + "'\n" + usage());
+            return 2;
+          }
+          if (!BENCHES.containsKey(a)) {
+            System.err.println("bench: unknown benchmark '" + a + "'\n" + usage());
+            return 2;
+          }
+          names.add(a);
+        }
+      }
+    }
+    if (names.isEmpty()) {
+      System.err.println("bench: name a benchmark\n" + usage());
+      return 2;
+    }
+    for (String name : names) {
+      try {
+        Map<String, Object> doc = BENCHES.get(name).run(out, quick);
+        File json = new File(out, name + ".json");
+        Json.writeAtomically(json, doc);
+        System.out.println("bench: wrote " + json);
+        System.out.println("summary: " + Json.toString(doc.get("summary")));
+      } catch (Exception e) {
+        System.err.println("bench: " + name + " failed: " + e);
+        e.printStackTrace();
+        return 1;
+      }
+    }
+    return 0;
+  }
+
+  static String usage() {
+    return "usage: bin/bench <name>... [--quick] [--out DIR]\n  benchmarks: "
+        + String.join(", ", BENCHES.keySet())
+        + "\n  --quick   a smaller run comparing the same systems (minutes)"
+        + "\n  --out     output directory (default target/bench)";
+  }
+}

@@ -1,0 +1,220 @@
+package org.opass.e2e.bench;
+
+import java.io.File;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.IntStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.server.blockmanagement.AvailableSpaceBlockPlacementPolicy;
+import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicyDefault;
+import org.opass.e2e.cluster.EmulatedCluster;
+import org.opass.e2e.cluster.Workload;
+import org.opass.e2e.cluster.WorkloadResult;
+import org.opass.e2e.cluster.WorkloadResult.Chunk;
+import org.opass.e2e.cluster.WorkloadResult.ProcessResult;
+import org.opass.placement.HmLruPlacementPolicy;
+
+/**
+ * The parallel-write experiment of Opass §5.1.5 on the emulated cluster: W writers spread
+ * evenly over the DataNode hosts, each writing B blocks with replication 3, under stock
+ * default placement (as shipped, considerLoad on), stock AvailableSpaceBlockPlacementPolicy
+ * and HM-LRU, in one run. Plus the NameNode cost of placement (chooseTarget throughput).
+ */
+final class WriteBench implements BenchMain.Bench {
+  static final int DATANODES = 16;
+  static final int RACKS = 2;
+  static final long BLOCK = 1 << 20;
+  /** Per-DataNode write throttle: what makes a hot DataNode slow in wall-clock time. */
+  static final long WRITE_BYTES_PER_SEC = 4L << 20;
+
+  record SystemUnderTest(String name, String policyClass) {
+  }
+
+  static final List<SystemUnderTest> SYSTEMS = List.of(
+      new SystemUnderTest("stock", BlockPlacementPolicyDefault.class.getName()),
+      new SystemUnderTest("available-space", AvailableSpaceBlockPlacementPolicy.class.getName()),
+      new SystemUnderTest("hm-lru", HmLruPlacementPolicy.class.getName()));
+
+  @Override
+  public Map<String, Object> run(File outDir, boolean quick) throws Exception {
+    int[] writerCounts = quick ? new int[] {16, 64} : new int[] {16, 32, 64};
+    int blocksPerWriter = quick ? 8 : 16;
+    int repeats = quick ? 1 : 2;
+    // runs.get(system).get(writers) = list over repeats
+    Map<String, Map<Integer, List<Run>>> runs = new LinkedHashMap<>();
+    for (SystemUnderTest sut : SYSTEMS) {
+      Map<Integer, List<Run>> bySize = new LinkedHashMap<>();
+      runs.put(sut.name(), bySize);
+      try (EmulatedCluster cluster = EmulatedCluster.builder().dataNodes(DATANODES).racks(RACKS)
+          .blockSize(BLOCK).writeBandwidthPerDataNode(WRITE_BYTES_PER_SEC)
+          .baseDir(new File(outDir, "write-cluster"))
+          .set(DFSConfigKeys.DFS_BLOCK_REPLICATOR_CLASSNAME_KEY, sut.policyClass())
+          .start()) {
+        for (int rep = 0; rep < repeats; rep++) {
+          for (int writers : writerCounts) {
+            Run r = runOnce(cluster, writers, blocksPerWriter, "/bench/" + writers + "-" + rep);
+            bySize.computeIfAbsent(writers, k -> new ArrayList<>()).add(r);
+            System.err.printf("write: %-16s %3d writers: bw %.2f/%.2f/%.2f MB/s, stored max/mean "
+                    + "%.2f, makespan %.1f s%n", sut.name(), writers, r.bwMin(), r.bwAvg(),
+                r.bwMax(), r.storedMaxOverMean(), r.makespanSec());
+          }
+        }
+      }
+    }
+    ChooseTargetThroughput.Result ct = ChooseTargetThroughput.run(
+        new File(outDir, "choose-target"), 1000, 20, quick ? 5000 : 20000, quick ? 5 : 9);
+
+    int largest = writerCounts[writerCounts.length - 1];
+    Map<String, Object> doc = new LinkedHashMap<>();
+    doc.put("summary", summary(runs, largest, ct));
+    doc.put("setup", Map.of("datanodes", DATANODES, "racks", RACKS, "block_bytes", BLOCK,
+        "write_throttle_bytes_per_sec_per_datanode", WRITE_BYTES_PER_SEC,
+        "blocks_per_writer", blocksPerWriter, "writer_counts", writerCounts,
+        "repeats", repeats, "quick", quick));
+    Map<String, Object> results = new LinkedHashMap<>();
+    runs.forEach((sys, bySize) -> {
+      Map<String, Object> m = new LinkedHashMap<>();
+      bySize.forEach((w, list) -> m.put(String.valueOf(w), list.stream().map(Run::toMap).toList()));
+      results.put(sys, m);
+    });
+    doc.put("runs", results);
+    doc.put("choose_target", ct.toMap());
+    printTable(runs, writerCounts, ct);
+    File png = new File(outDir, "write.png");
+    Charts.write(png, charts(runs, largest));
+    System.out.println("chart: " + png);
+    return doc;
+  }
+
+  /** One workload's figures. Bandwidths in MB/s (2^20 bytes), times in seconds. */
+  record Run(int writers, double[] writerBandwidth, int[] storedPerDataNode,
+      double[] sortedChunkFinish, double makespanSec) {
+    double bwMin() {
+      return Arrays.stream(writerBandwidth).min().orElse(0);
+    }
+
+    double bwMax() {
+      return Arrays.stream(writerBandwidth).max().orElse(0);
+    }
+
+    double bwAvg() {
+      return Arrays.stream(writerBandwidth).average().orElse(0);
+    }
+
+    double imbalance() {
+      return bwMax() - bwMin();
+    }
+
+    double storedMaxOverMean() {
+      double mean = Arrays.stream(storedPerDataNode).average().orElse(0);
+      return Arrays.stream(storedPerDataNode).max().orElse(0) / mean;
+    }
+
+    Map<String, Object> toMap() {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("writer_bw_mb_s", Map.of("min", bwMin(), "avg", bwAvg(), "max", bwMax()));
+      m.put("imbalance_mb_s", imbalance());
+      m.put("stored_blocks_per_datanode", storedPerDataNode);
+      m.put("stored_max_over_mean", storedMaxOverMean());
+      m.put("makespan_s", makespanSec);
+      m.put("writer_bw_mb_s_each", writerBandwidth);
+      m.put("sorted_chunk_finish_s", sortedChunkFinish);
+      return m;
+    }
+  }
+
+  static Run runOnce(EmulatedCluster cluster, int writers, int blocks, String dirName)
+      throws Exception {
+    Path dir = new Path(dirName);
+    Workload w = new Workload(cluster);
+    for (int p = 0; p < writers; p++) {
+      w.process(p % cluster.size(), Workload.writeFiles(dir, blocks));
+    }
+    WorkloadResult result = w.run();
+    int[] stored = new int[cluster.size()];
+    for (int p = 0; p < writers; p++) {
+      for (Set<Integer> holders : cluster.replicaHolders(Workload.fileOf(dir, p))) {
+        for (int dn : holders) {
+          stored[dn]++;
+        }
+      }
+    }
+    double[] bw = result.processes().stream().mapToDouble(pr -> pr.bandwidth() / (1 << 20))
+        .toArray();
+    double[] finish = result.processes().stream().flatMap(pr -> pr.chunks().stream())
+        .mapToDouble(c -> c.finishNanos() / 1e9).sorted().toArray();
+    // free the space and let heartbeats report the DataNodes idle before the next run
+    FileSystem fs = FileSystem.newInstance(cluster.uri(), cluster.conf());
+    try {
+      fs.delete(dir, true);
+    } finally {
+      fs.close();
+    }
+    Thread.sleep(3000);
+    return new Run(writers, bw, stored, finish, result.makespanNanos() / 1e9);
+  }
+
+  private static double mean(List<Run> runs, java.util.function.ToDoubleFunction<Run> f) {
+    return runs.stream().mapToDouble(f).average().orElse(Double.NaN);
+  }
+
+  static Map<String, Object> summary(Map<String, Map<Integer, List<Run>>> runs, int largest,
+      ChooseTargetThroughput.Result ct) {
+    List<Run> stock = runs.get("stock").get(largest);
+    List<Run> avail = runs.get("available-space").get(largest);
+    List<Run> ours = runs.get("hm-lru").get(largest);
+    Map<String, Object> s = new LinkedHashMap<>();
+    s.put("writers", largest);
+    s.put("imbalance_cut", 1 - mean(ours, Run::imbalance) / mean(stock, Run::imbalance));
+    s.put("stored_max_over_mean", mean(ours, Run::storedMaxOverMean));
+    s.put("makespan_ratio", mean(ours, Run::makespanSec) / mean(stock, Run::makespanSec));
+    s.put("choose_target_ratio", ct.ratio());
+    s.put("available_space_imbalance_cut",
+        1 - mean(avail, Run::imbalance) / mean(stock, Run::imbalance));
+    s.put("stock_stored_max_over_mean", mean(stock, Run::storedMaxOverMean));
+    return s;
+  }
+
+  private static void printTable(Map<String, Map<Integer, List<Run>>> runs, int[] writerCounts,
+      ChooseTargetThroughput.Result ct) {
+    System.out.println();
+    System.out.printf("%-8s %-16s %8s %8s %8s %10s %12s %10s%n", "writers", "placement",
+        "bw min", "bw avg", "bw max", "imbalance", "stored max/", "makespan");
+    System.out.printf("%-8s %-16s %8s %8s %8s %10s %12s %10s%n", "", "", "MB/s", "MB/s", "MB/s",
+        "MB/s", "mean", "s");
+    for (int w : writerCounts) {
+      for (String sys : runs.keySet()) {
+        List<Run> l = runs.get(sys).get(w);
+        System.out.printf("%-8d %-16s %8.2f %8.2f %8.2f %10.2f %12.2f %10.1f%n", w, sys,
+            mean(l, Run::bwMin), mean(l, Run::bwAvg), mean(l, Run::bwMax),
+            mean(l, Run::imbalance), mean(l, Run::storedMaxOverMean), mean(l, Run::makespanSec));
+      }
+    }
+    System.out.printf("%nchooseTarget on %d simulated DataNodes / %d racks: stock %.0f calls/s, "
+            + "HM-LRU %.0f calls/s (ratio %.2f; %d HM-LRU choices counted)%n%n", ct.nodes(),
+        ct.racks(), ct.stockCallsPerSec(), ct.hmLruCallsPerSec(), ct.ratio(), ct.hmLruChoices());
+  }
+
+  private static List<Charts.Panel> charts(Map<String, Map<Integer, List<Run>>> runs,
+      int largest) {
+    Map<String, double[]> stored = new LinkedHashMap<>();
+    Map<String, double[]> bw = new LinkedHashMap<>();
+    for (String sys : runs.keySet()) {
+      Run r = runs.get(sys).get(largest).get(0);
+      stored.put(sys, Arrays.stream(r.storedPerDataNode()).asDoubleStream().toArray());
+      bw.put(sys, Arrays.stream(r.writerBandwidth()).sorted().toArray());
+    }
+    int writers = runs.get("stock").get(largest).get(0).writers();
+    return List.of(
+        new Charts.Panel("Blocks stored per DataNode (" + largest + " writers)", "blocks",
+            IntStream.range(0, DATANODES).mapToObj(i -> "dn" + i).toList(), stored),
+        new Charts.Panel("Per-writer bandwidth, sorted (" + largest + " writers)", "MB/s",
+            IntStream.range(0, writers).mapToObj(i -> String.valueOf(i)).toList(), bw));
+  }
+}
