@@ -7,9 +7,9 @@ public final class DatanodeHeat {
   private DatanodeHeat() {
   }
 
-  /** Feeds the heatmap what the latest heartbeat of {@code dn} said. */
-  public static void observe(Heatmap heatmap, DatanodeDescriptor dn) {
-    heatmap.observe(dn.getDatanodeUuid(), dn.getXferAddr(), dn.getXceiverCount(),
+  /** Feeds the heatmap what the latest heartbeat of {@code dn} said; returns its heat. */
+  public static int observe(Heatmap heatmap, DatanodeDescriptor dn) {
+    return heatmap.observe(dn.getDatanodeUuid(), dn.getXferAddr(), dn.getXceiverCount(),
         dn.getLastUpdateMonotonic(), dn.isAlive());
   }
 }

@@ -59,19 +59,18 @@ public class Heatmap {
    * @param xceivers active transfers reported by the latest heartbeat
    * @param heartbeatMillis monotonic time of that heartbeat
    * @param alive false forgets the node
+   * @return the node's heat after this observation (as {@link #heat} would return it)
    */
-  public void observe(String nodeId, String name, int xceivers, long heartbeatMillis,
+  public int observe(String nodeId, String name, int xceivers, long heartbeatMillis,
       boolean alive) {
     Objects.requireNonNull(nodeId, "nodeId");
     if (!alive) {
       forget(nodeId);
-      return;
-    }
-    Entry e = entry(nodeId, name);
-    if (e != null) {
-      e.observe(xceivers, heartbeatMillis, nanoClock.getAsLong());
+      return 0;
     }
     maybeSweep();
+    Entry e = entry(nodeId, name);
+    return e == null ? 0 : e.observe(xceivers, heartbeatMillis, nanoClock.getAsLong());
   }
 
   /** Counts one read or write the NameNode handed to this node and marks it selected now. */
@@ -205,16 +204,16 @@ public class Heatmap {
       this.lastObservedNanos = nanoClock.getAsLong();
     }
 
-    synchronized void observe(int newXceivers, long newHeartbeatMillis, long now) {
+    synchronized int observe(int newXceivers, long newHeartbeatMillis, long now) {
       lastObservedNanos = now;
-      if (retired || newHeartbeatMillis <= heartbeatMillis) {
-        return;
+      if (!retired && newHeartbeatMillis > heartbeatMillis) {
+        heartbeatMillis = newHeartbeatMillis;
+        sumXceivers.add(newXceivers - xceivers);
+        sumGrants.add(-grantsSinceHeartbeat);
+        xceivers = newXceivers;
+        grantsSinceHeartbeat = 0;
       }
-      heartbeatMillis = newHeartbeatMillis;
-      sumXceivers.add(newXceivers - xceivers);
-      sumGrants.add(-grantsSinceHeartbeat);
-      xceivers = newXceivers;
-      grantsSinceHeartbeat = 0;
+      return xceivers + grantsSinceHeartbeat;
     }
 
     synchronized void grant(long now) {

@@ -254,7 +254,7 @@ class HmLruPolicySimulatedTest {
     }
 
     @Override
-    public void observe(String nodeId, String name, int xceivers, long heartbeatMillis,
+    public int observe(String nodeId, String name, int xceivers, long heartbeatMillis,
         boolean alive) {
       throw new IllegalStateException("injected heatmap failure");
     }
