@@ -153,7 +153,8 @@ public class HmLruPlacementPolicy extends OpassPlacementPolicyBase {
 
   /**
    * Adds to {@code drawn[n..]} distinct uniformly random nodes of {@code scope} ("~path" for
-   * all outside it) that are alive, in scope, not excluded and have the storage type. The
+   * all outside it) that are alive, in service, in scope, not excluded and have the storage
+   * type. The
    * index may be up to one heartbeat interval old, so every node is checked again here, and
    * the parent still applies all of its own checks to the node we return.
    *
@@ -167,7 +168,8 @@ public class HmLruPlacementPolicy extends OpassPlacementPolicyBase {
     }
     String inScope = scope.startsWith("~") ? "" : scope;
     return index.draw(scope, drawn, n, 4 * candidates,
-        dn -> dn.isAlive()
+        // in service: a decommissioning node gets no grants, so it would look coolest
+        dn -> dn.isAlive() && dn.isInService()
             && ScopeIndex.within(dn.getNetworkLocation(), inScope)
             && (excludedNodes == null || !excludedNodes.contains(dn))
             && (type == null || dn.hasStorageType(type)),

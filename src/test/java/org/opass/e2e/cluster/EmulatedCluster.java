@@ -22,6 +22,7 @@ import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
@@ -46,8 +47,8 @@ import org.apache.hadoop.net.StaticMapping;
  * <p>Settings for tests, on top of the caller's overlay: heartbeats every second (load statistics
  * and NameNode commands arrive within a second), redundancy work every second (re-replication and
  * deletions settle within seconds), no background block scanner (no hidden disk reads), one
- * storage directory per DataNode. Unlike MiniDFSCluster, {@code considerLoad} is on by default,
- * as shipped.
+ * storage directory per DataNode (unless {@link Builder#storageTypes} asks for more). Unlike
+ * MiniDFSCluster, {@code considerLoad} is on by default, as shipped.
  *
  * <p>Start with {@link #builder()}; {@link #close()} stops everything and deletes the base
  * directory. Run one cluster at a time in a JVM: the rack map ({@code StaticMapping}) is global.
@@ -100,6 +101,7 @@ public final class EmulatedCluster implements AutoCloseable {
     private long writeBandwidth;
     private File baseDir;
     private boolean stockConsiderLoad = true;
+    private StorageType[][] storageTypes;
     private final Configuration overlay = new Configuration(false);
 
     private Builder() {
@@ -171,6 +173,23 @@ public final class EmulatedCluster implements AutoCloseable {
     }
 
     /**
+     * The storages of each DataNode: {@code types[k]} lists the storage types of DataNode
+     * {@code k}, one storage directory each (e.g. {@code {SSD, DISK}}). There must be one entry
+     * per DataNode, each with at least one type. Default: one {@code DISK} storage each.
+     */
+    public Builder storageTypes(StorageType[][] types) {
+      StorageType[][] copy = new StorageType[types.length][];
+      for (int k = 0; k < types.length; k++) {
+        if (types[k] == null || types[k].length == 0) {
+          throw new IllegalArgumentException("DataNode " + k + " has no storage types");
+        }
+        copy[k] = types[k].clone();
+      }
+      this.storageTypes = copy;
+      return this;
+    }
+
+    /**
      * Adds the properties set in {@code settings} (not the ones it loaded from Hadoop's
      * {@code *-default.xml}) to the configuration of the NameNode, the DataNodes and every
      * client, e.g. {@code dfs.block.replicator.classname}. The builder's own settings win.
@@ -195,6 +214,10 @@ public final class EmulatedCluster implements AutoCloseable {
       if (racks > dataNodes) {
         throw new IllegalArgumentException(racks + " racks for " + dataNodes + " DataNodes");
       }
+      if (storageTypes != null && storageTypes.length != dataNodes) {
+        throw new IllegalArgumentException("storage types for " + storageTypes.length
+            + " DataNodes, but " + dataNodes + " DataNodes");
+      }
       File dir = baseDir != null ? baseDir : freshBaseDir();
       // StaticMapping (the rack map) is JVM-wide; a previous cluster must not leave racks behind.
       StaticMapping.resetMap();
@@ -211,7 +234,8 @@ public final class EmulatedCluster implements AutoCloseable {
           .numDataNodes(dataNodes)
           .racks(rackOf)
           .hosts(hostNames)
-          .storagesPerDatanode(1)
+          .storagesPerDatanode(storagesPerDataNode())
+          .storageTypes(storageTypes)
           .dataNodeConfOverlays(dataNodeConfs)
           .checkDataNodeAddrConfig(true)
           // after the Builder's constructor, which turns considerLoad off
@@ -233,6 +257,13 @@ public final class EmulatedCluster implements AutoCloseable {
           StaticMapping.resetMap();
         }
       }
+    }
+
+    // MiniDFSCluster makes this many directories per DataNode, fewer where a DataNode lists
+    // fewer storage types.
+    private int storagesPerDataNode() {
+      return storageTypes == null ? 1
+          : Arrays.stream(storageTypes).mapToInt(types -> types.length).max().orElse(1);
     }
 
     private Configuration clusterConf() {

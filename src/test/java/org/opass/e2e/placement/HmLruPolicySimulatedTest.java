@@ -246,22 +246,4 @@ class HmLruPolicySimulatedTest {
     }
     assertTrue(String.valueOf(t.getMessage()).contains(HmLruKeys.CANDIDATES), e.toString());
   }
-
-  /** A heatmap whose every read fails, as a bug or a corrupted table would. */
-  static final class FailingHeatmap extends Heatmap {
-    FailingHeatmap() {
-      super(Heatmap.builder());
-    }
-
-    @Override
-    public int observe(String nodeId, String name, int xceivers, long heartbeatMillis,
-        boolean alive) {
-      throw new IllegalStateException("injected heatmap failure");
-    }
-
-    @Override
-    public int heat(String nodeId) {
-      throw new IllegalStateException("injected heatmap failure");
-    }
-  }
 }

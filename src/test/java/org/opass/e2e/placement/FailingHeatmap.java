@@ -1,0 +1,31 @@
+package org.opass.e2e.placement;
+
+import org.opass.heatmap.Heatmap;
+
+/** A heatmap whose every read and write fails, as a bug or a corrupted table would. */
+final class FailingHeatmap extends Heatmap {
+  FailingHeatmap() {
+    super(Heatmap.builder());
+  }
+
+  @Override
+  public int observe(String nodeId, String name, int xceivers, long heartbeatMillis,
+      boolean alive) {
+    throw new IllegalStateException("injected heatmap failure");
+  }
+
+  @Override
+  public int heat(String nodeId) {
+    throw new IllegalStateException("injected heatmap failure");
+  }
+
+  @Override
+  public long lastSelectedNanos(String nodeId) {
+    throw new IllegalStateException("injected heatmap failure");
+  }
+
+  @Override
+  public void grant(String nodeId) {
+    throw new IllegalStateException("injected heatmap failure");
+  }
+}

@@ -1,0 +1,215 @@
+package org.opass.heatmap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.net.HttpURLConnection;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicy;
+import org.apache.hadoop.net.NetUtils;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.opass.e2e.cluster.EmulatedCluster;
+import org.opass.placement.HmLruPlacementPolicy;
+
+/**
+ * The heatmap of a NameNode running HM-LRU is visible from the NameNode's own web server
+ * ({@code /jmx}), and {@code opass-heat} prints it as a table.
+ *
+ * <p>In package {@code org.opass.heatmap} to call {@link HeatTableCli#run} (package-private;
+ * {@code main} exits the JVM). Other NameNodes may have run in this JVM, and their beans stay
+ * registered until a later heatmap is published, so the bean of this cluster is the one whose
+ * nodes are this cluster's DataNodes.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class HeatmapJmxClusterTest {
+
+  private static final int DATANODES = 8;
+  private static final int BLOCK_SIZE = 512 * 1024;
+  private static final int FILES = 4;
+  private static final int BLOCKS_PER_FILE = 2;
+
+  private EmulatedCluster cluster;
+  private Heatmap heatmap;
+  private String httpAddress;
+  // DataNode UUID -> transfer address ("127.0.0.N:port"), as the NameNode has them
+  private final Map<String, String> xferAddrByUuid = new HashMap<>();
+
+  @BeforeAll
+  void startClusterAndWrite() throws Exception {
+    cluster = EmulatedCluster.builder()
+        .dataNodes(DATANODES)
+        .racks(2)
+        .blockSize(BLOCK_SIZE)
+        .set(DFSConfigKeys.DFS_BLOCK_REPLICATOR_CLASSNAME_KEY,
+            HmLruPlacementPolicy.class.getName())
+        .start();
+    BlockPlacementPolicy policy =
+        cluster.miniCluster().getNamesystem().getBlockManager().getBlockPlacementPolicy();
+    heatmap = assertInstanceOf(HmLruPlacementPolicy.class, policy).heatmap();
+    for (int k = 0; k < DATANODES; k++) {
+      xferAddrByUuid.put(cluster.dataNode(k).getDatanodeUuid(),
+          cluster.datanodeDescriptor(k).getXferAddr());
+    }
+    // writes make HM-LRU choose, grant, and observe every DataNode
+    byte[] data = new byte[BLOCKS_PER_FILE * BLOCK_SIZE];
+    new Random(7).nextBytes(data);
+    for (int i = 0; i < FILES; i++) {
+      FileSystem fs = i % 2 == 0 ? cluster.fileSystemOnHost(i) : cluster.offClusterFileSystem();
+      Path file = new Path("/jmx/file-" + i);
+      try (FSDataOutputStream out = fs.create(file, (short) 3)) {
+        out.write(data);
+      }
+      cluster.waitForReplication(file, (short) 3);
+    }
+    InetSocketAddress http = cluster.miniCluster().getNameNode().getHttpAddress();
+    httpAddress = NetUtils.getHostPortString(http);
+  }
+
+  @AfterAll
+  void stopCluster() throws IOException {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  @Test
+  void theNameNodesJmxServletPublishesThisClustersHeatmap() throws Exception {
+    JsonNode bean = thisClustersBean(fetchBeans());
+
+    assertTrue(bean.path("name").asText().startsWith(HeatmapRegistry.MBEAN_NAME),
+        bean.path("name").asText());
+    assertEquals(DATANODES, bean.path("TrackedNodes").asInt());
+    assertEquals(heatmap.trackedNodes(), bean.path("TrackedNodes").asInt());
+    assertTrue(bean.path("Choices").asLong() > 0, bean.toString());
+    assertTrue(bean.path("GrantsTotal").asLong() >= 3L * FILES * BLOCKS_PER_FILE,
+        bean.toString());
+    assertEquals(0, bean.path("Fallbacks").asLong());
+    assertTrue(bean.path("MeanHeat").isNumber(), bean.toString());
+    assertTrue(bean.path("MeanHeat").asDouble() >= 0, bean.toString());
+
+    // one row per DataNode, named by its transfer address
+    JsonNode nodes = new ObjectMapper().readTree(bean.path("Nodes").asText());
+    assertEquals(DATANODES, nodes.size(), nodes.toString());
+    Map<String, String> published = new HashMap<>();
+    for (JsonNode row : nodes) {
+      published.put(row.path("nodeId").asText(), row.path("name").asText());
+      assertEquals(row.path("xceivers").asInt() + row.path("grantsSinceHeartbeat").asInt(),
+          row.path("heat").asInt(), row.toString());
+    }
+    assertEquals(xferAddrByUuid, published);
+  }
+
+  @Test
+  void opassHeatPrintsATableWithEveryDataNode() throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    int exit = HeatTableCli.run(new String[] {httpAddress}, print(out), print(err));
+
+    String table = out.toString(StandardCharsets.UTF_8);
+    assertEquals(0, exit, "stderr: " + err.toString(StandardCharsets.UTF_8));
+    assertEquals("", err.toString(StandardCharsets.UTF_8));
+    // the table of this cluster's bean: its title line, a header, and a row per DataNode
+    String beanName = thisClustersBean(fetchBeans()).path("name").asText();
+    String section = sectionOf(table, beanName);
+    assertTrue(section.startsWith(beanName + ": " + DATANODES + " DataNodes"), table);
+    assertTrue(section.contains("DataNode") && section.contains("xceivers"), table);
+    for (String xferAddr : xferAddrByUuid.values()) {
+      assertTrue(section.lines().anyMatch(line -> line.startsWith(xferAddr + " ")),
+          "no row for " + xferAddr + " in\n" + table);
+    }
+    assertEquals(2 + DATANODES, section.lines().count(), section);
+  }
+
+  @Test
+  void opassHeatJsonPrintsTheRawBeans() throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    int exit = HeatTableCli.run(new String[] {"--json", "http://" + httpAddress}, print(out),
+        print(err));
+
+    assertEquals(0, exit, "stderr: " + err.toString(StandardCharsets.UTF_8));
+    List<JsonNode> beans = new ArrayList<>();
+    ObjectMapper json = new ObjectMapper();
+    for (String line : out.toString(StandardCharsets.UTF_8).split("\n")) {
+      beans.add(json.readTree(line));
+    }
+    JsonNode bean = thisClustersBean(beans);
+    assertEquals(DATANODES, bean.path("TrackedNodes").asInt());
+  }
+
+  // ---- helpers -----------------------------------------------------------------------------
+
+  /** What {@code /jmx} of this cluster's NameNode answers for the heatmap beans. */
+  private List<JsonNode> fetchBeans() throws IOException {
+    HttpURLConnection connection = (HttpURLConnection) HeatTableCli.jmxQuery(httpAddress)
+        .toURL().openConnection();
+    try (InputStream in = connection.getInputStream()) {
+      assertEquals(200, connection.getResponseCode());
+      List<JsonNode> beans = new ArrayList<>();
+      new ObjectMapper().readTree(in).path("beans").forEach(beans::add);
+      return beans;
+    } finally {
+      connection.disconnect();
+    }
+  }
+
+  /** The one bean whose nodes include every DataNode of this cluster. */
+  private JsonNode thisClustersBean(List<JsonNode> beans) throws IOException {
+    assertFalse(beans.isEmpty(), "no Opass heatmap bean at " + httpAddress);
+    List<JsonNode> ours = new ArrayList<>();
+    ObjectMapper json = new ObjectMapper();
+    for (JsonNode bean : beans) {
+      List<String> ids = new ArrayList<>();
+      json.readTree(bean.path("Nodes").asText("[]"))
+          .forEach(row -> ids.add(row.path("nodeId").asText()));
+      if (ids.containsAll(xferAddrByUuid.keySet())) {
+        ours.add(bean);
+      }
+    }
+    assertEquals(1, ours.size(), "beans with this cluster's DataNodes: " + ours);
+    return ours.get(0);
+  }
+
+  // The lines of the table printed for bean {@code beanName}, up to the next bean's title.
+  private static String sectionOf(String output, String beanName) {
+    StringBuilder section = new StringBuilder();
+    boolean in = false;
+    for (String line : output.split("\n")) {
+      if (line.startsWith(HeatmapRegistry.MBEAN_NAME)) {
+        in = line.startsWith(beanName + ":");
+      }
+      if (in) {
+        section.append(line).append('\n');
+      }
+    }
+    assertFalse(section.length() == 0, "no table for " + beanName + " in\n" + output);
+    return section.toString();
+  }
+
+  private static PrintStream print(ByteArrayOutputStream bytes) {
+    return new PrintStream(bytes, true, StandardCharsets.UTF_8);
+  }
+}
