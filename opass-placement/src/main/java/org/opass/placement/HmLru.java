@@ -48,4 +48,30 @@ public final class HmLru {
     }
     return best;
   }
+
+  /**
+   * Variant that ranks by heat alone and uses recency only to break ties in heat (then
+   * random). Heat here already counts the grants since the last heartbeat, which is what
+   * recency approximates in the paper, so summing both ranks can prefer a hotter node.
+   */
+  public static int chooseHeatFirst(int[] heat, long[] lastSelected, int n,
+      RandomGenerator random) {
+    if (n < 1 || n > heat.length || n > lastSelected.length) {
+      throw new IllegalArgumentException("need 1.." + Math.min(heat.length, lastSelected.length)
+          + " candidates, got " + n);
+    }
+    int best = 0;
+    int ties = 1;
+    for (int i = 1; i < n; i++) {
+      int c = heat[i] != heat[best] ? Integer.compare(heat[i], heat[best])
+          : Long.compare(lastSelected[i], lastSelected[best]);
+      if (c < 0) {
+        best = i;
+        ties = 1;
+      } else if (c == 0 && random.nextInt(++ties) == 0) {
+        best = i;
+      }
+    }
+    return best;
+  }
 }

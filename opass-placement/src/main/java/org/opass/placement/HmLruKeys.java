@@ -19,4 +19,11 @@ public final class HmLruKeys {
    */
   public static final String LOCAL_MAX_HEAT_RATIO = "opass.placement.hmlru.local.max-heat-ratio";
   public static final double LOCAL_MAX_HEAT_RATIO_DEFAULT = 2.0;
+
+  /**
+   * How candidates are compared: {@code rank-sum} is Algorithm 3 (least rank(heat) +
+   * rank(last selected)); {@code heat-first} keeps the coolest and uses recency for ties.
+   */
+  public static final String RANKING = "opass.placement.hmlru.ranking";
+  public static final String RANKING_DEFAULT = "rank-sum";
 }

@@ -19,9 +19,9 @@ import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeStorageInfo;
 import org.apache.hadoop.hdfs.server.blockmanagement.FSClusterStats;
 import org.apache.hadoop.hdfs.server.blockmanagement.OpassPlacementPolicyBase;
 import org.apache.hadoop.net.NetworkTopology;
+import org.apache.hadoop.net.Node;
 import org.apache.hadoop.net.NodeBase;
 import org.apache.hadoop.util.Time;
-import org.apache.hadoop.net.Node;
 import org.opass.heatmap.DatanodeHeat;
 import org.opass.heatmap.Heatmap;
 import org.opass.heatmap.HeatmapRegistry;
@@ -48,6 +48,7 @@ public class HmLruPlacementPolicy extends OpassPlacementPolicyBase {
   private FSClusterStats clusterStats;
   private int candidates = HmLruKeys.CANDIDATES_DEFAULT;
   private double localMaxHeatRatio = HmLruKeys.LOCAL_MAX_HEAT_RATIO_DEFAULT;
+  private boolean heatFirst;
   private final AtomicBoolean failureLogged = new AtomicBoolean();
   private final AtomicLong nextRefreshMillis = new AtomicLong();
   private volatile ScopeIndex<DatanodeDescriptor> scopeIndex;
@@ -69,10 +70,17 @@ public class HmLruPlacementPolicy extends OpassPlacementPolicyBase {
       throw new IllegalArgumentException(HmLruKeys.LOCAL_MAX_HEAT_RATIO + " must be > 0, got "
           + localMaxHeatRatio);
     }
+    String ranking = conf.getTrimmed(HmLruKeys.RANKING, HmLruKeys.RANKING_DEFAULT);
+    if (!ranking.equals("rank-sum") && !ranking.equals("heat-first")) {
+      throw new IllegalArgumentException(HmLruKeys.RANKING
+          + " must be rank-sum or heat-first, got '" + ranking + "'");
+    }
+    heatFirst = ranking.equals("heat-first");
     clusterStats = stats;
     heatmap = HeatmapRegistry.forTopology(clusterMap, conf);
-    LOG.info("HM-LRU block placement initialized: {} = {}, {} = {}", HmLruKeys.CANDIDATES,
-        candidates, HmLruKeys.LOCAL_MAX_HEAT_RATIO, localMaxHeatRatio);
+    LOG.info("HM-LRU block placement initialized: {} = {}, {} = {}, {} = {}",
+        HmLruKeys.CANDIDATES, candidates, HmLruKeys.LOCAL_MAX_HEAT_RATIO, localMaxHeatRatio,
+        HmLruKeys.RANKING, ranking);
   }
 
   /** The heatmap this policy reads and feeds. */
@@ -144,7 +152,9 @@ public class HmLruPlacementPolicy extends OpassPlacementPolicyBase {
         lastSelected[i] = h.lastSelectedNanos(drawn[i].getDatanodeUuid());
       }
       h.countChoice();
-      return drawn[HmLru.choose(heat, lastSelected, n, ThreadLocalRandom.current())];
+      ThreadLocalRandom random = ThreadLocalRandom.current();
+      return drawn[heatFirst ? HmLru.chooseHeatFirst(heat, lastSelected, n, random)
+          : HmLru.choose(heat, lastSelected, n, random)];
     } catch (RuntimeException e) {
       fellBack(e);
       return drawn[0]; // a uniformly random node that passed the default's filters
@@ -154,9 +164,8 @@ public class HmLruPlacementPolicy extends OpassPlacementPolicyBase {
   /**
    * Adds to {@code drawn[n..]} distinct uniformly random nodes of {@code scope} ("~path" for
    * all outside it) that are alive, in service, in scope, not excluded and have the storage
-   * type. The
-   * index may be up to one heartbeat interval old, so every node is checked again here, and
-   * the parent still applies all of its own checks to the node we return.
+   * type. The index may be up to one heartbeat interval old, so every node is checked again
+   * here, and the parent still applies all of its own checks to the node we return.
    *
    * @return how many nodes {@code drawn} now holds
    */
@@ -280,8 +289,8 @@ public class HmLruPlacementPolicy extends OpassPlacementPolicyBase {
   }
 
   /**
-   * Once per heartbeat interval, and at once when DataNodes joined or left: rebuilds the
-   * candidate index and observes every node (candidates are observed when drawn, but the
+   * Once per heartbeat interval, and within a second when DataNodes joined or left: rebuilds
+   * the candidate index and observes every node (candidates are observed when drawn, but the
    * cluster mean needs every node's latest heartbeat).
    */
   private void refreshIfDue(Heatmap h) {
@@ -289,7 +298,8 @@ public class HmLruPlacementPolicy extends OpassPlacementPolicyBase {
     long due = nextRefreshMillis.get();
     ScopeIndex<DatanodeDescriptor> index = scopeIndex;
     boolean changed = index == null || index.size() != clusterMap.getNumOfLeaves();
-    if ((now >= due || changed)
+    long lastRefresh = due - heartbeatInterval;
+    if ((now >= due || (changed && now - lastRefresh >= 1000))
         && nextRefreshMillis.compareAndSet(due, now + heartbeatInterval)) {
       List<DatanodeDescriptor> nodes = new ArrayList<>();
       for (Node n : clusterMap.getLeaves(NodeBase.ROOT)) {

@@ -78,4 +78,22 @@ class HmLruTest {
       }
     }
   }
+
+  @Test
+  void heatFirstKeepsTheCoolestAndUsesRecencyForTies() {
+    // rank-sum picks candidate 1 here (weights 2,1,3); heat-first picks the coolest
+    assertEquals(0, HmLru.chooseHeatFirst(new int[] {0, 50, 100}, new long[] {30, 10, 20}, 3,
+        random));
+    assertEquals(2, HmLru.chooseHeatFirst(new int[] {4, 9, 4}, new long[] {30, 1, 20}, 3,
+        random));
+    int[] counts = new int[3];
+    for (int i = 0; i < 30_000; i++) {
+      counts[HmLru.chooseHeatFirst(new int[] {1, 1, 1}, new long[] {7, 7, 7}, 3, random)]++;
+    }
+    for (int c : counts) {
+      assertTrue(Math.abs(c - 10_000) < 600, java.util.Arrays.toString(counts));
+    }
+    assertThrows(IllegalArgumentException.class,
+        () -> HmLru.chooseHeatFirst(new int[] {1}, new long[] {1}, 0, random));
+  }
 }

@@ -18,6 +18,7 @@ import org.opass.e2e.cluster.Workload;
 import org.opass.e2e.cluster.WorkloadResult;
 import org.opass.e2e.cluster.WorkloadResult.Chunk;
 import org.opass.e2e.cluster.WorkloadResult.ProcessResult;
+import org.opass.placement.HmLruKeys;
 import org.opass.placement.HmLruPlacementPolicy;
 
 /**
@@ -33,13 +34,17 @@ final class WriteBench implements BenchMain.Bench {
   /** Per-DataNode write throttle: what makes a hot DataNode slow in wall-clock time. */
   static final long WRITE_BYTES_PER_SEC = 4L << 20;
 
-  record SystemUnderTest(String name, String policyClass) {
+  record SystemUnderTest(String name, String policyClass, Map<String, String> conf) {
   }
 
   static final List<SystemUnderTest> SYSTEMS = List.of(
-      new SystemUnderTest("stock", BlockPlacementPolicyDefault.class.getName()),
-      new SystemUnderTest("available-space", AvailableSpaceBlockPlacementPolicy.class.getName()),
-      new SystemUnderTest("hm-lru", HmLruPlacementPolicy.class.getName()));
+      new SystemUnderTest("stock", BlockPlacementPolicyDefault.class.getName(), Map.of()),
+      new SystemUnderTest("available-space", AvailableSpaceBlockPlacementPolicy.class.getName(),
+          Map.of()),
+      new SystemUnderTest("hm-lru", HmLruPlacementPolicy.class.getName(), Map.of()));
+  /** Full runs also measure the heat-first ranking against the paper's rank sum. */
+  static final SystemUnderTest HEAT_FIRST = new SystemUnderTest("hm-lru-heat-first",
+      HmLruPlacementPolicy.class.getName(), Map.of(HmLruKeys.RANKING, "heat-first"));
 
   @Override
   public Map<String, Object> run(File outDir, boolean quick) throws Exception {
@@ -48,14 +53,19 @@ final class WriteBench implements BenchMain.Bench {
     int repeats = quick ? 1 : 2;
     // runs.get(system).get(writers) = list over repeats
     Map<String, Map<Integer, List<Run>>> runs = new LinkedHashMap<>();
-    for (SystemUnderTest sut : SYSTEMS) {
+    List<SystemUnderTest> systems = new ArrayList<>(SYSTEMS);
+    if (!quick) {
+      systems.add(HEAT_FIRST);
+    }
+    for (SystemUnderTest sut : systems) {
       Map<Integer, List<Run>> bySize = new LinkedHashMap<>();
       runs.put(sut.name(), bySize);
-      try (EmulatedCluster cluster = EmulatedCluster.builder().dataNodes(DATANODES).racks(RACKS)
-          .blockSize(BLOCK).writeBandwidthPerDataNode(WRITE_BYTES_PER_SEC)
+      EmulatedCluster.Builder builder = EmulatedCluster.builder().dataNodes(DATANODES)
+          .racks(RACKS).blockSize(BLOCK).writeBandwidthPerDataNode(WRITE_BYTES_PER_SEC)
           .baseDir(new File(outDir, "write-cluster"))
-          .set(DFSConfigKeys.DFS_BLOCK_REPLICATOR_CLASSNAME_KEY, sut.policyClass())
-          .start()) {
+          .set(DFSConfigKeys.DFS_BLOCK_REPLICATOR_CLASSNAME_KEY, sut.policyClass());
+      sut.conf().forEach(builder::set);
+      try (EmulatedCluster cluster = builder.start()) {
         for (int rep = 0; rep < repeats; rep++) {
           for (int writers : writerCounts) {
             Run r = runOnce(cluster, writers, blocksPerWriter, "/bench/" + writers + "-" + rep);
@@ -178,6 +188,14 @@ final class WriteBench implements BenchMain.Bench {
     s.put("available_space_imbalance_cut",
         1 - mean(avail, Run::imbalance) / mean(stock, Run::imbalance));
     s.put("stock_stored_max_over_mean", mean(stock, Run::storedMaxOverMean));
+    if (runs.containsKey(HEAT_FIRST.name())) {
+      List<Run> heatFirst = runs.get(HEAT_FIRST.name()).get(largest);
+      s.put("heat_first_imbalance_cut",
+          1 - mean(heatFirst, Run::imbalance) / mean(stock, Run::imbalance));
+      s.put("heat_first_stored_max_over_mean", mean(heatFirst, Run::storedMaxOverMean));
+      s.put("heat_first_makespan_ratio",
+          mean(heatFirst, Run::makespanSec) / mean(stock, Run::makespanSec));
+    }
     return s;
   }
 
