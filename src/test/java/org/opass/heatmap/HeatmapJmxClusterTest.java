@@ -102,7 +102,8 @@ class HeatmapJmxClusterTest {
     assertEquals(DATANODES, bean.path("TrackedNodes").asInt());
     assertEquals(heatmap.trackedNodes(), bean.path("TrackedNodes").asInt());
     assertTrue(bean.path("Choices").asLong() > 0, bean.toString());
-    assertTrue(bean.path("GrantsTotal").asLong() >= 3L * FILES * BLOCKS_PER_FILE,
+    // every target but the writer's own node is granted
+    assertTrue(bean.path("GrantsTotal").asLong() >= 2L * FILES * BLOCKS_PER_FILE,
         bean.toString());
     assertEquals(0, bean.path("Fallbacks").asLong());
     assertTrue(bean.path("MeanHeat").isNumber(), bean.toString());

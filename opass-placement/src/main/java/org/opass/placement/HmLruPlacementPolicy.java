@@ -137,7 +137,7 @@ public class HmLruPlacementPolicy extends OpassPlacementPolicyBase {
       } else {
         n = draw(drawn, 0, scope, excludedNodes, type);
       }
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | LinkageError e) {
       fellBack(e);
       return defaultDraw.get();
     }
@@ -155,7 +155,7 @@ public class HmLruPlacementPolicy extends OpassPlacementPolicyBase {
       ThreadLocalRandom random = ThreadLocalRandom.current();
       return drawn[heatFirst ? HmLru.chooseHeatFirst(heat, lastSelected, n, random)
           : HmLru.choose(heat, lastSelected, n, random)];
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | LinkageError e) {
       fellBack(e);
       return drawn[0]; // a uniformly random node that passed the default's filters
     }
@@ -221,7 +221,7 @@ public class HmLruPlacementPolicy extends OpassPlacementPolicyBase {
     try {
       Heatmap h = heatmap;
       return DatanodeHeat.observe(h, local) > localMaxHeatRatio * Math.max(1.0, meanHeat(h));
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | LinkageError e) {
       fellBack(e);
       return false;
     }
@@ -244,7 +244,8 @@ public class HmLruPlacementPolicy extends OpassPlacementPolicyBase {
       List<DatanodeStorageInfo> chosenNodes, boolean returnChosenNodes, Set<Node> excludedNodes,
       long blocksize, BlockStoragePolicy storagePolicy, EnumSet<AddBlockFlag> flags) {
     return recorded(super.chooseTarget(srcPath, numOfReplicas, writer, chosenNodes,
-        returnChosenNodes, excludedNodes, blocksize, storagePolicy, flags), chosenNodes);
+        returnChosenNodes, excludedNodes, blocksize, storagePolicy, flags), chosenNodes,
+        writer);
   }
 
   @Override
@@ -254,7 +255,7 @@ public class HmLruPlacementPolicy extends OpassPlacementPolicyBase {
       EnumMap<StorageType, Integer> storageTypes) {
     return recorded(super.chooseTarget(srcPath, numOfReplicas, writer, chosen,
         returnChosenNodes, excludedNodes, blocksize, storagePolicy, flags, storageTypes),
-        chosen);
+        chosen, writer);
   }
 
   @Override
@@ -267,22 +268,29 @@ public class HmLruPlacementPolicy extends OpassPlacementPolicyBase {
     super.chooseFavouredNodes(src, numOfReplicas, favoredNodes, favoriteAndExcludedNodes,
         blocksize, maxNodesPerRack, results, avoidStaleNodes, storageTypes);
     recorded(results.subList(before, results.size())
-        .toArray(DatanodeStorageInfo.EMPTY_ARRAY), null);
+        .toArray(DatanodeStorageInfo.EMPTY_ARRAY), null, null);
   }
 
+  /**
+   * Grants every new target but the writer's own node: one writer's blocks would otherwise
+   * pile grants onto its node between heartbeats (small blocks, many per heartbeat) until the
+   * hot-writer rule moved its own first replicas away. Local writes that really run at once
+   * show in the heartbeat's transfer count.
+   */
   private DatanodeStorageInfo[] recorded(DatanodeStorageInfo[] targets,
-      List<DatanodeStorageInfo> alreadyChosen) {
+      List<DatanodeStorageInfo> alreadyChosen, Node writer) {
     try {
       Heatmap h = heatmap;
       refreshIfDue(h);
       for (DatanodeStorageInfo t : targets) {
-        if (alreadyChosen != null && alreadyChosen.contains(t)) {
-          continue; // an existing replica, not new work
+        if ((alreadyChosen != null && alreadyChosen.contains(t))
+            || t.getDatanodeDescriptor().equals(writer)) {
+          continue; // an existing replica, or the writer's own node
         }
         // every node is tracked since the last refresh; candidates were just observed
         h.grant(t.getDatanodeDescriptor().getDatanodeUuid());
       }
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | LinkageError e) {
       fellBack(e);
     }
     return targets;
@@ -314,7 +322,8 @@ public class HmLruPlacementPolicy extends OpassPlacementPolicyBase {
     }
   }
 
-  private void fellBack(RuntimeException e) {
+  /** Also takes LinkageError: mismatched opass jars on a NameNode must not fail writes. */
+  private void fellBack(Throwable e) {
     try {
       heatmap.countFallback();
     } catch (RuntimeException ignored) {

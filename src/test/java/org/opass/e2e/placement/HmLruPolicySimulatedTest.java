@@ -95,6 +95,7 @@ class HmLruPolicySimulatedTest {
       DatanodeDescriptor writer = c.dataNode(3);
       assertEquals(writer, nodes(c.chooseTarget(3, writer)).get(0));
       // ten times the cluster mean: well past the default ratio of 2
+      Thread.sleep(2); // heartbeat times are monotonic milliseconds
       c.heartbeat(writer, 40);
       for (int i = 0; i < 50; i++) {
         DatanodeDescriptor first = nodes(c.chooseTarget(3, writer)).get(0);
@@ -109,6 +110,7 @@ class HmLruPolicySimulatedTest {
     try (SimulatedPlacementCluster c = start(16, 2, null,
         HmLruKeys.LOCAL_MAX_HEAT_RATIO, "1000")) {
       DatanodeDescriptor writer = c.dataNode(3);
+      Thread.sleep(2); // heartbeat times are monotonic milliseconds
       c.heartbeat(writer, 40);
       assertEquals(writer, nodes(c.chooseTarget(3, writer)).get(0));
     }
@@ -213,26 +215,30 @@ class HmLruPolicySimulatedTest {
       for (int t = 0; t < 32; t++) {
         int id = t;
         fs.add(pool.submit(() -> {
+          int notWriter = 0;
           for (int i = 0; i < 200; i++) {
-            DatanodeStorageInfo[] targets = c.chooseTarget(3, c.dataNode((id + i) % 32));
+            DatanodeDescriptor writer = c.dataNode((id + i) % 32);
+            DatanodeStorageInfo[] targets = c.chooseTarget(3, writer);
             if (targets.length != 3 || new HashSet<>(nodes(targets)).size() != 3) {
               throw new AssertionError("bad targets " + Arrays.toString(targets));
             }
+            notWriter += (int) nodes(targets).stream().filter(dn -> !dn.equals(writer)).count();
             if (id == 0 && i % 50 == 0) {
               c.heartbeatAll(1);
             }
           }
-          return 200;
+          return notWriter;
         }));
       }
-      int total = 0;
+      long granted = 0;
       for (Future<Integer> f : fs) {
-        total += f.get();
+        granted += f.get();
       }
       pool.shutdown();
-      assertEquals(32 * 200, total);
       assertEquals(0, heatmap(c).fallbacks());
-      assertEquals(3L * total, heatmap(c).grantsTotal());
+      // every target but the writer's own node was granted, none twice, none lost
+      assertEquals(granted, heatmap(c).grantsTotal());
+      assertTrue(granted >= 2L * 32 * 200);
     }
   }
 

@@ -1,0 +1,169 @@
+package org.opass.read.nn;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.apache.hadoop.conf.Configurable;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.net.DFSNetworkTopology;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.net.Node;
+import org.apache.hadoop.net.NodeBase;
+import org.apache.hadoop.util.Time;
+import org.opass.heatmap.DatanodeHeat;
+import org.opass.heatmap.Heatmap;
+import org.opass.heatmap.HeatmapRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Online read balancing for every {@code getBlockLocations}: after the stock sort (distance,
+ * then stale/decommissioned last), the first replica is the reader's local one when there is
+ * one and it is not too hot; otherwise the coolest active replica by the NameNode's heatmap
+ * (heartbeat transfers + reads granted since that heartbeat), the least recently chosen on
+ * ties, and the stock order after that. The choice is recorded as a grant, so the next reader
+ * sees it before the next heartbeat does: that is what keeps readers from herding onto the
+ * node that looked coolest at the last heartbeat, as stock {@code dfs.namenode.read.considerLoad}
+ * does.
+ *
+ * <p>What counts as a grant: every replica put first for a reader that is not on that
+ * DataNode. Each {@code getBlockLocations} grants every block it locates (clients locate ten
+ * blocks ahead), so one reader's sequential blocks rotate over the replicas. Locating blocks
+ * without reading them (split planning, fsck) counts too, until the next heartbeat.
+ *
+ * <p>Loaded with {@code dfs.net.topology.impl}. Any failure leaves the stock order and is
+ * logged once. It shares the heatmap with {@code HmLruPlacementPolicy} of the same NameNode.
+ */
+public class BalancingNetworkTopology extends DFSNetworkTopology implements Configurable {
+  private static final Logger LOG = LoggerFactory.getLogger(BalancingNetworkTopology.class);
+
+  private Configuration conf;
+  private volatile Heatmap heatmap;
+  private boolean enabled = ReadBalanceKeys.ENABLED_DEFAULT;
+  private double localMaxHeatRatio = ReadBalanceKeys.LOCAL_MAX_HEAT_RATIO_DEFAULT;
+  private long refreshPeriodMillis = 3000;
+  private final AtomicLong nextRefreshMillis = new AtomicLong();
+  private final AtomicBoolean failureLogged = new AtomicBoolean();
+
+  @Override
+  public void setConf(Configuration conf) {
+    this.conf = conf;
+    enabled = conf.getBoolean(ReadBalanceKeys.ENABLED, ReadBalanceKeys.ENABLED_DEFAULT);
+    localMaxHeatRatio = conf.getDouble(ReadBalanceKeys.LOCAL_MAX_HEAT_RATIO,
+        ReadBalanceKeys.LOCAL_MAX_HEAT_RATIO_DEFAULT);
+    if (!(localMaxHeatRatio > 0)) {
+      throw new IllegalArgumentException(ReadBalanceKeys.LOCAL_MAX_HEAT_RATIO
+          + " must be > 0, got " + localMaxHeatRatio);
+    }
+    refreshPeriodMillis = conf.getTimeDuration(DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_KEY,
+        DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_DEFAULT, TimeUnit.SECONDS, TimeUnit.MILLISECONDS);
+    heatmap = HeatmapRegistry.forTopology(this, conf);
+    LOG.info("Opass read balancing {}: {} = {}", enabled ? "on" : "off",
+        ReadBalanceKeys.LOCAL_MAX_HEAT_RATIO, localMaxHeatRatio);
+  }
+
+  @Override
+  public Configuration getConf() {
+    return conf;
+  }
+
+  /** The heatmap this topology reads and feeds (shared with our placement policy). */
+  public Heatmap heatmap() {
+    return heatmap;
+  }
+
+  /** Replaces the heatmap; for fault-injection tests. */
+  public void setHeatmap(Heatmap heatmap) {
+    this.heatmap = heatmap;
+  }
+
+  @Override
+  public <T extends Node> void sortByDistance(Node reader, T[] nodes, int activeLen,
+      Consumer<List<T>> secondarySort) {
+    super.sortByDistance(reader, nodes, activeLen, secondarySort);
+    balance(reader, nodes, activeLen);
+  }
+
+  @Override
+  public <T extends Node> void sortByDistanceUsingNetworkLocation(Node reader, T[] nodes,
+      int activeLen, Consumer<List<T>> secondarySort) {
+    super.sortByDistanceUsingNetworkLocation(reader, nodes, activeLen, secondarySort);
+    balance(reader, nodes, activeLen);
+  }
+
+  /** Moves the chosen replica to the front of {@code nodes[0..activeLen)} and grants it. */
+  private <T extends Node> void balance(Node reader, T[] nodes, int activeLen) {
+    Heatmap h = heatmap;
+    if (!enabled || h == null || activeLen < 1 || !(nodes[0] instanceof DatanodeInfo)) {
+      return;
+    }
+    try {
+      refreshIfDue(h);
+      boolean localFirst = reader != null && reader.equals(nodes[0]);
+      int firstHeat = DatanodeHeat.observe(h, (DatanodeInfo) nodes[0]);
+      h.countChoice();
+      if (localFirst && firstHeat <= localMaxHeatRatio * Math.max(1.0, h.meanHeat())) {
+        // A kept local read is not granted: one reader's blocks, located ten at a time,
+        // would otherwise make its own node look hot and push it off its own data. Local
+        // transfers that really run at once show in the heartbeat's count.
+        return;
+      }
+      int chosen = coolest(h, nodes, activeLen, firstHeat);
+      if (chosen > 0) {
+        T node = nodes[chosen];
+        System.arraycopy(nodes, 0, nodes, 1, chosen);
+        nodes[0] = node;
+      }
+      h.grant(((DatanodeInfo) nodes[0]).getDatanodeUuid());
+    } catch (RuntimeException | LinkageError e) {
+      // LinkageError too: mismatched opass jars on a NameNode must not fail reads. The array
+      // is only rewritten by the arraycopy above, which cannot fail half-way here.
+      try {
+        h.countFallback();
+      } catch (RuntimeException ignored) {
+        // the heatmap itself is what failed
+      }
+      if (failureLogged.compareAndSet(false, true)) {
+        LOG.warn("Opass read balancing failed; keeping the stock replica order for this and "
+            + "any later failure (logged once)", e);
+      }
+    }
+  }
+
+  /** Index of the coolest replica, least recently chosen on ties, else the earliest. */
+  private static <T extends Node> int coolest(Heatmap h, T[] nodes, int activeLen,
+      int firstHeat) {
+    int best = 0;
+    int bestHeat = firstHeat;
+    long bestLast = h.lastSelectedNanos(((DatanodeInfo) nodes[0]).getDatanodeUuid());
+    for (int i = 1; i < activeLen; i++) {
+      if (!(nodes[i] instanceof DatanodeInfo dn)) {
+        continue;
+      }
+      int heat = DatanodeHeat.observe(h, dn);
+      long last = h.lastSelectedNanos(dn.getDatanodeUuid());
+      if (heat < bestHeat || (heat == bestHeat && last < bestLast)) {
+        best = i;
+        bestHeat = heat;
+        bestLast = last;
+      }
+    }
+    return best;
+  }
+
+  /** Once per heartbeat interval every DataNode is observed, so the mean heat is current. */
+  private void refreshIfDue(Heatmap h) {
+    long now = Time.monotonicNow();
+    long due = nextRefreshMillis.get();
+    if (now >= due && nextRefreshMillis.compareAndSet(due, now + refreshPeriodMillis)) {
+      for (Node n : getLeaves(NodeBase.ROOT)) {
+        if (n instanceof DatanodeInfo dn) {
+          DatanodeHeat.observe(h, dn);
+        }
+      }
+    }
+  }
+}

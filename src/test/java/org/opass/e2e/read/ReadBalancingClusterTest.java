@@ -1,0 +1,123 @@
+package org.opass.e2e.read;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Random;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.test.GenericTestUtils;
+import org.junit.jupiter.api.Test;
+import org.opass.e2e.cluster.DataNodeCounter;
+import org.opass.e2e.cluster.EmulatedCluster;
+import org.opass.placement.HmLruPlacementPolicy;
+import org.opass.read.nn.BalancingNetworkTopology;
+
+/** The NameNode-side read balancer on a real in-process cluster, judged by the DataNodes. */
+class ReadBalancingClusterTest {
+  private static final int BLOCK = 64 * 1024;
+
+  private static EmulatedCluster start(int dataNodes) throws Exception {
+    return EmulatedCluster.builder().dataNodes(dataNodes).racks(2).blockSize(BLOCK)
+        .baseDir(new File("target/e2e/read-balancing"))
+        .set(DFSConfigKeys.DFS_NET_TOPOLOGY_IMPL_KEY, BalancingNetworkTopology.class.getName())
+        .set(DFSConfigKeys.DFS_BLOCK_REPLICATOR_CLASSNAME_KEY,
+            HmLruPlacementPolicy.class.getName())
+        .start();
+  }
+
+  private static BalancingNetworkTopology topology(EmulatedCluster c) {
+    return (BalancingNetworkTopology) c.miniCluster().getNamesystem().getBlockManager()
+        .getDatanodeManager().getNetworkTopology();
+  }
+
+  private static byte[] write(FileSystem fs, Path file, int blocks) throws IOException {
+    byte[] data = new byte[blocks * BLOCK];
+    new Random(blocks).nextBytes(data);
+    try (FSDataOutputStream out = fs.create(file, (short) 3)) {
+      out.write(data);
+    }
+    return data;
+  }
+
+  private static byte[] read(FileSystem fs, Path file, int length) throws IOException {
+    byte[] back = new byte[length];
+    try (FSDataInputStream in = fs.open(file)) {
+      in.readFully(back);
+    }
+    return back;
+  }
+
+  /**
+   * Heartbeats from every DataNode: the grants of the write are then cleared, as they are on
+   * a cluster that was left alone for a heartbeat interval.
+   */
+  private static void settle(EmulatedCluster c) throws IOException {
+    c.miniCluster().triggerHeartbeats();
+  }
+
+  private static long[] minus(long[] a, long[] b) {
+    long[] d = new long[a.length];
+    for (int i = 0; i < a.length; i++) {
+      d[i] = a[i] - b[i];
+    }
+    return d;
+  }
+
+  @Test
+  void aReaderOffTheClusterIsSpreadEvenlyOverTheReplicas() throws Exception {
+    try (EmulatedCluster c = start(3)) {
+      // three DataNodes, replication 3: every DataNode holds every block
+      Path file = new Path("/spread");
+      byte[] data = write(c.offClusterFileSystem(), file, 30);
+      c.waitForReplication(file, (short) 3);
+      settle(c);
+      long[] before = c.counterPerDataNode(DataNodeCounter.BLOCKS_READ);
+      assertArrayEquals(data, read(c.offClusterFileSystem(), file, data.length));
+      GenericTestUtils.waitFor(() -> Arrays.stream(
+          minus(c.counterPerDataNode(DataNodeCounter.BLOCKS_READ), before)).sum() >= 30,
+          10, 30_000);
+      long[] served = minus(c.counterPerDataNode(DataNodeCounter.BLOCKS_READ), before);
+      long max = Arrays.stream(served).max().orElseThrow();
+      long min = Arrays.stream(served).min().orElseThrow();
+      // a random replica per block (stock) passes this only about 18% of the time
+      assertTrue(max - min <= 2, "blocks served per DataNode " + Arrays.toString(served));
+      assertTrue(topology(c).heatmap().choices() >= 30);
+      assertEquals(0, topology(c).heatmap().fallbacks());
+    }
+  }
+
+  @Test
+  void aReaderOnADataNodeReadsItsLocalReplica() throws Exception {
+    try (EmulatedCluster c = start(6)) {
+      int host = 4;
+      Path file = new Path("/local");
+      byte[] data = write(c.fileSystemOnHost(host), file, 24);
+      c.waitForReplication(file, (short) 3);
+      settle(c);
+      long[] before = c.counterPerDataNode(DataNodeCounter.BLOCKS_READ);
+      assertArrayEquals(data, read(c.fileSystemOnHost(host), file, data.length));
+      long[] expected = new long[6];
+      expected[host] = 24;
+      GenericTestUtils.waitFor(() -> Arrays.equals(expected,
+          minus(c.counterPerDataNode(DataNodeCounter.BLOCKS_READ), before)), 10, 30_000);
+    }
+  }
+
+  @Test
+  void placementAndReadBalancingShareOneHeatmap() throws Exception {
+    try (EmulatedCluster c = start(3)) {
+      HmLruPlacementPolicy policy = (HmLruPlacementPolicy) c.miniCluster().getNamesystem()
+          .getBlockManager().getBlockPlacementPolicy();
+      assertSame(policy.heatmap(), topology(c).heatmap());
+    }
+  }
+}
