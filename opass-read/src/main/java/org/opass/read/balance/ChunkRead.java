@@ -1,0 +1,43 @@
+package org.opass.read.balance;
+
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * One chunk read of a batch: a caller-chosen id, unique within the batch, and the DataNodes
+ * (string ids) holding a replica of the chunk. Any tenant's read may be in the batch; two reads
+ * of the same chunk are two reads.
+ *
+ * <p>Holders are de-duplicated (keeping the first occurrence) because a repeated holder is
+ * harmless and must not count twice towards Algorithm 2's L. Their order is irrelevant to
+ * the balancer, which canonicalizes it.
+ *
+ * @param id      the read's id; not null
+ * @param holders the DataNodes holding a replica; not null, not empty, no null element
+ */
+public record ChunkRead(String id, List<String> holders) {
+
+  public ChunkRead {
+    if (id == null) {
+      throw new IllegalArgumentException("chunk read id is null");
+    }
+    if (holders == null || holders.isEmpty()) {
+      throw new IllegalArgumentException("chunk read '" + id + "' has no replica holder");
+    }
+    Set<String> unique = new LinkedHashSet<>(holders.size() * 2);
+    for (String h : holders) {
+      if (h == null) {
+        throw new IllegalArgumentException("chunk read '" + id + "' has a null replica holder");
+      }
+      unique.add(h);
+    }
+    holders = List.copyOf(unique);
+  }
+
+  /** Convenience factory: {@code ChunkRead.of("r1", "dn1", "dn2")}. */
+  public static ChunkRead of(String id, String... holders) {
+    return new ChunkRead(id, holders == null ? null : Arrays.asList(holders));
+  }
+}

@@ -1,0 +1,289 @@
+package org.opass.read.plan;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * {@code opass plan}: prints which process should read which chunk of the given files
+ * ({@link EqualAssignment}).
+ *
+ * <pre>
+ *   opass plan [--json] [--names] [--rack-map FILE]
+ *              (--processes HOST[,HOST...] | --processes-file FILE) PATH...
+ * </pre>
+ *
+ * Run it as {@code hadoop jar opass-read.jar org.opass.read.plan.PlanCli ARGS}; it needs nothing
+ * beyond Hadoop's client classpath (JGraphT is only used by {@link MultiInputAssignment#optimum}).
+ * The file system is {@code FileSystem.get(conf)} for paths without a
+ * scheme. Exit codes: 0 ok, 1 failure (file system, missing path), 2 usage.
+ */
+public final class PlanCli {
+  private static final String NAME = "opass plan";
+
+  private PlanCli() {
+  }
+
+  public static void main(String[] args) {
+    System.exit(run(args, new Configuration(), System.out, System.err));
+  }
+
+  /** Thrown for a bad command line; the message names the bad argument. */
+  static final class UsageException extends Exception {
+    UsageException(String message) {
+      super(message);
+    }
+  }
+
+  static final class Options {
+    boolean json;
+    boolean names;
+    String rackMap;
+    String processes;
+    String processesFile;
+    final List<String> paths = new ArrayList<>();
+  }
+
+  static int run(String[] args, Configuration conf, PrintStream out, PrintStream err) {
+    Options o;
+    List<Proc> procs;
+    RackResolver racks;
+    try {
+      o = parse(args);
+      if (o == null) {
+        out.println(usage());
+        return 0;
+      }
+      procs = processes(o);
+      racks = o.rackMap == null ? RackResolver.none() : rackMap(o.rackMap);
+    } catch (UsageException e) {
+      err.println(NAME + ": " + e.getMessage());
+      err.println(usage());
+      return 2;
+    }
+    try {
+      FileSystem fs = FileSystem.get(conf);
+      List<Path> paths = new ArrayList<>();
+      for (String p : o.paths) {
+        paths.add(new Path(p));
+      }
+      List<Chunk> chunks = HdfsChunks.of(fs, paths,
+          o.names ? HdfsChunks.HostIdentity.NAMES : HdfsChunks.HostIdentity.HOSTS);
+      Plan plan = EqualAssignment.plan(chunks, procs, racks);
+      out.print(o.json ? plan.toJson() + "\n" : text(plan));
+      return 0;
+    } catch (FileNotFoundException e) {
+      err.println(NAME + ": " + e.getMessage());
+      return 1;
+    } catch (IOException | RuntimeException e) {
+      err.println(NAME + ": failed: " + e);
+      return 1;
+    }
+  }
+
+  /** Parses the command line; {@code null} means "print help". */
+  static Options parse(String[] args) throws UsageException {
+    Options o = new Options();
+    boolean endOfOptions = false;
+    for (int i = 0; i < args.length; i++) {
+      String a = args[i];
+      if (endOfOptions || !a.startsWith("-") || a.equals("-")) {
+        o.paths.add(a);
+        continue;
+      }
+      String name = a;
+      String value = null;
+      int eq = a.indexOf('=');
+      if (a.startsWith("--") && eq > 0) {
+        name = a.substring(0, eq);
+        value = a.substring(eq + 1);
+      }
+      switch (name) {
+        case "-h", "--help" -> {
+          return null;
+        }
+        case "--" -> endOfOptions = true;
+        case "--json" -> o.json = flag(name, value);
+        case "--names" -> o.names = flag(name, value);
+        case "--rack-map", "--processes", "--processes-file" -> {
+          if (value == null) {
+            if (i + 1 >= args.length) {
+              throw new UsageException(name + " needs a value");
+            }
+            value = args[++i];
+          }
+          if (value.isEmpty()) {
+            throw new UsageException(name + " has an empty value");
+          }
+          if (name.equals("--rack-map")) {
+            o.rackMap = once(name, o.rackMap, value);
+          } else if (name.equals("--processes")) {
+            o.processes = once(name, o.processes, value);
+          } else {
+            o.processesFile = once(name, o.processesFile, value);
+          }
+        }
+        default -> throw new UsageException("unknown option '" + a + "'");
+      }
+    }
+    if (o.processes != null && o.processesFile != null) {
+      throw new UsageException("give either --processes or --processes-file, not both");
+    }
+    if (o.processes == null && o.processesFile == null) {
+      throw new UsageException("missing --processes HOST[,HOST...] or --processes-file FILE");
+    }
+    if (o.paths.isEmpty()) {
+      throw new UsageException("missing PATH: name at least one file or directory to plan");
+    }
+    return o;
+  }
+
+  private static boolean flag(String name, String value) throws UsageException {
+    if (value != null) {
+      throw new UsageException(name + " takes no value, got '" + value + "'");
+    }
+    return true;
+  }
+
+  private static String once(String name, String old, String value) throws UsageException {
+    if (old != null) {
+      throw new UsageException(name + " given twice ('" + old + "' and '" + value + "')");
+    }
+    return value;
+  }
+
+  static List<Proc> processes(Options o) throws UsageException {
+    List<String> hosts = new ArrayList<>();
+    if (o.processes != null) {
+      String[] parts = o.processes.split(",", -1);
+      for (int i = 0; i < parts.length; i++) {
+        String h = parts[i].trim();
+        if (h.isEmpty()) {
+          throw new UsageException("--processes '" + o.processes + "': host " + (i + 1)
+              + " is empty");
+        }
+        hosts.add(h);
+      }
+    } else {
+      List<String> lines;
+      try {
+        lines = Files.readAllLines(java.nio.file.Path.of(o.processesFile),
+            StandardCharsets.UTF_8);
+      } catch (NoSuchFileException e) {
+        throw new UsageException("--processes-file '" + o.processesFile + "': no such file");
+      } catch (IOException | RuntimeException e) {
+        throw new UsageException("--processes-file '" + o.processesFile + "': cannot read: " + e);
+      }
+      for (int i = 0; i < lines.size(); i++) {
+        String h = lines.get(i).trim();
+        if (h.isEmpty() || h.startsWith("#")) {
+          continue;
+        }
+        if (h.split("\\s+").length != 1) {
+          throw new UsageException("--processes-file '" + o.processesFile + "' line " + (i + 1)
+              + ": expected one host per line, got '" + h + "'");
+        }
+        hosts.add(h);
+      }
+      if (hosts.isEmpty()) {
+        throw new UsageException("--processes-file '" + o.processesFile + "' lists no hosts");
+      }
+    }
+    List<Proc> procs = new ArrayList<>();
+    for (String h : hosts) {
+      procs.add(new Proc(procs.size(), h));
+    }
+    return procs;
+  }
+
+  static RackResolver rackMap(String file) throws UsageException {
+    try {
+      return RackResolver.fromTableFile(java.nio.file.Path.of(file));
+    } catch (NoSuchFileException e) {
+      throw new UsageException("--rack-map '" + file + "': no such file");
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("--rack-map: " + e.getMessage());
+    } catch (IOException | RuntimeException e) {
+      throw new UsageException("--rack-map '" + file + "': cannot read: " + e);
+    }
+  }
+
+  /** Human-readable plan: a summary line, one line per process, one line per chunk. */
+  static String text(Plan plan) {
+    StringBuilder sb = new StringBuilder();
+    int n = plan.chunks().size();
+    sb.append(String.format(Locale.ROOT,
+        "%d chunks (%s) on %d processes, %d-%d chunks each: %d local (%s), %d rack-local, "
+            + "%d remote%n", n, bytes(plan.totalBytes()), plan.processes().size(),
+        plan.minShare(), plan.maxShare(), plan.localChunks(), percent(plan.localChunks(), n),
+        plan.rackLocalChunks(), plan.remoteChunks()));
+    sb.append(String.format(Locale.ROOT, "%-7s %-24s %6s %10s %6s %6s %6s%n", "process", "host",
+        "chunks", "bytes", "local", "rack", "remote"));
+    for (int p = 0; p < plan.processes().size(); p++) {
+      int[] counts = new int[3];
+      long b = 0;
+      for (int c : plan.chunkIndicesOf(p)) {
+        counts[plan.localityOf(c).ordinal()]++;
+        b += plan.chunks().get(c).length();
+      }
+      sb.append(String.format(Locale.ROOT, "%-7d %-24s %6d %10s %6d %6d %6d%n",
+          plan.processes().get(p).id(), plan.processes().get(p).host(),
+          counts[0] + counts[1] + counts[2], bytes(b), counts[0], counts[1], counts[2]));
+    }
+    sb.append(String.format(Locale.ROOT, "%n%-7s %-10s %12s %12s  %s%n", "process", "locality",
+        "offset", "length", "path"));
+    for (int c = 0; c < n; c++) {
+      Chunk ch = plan.chunks().get(c);
+      sb.append(String.format(Locale.ROOT, "%-7d %-10s %12d %12d  %s%n",
+          plan.processes().get(plan.processOf(c)).id(), plan.localityOf(c).label(), ch.offset(),
+          ch.length(), ch.path()));
+    }
+    return sb.toString();
+  }
+
+  private static String percent(int part, int whole) {
+    return whole == 0 ? "-" : String.format(Locale.ROOT, "%.1f%%", 100.0 * part / whole);
+  }
+
+  static String bytes(long b) {
+    if (b < 1024) {
+      return b + " B";
+    }
+    String[] units = {"KiB", "MiB", "GiB", "TiB", "PiB"};
+    double v = b;
+    int u = -1;
+    while (v >= 1024 && u < units.length - 1) {
+      v /= 1024;
+      u++;
+    }
+    return String.format(Locale.ROOT, "%.1f %s", v, units[u]);
+  }
+
+  static String usage() {
+    return "usage: " + NAME + " [--json] [--names] [--rack-map FILE]\n"
+        + "         (--processes HOST[,HOST...] | --processes-file FILE) PATH...\n"
+        + "  Assigns every chunk (block) of the files to one of the processes so that each\n"
+        + "  process gets an equal share and as many chunks as possible are read locally\n"
+        + "  (Opass max-flow matching), then fills the rest rack-local first.\n"
+        + "  PATH                   file or directory (its files, recursively) on the default\n"
+        + "                         file system, or a full URI\n"
+        + "  --processes H1,H2,...  one process per entry, on that host; repeat a host to run\n"
+        + "                         several processes on it\n"
+        + "  --processes-file FILE  one host per line (blank lines and # comments skipped)\n"
+        + "  --rack-map FILE        'HOST RACK' per line (the net.topology.table.file.name\n"
+        + "                         format); without it nothing counts as rack-local\n"
+        + "  --names                match replicas by DataNode address ip:port instead of host\n"
+        + "                         name (then give processes as ip:port too)\n"
+        + "  --json                 print the plan as JSON\n"
+        + "  Exit codes: 0 ok, 1 failure, 2 usage.";
+  }
+}

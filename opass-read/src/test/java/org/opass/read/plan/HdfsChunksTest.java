@@ -1,0 +1,66 @@
+package org.opass.read.plan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.FileNotFoundException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class HdfsChunksTest {
+  @TempDir
+  Path dir;
+
+  private static org.apache.hadoop.fs.Path hp(Path p) {
+    return new org.apache.hadoop.fs.Path(p.toString());
+  }
+
+  @Test
+  void oneChunkPerBlockWithHostsOrNames() throws Exception {
+    Files.write(dir.resolve("a"), new byte[123]);
+    Files.write(dir.resolve("empty"), new byte[0]);
+    FileSystem fs = FileSystem.getLocal(new Configuration());
+    List<Chunk> hosts = HdfsChunks.of(fs, List.of(hp(dir.resolve("a")), hp(dir.resolve("empty"))));
+    assertEquals(1, hosts.size());
+    Chunk c = hosts.get(0);
+    assertEquals(0, c.id());
+    assertEquals(0, c.offset());
+    assertEquals(123, c.length());
+    assertEquals(List.of("localhost"), c.hosts());
+    assertTrue(c.path().startsWith("file:") && c.path().endsWith("/a"), c.path());
+    List<Chunk> names = HdfsChunks.of(fs, List.of(hp(dir.resolve("a"))),
+        HdfsChunks.HostIdentity.NAMES);
+    assertTrue(names.get(0).hosts().get(0).startsWith("localhost:"), names.toString());
+  }
+
+  @Test
+  void directoriesExpandSortedWithoutHiddenFiles() throws Exception {
+    Files.createDirectories(dir.resolve("d/b"));
+    Files.write(dir.resolve("d/z"), new byte[1]);
+    Files.write(dir.resolve("d/b/y"), new byte[2]);
+    Files.write(dir.resolve("d/_SUCCESS"), new byte[3]);
+    Files.write(dir.resolve("d/.z.crc"), new byte[4]);
+    Files.write(dir.resolve("top"), new byte[5]);
+    FileSystem fs = FileSystem.getLocal(new Configuration());
+    List<Chunk> chunks = HdfsChunks.of(fs, List.of(hp(dir.resolve("d")), hp(dir.resolve("top"))));
+    assertEquals(3, chunks.size());
+    assertTrue(chunks.get(0).path().endsWith("/d/b/y"));
+    assertTrue(chunks.get(1).path().endsWith("/d/z"));
+    assertTrue(chunks.get(2).path().endsWith("/top"));
+    assertEquals(2, chunks.get(2).id());
+  }
+
+  @Test
+  void missingPathIsNamed() throws Exception {
+    FileSystem fs = FileSystem.getLocal(new Configuration());
+    FileNotFoundException e = assertThrows(FileNotFoundException.class,
+        () -> HdfsChunks.of(fs, List.of(hp(dir.resolve("nope")))));
+    assertTrue(e.getMessage().contains("nope"), e.getMessage());
+  }
+}

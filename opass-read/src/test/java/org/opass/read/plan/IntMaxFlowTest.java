@@ -1,0 +1,101 @@
+package org.opass.read.plan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Random;
+import org.jgrapht.Graph;
+import org.jgrapht.alg.flow.PushRelabelMFImpl;
+import org.jgrapht.graph.DefaultWeightedEdge;
+import org.jgrapht.graph.SimpleDirectedWeightedGraph;
+import org.junit.jupiter.api.Test;
+
+class IntMaxFlowTest {
+
+  @Test
+  void matchesJGraphTOnRandomNetworks() {
+    Random rnd = new Random(7);
+    for (int round = 0; round < 300; round++) {
+      int n = 2 + rnd.nextInt(12);
+      double density = 0.1 + rnd.nextDouble() * 0.5;
+      IntMaxFlow f = new IntMaxFlow(n, 1);
+      Graph<Integer, DefaultWeightedEdge> g =
+          new SimpleDirectedWeightedGraph<>(DefaultWeightedEdge.class);
+      for (int v = 0; v < n; v++) {
+        g.addVertex(v);
+      }
+      int[][] cap = new int[n][n];
+      for (int u = 0; u < n; u++) {
+        for (int v = 0; v < n; v++) {
+          if (u != v && rnd.nextDouble() < density) {
+            cap[u][v] = rnd.nextInt(6);
+            f.addEdge(u, v, cap[u][v]);
+            g.setEdgeWeight(g.addEdge(u, v), cap[u][v]);
+          }
+        }
+      }
+      long expected = Math.round(new PushRelabelMFImpl<>(g).getMaximumFlowValue(0, n - 1));
+      assertEquals(expected, f.maxFlow(0, n - 1), "round " + round);
+    }
+  }
+
+  @Test
+  void flowsAreFeasibleAndConserved() {
+    Random rnd = new Random(11);
+    for (int round = 0; round < 100; round++) {
+      int n = 3 + rnd.nextInt(10);
+      IntMaxFlow f = new IntMaxFlow(n);
+      int edges = rnd.nextInt(40);
+      int[][] e = new int[edges][];
+      for (int i = 0; i < edges; i++) {
+        int u = rnd.nextInt(n);
+        int v = rnd.nextInt(n);
+        int c = rnd.nextInt(4);
+        assertEquals(i, f.addEdge(u, v, c));
+        e[i] = new int[] {u, v, c};
+      }
+      long value = f.maxFlow(0, n - 1);
+      long[] net = new long[n];
+      for (int i = 0; i < edges; i++) {
+        int fl = f.flow(i);
+        assertTrue(fl >= 0 && fl <= e[i][2], "edge " + i + " flow " + fl);
+        net[e[i][0]] -= fl;
+        net[e[i][1]] += fl;
+      }
+      for (int v = 1; v < n - 1; v++) {
+        assertEquals(0, net[v], "conservation at " + v);
+      }
+      assertEquals(value, net[n - 1]);
+    }
+  }
+
+  @Test
+  void longAugmentingPathsDoNotOverflowTheStack() {
+    // a chain of 200k nodes: a recursive DFS would overflow
+    int n = 200_000;
+    IntMaxFlow f = new IntMaxFlow(n);
+    for (int v = 0; v + 1 < n; v++) {
+      f.addEdge(v, v + 1, 2);
+    }
+    assertEquals(2, f.maxFlow(0, n - 1));
+  }
+
+  @Test
+  void badArgumentsAreNamed() {
+    IntMaxFlow f = new IntMaxFlow(3);
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> f.addEdge(0, 3, 1))
+        .getMessage().startsWith("to must be"));
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> f.addEdge(0, 1, -1))
+        .getMessage().contains("capacity"));
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> f.maxFlow(1, 1))
+        .getMessage().contains("source and sink"));
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> new IntMaxFlow(1))
+        .getMessage().contains("nodes"));
+    f.addEdge(0, 2, 1);
+    assertEquals(1, f.maxFlow(0, 2));
+    assertThrows(IllegalStateException.class, () -> f.maxFlow(0, 2));
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> f.flow(1))
+        .getMessage().contains("edge"));
+  }
+}
