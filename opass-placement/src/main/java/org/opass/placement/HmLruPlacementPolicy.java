@@ -7,7 +7,6 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
@@ -23,6 +22,7 @@ import org.apache.hadoop.net.Node;
 import org.apache.hadoop.net.NodeBase;
 import org.apache.hadoop.util.Time;
 import org.opass.heatmap.DatanodeHeat;
+import org.opass.heatmap.FallbackLog;
 import org.opass.heatmap.Heatmap;
 import org.opass.heatmap.HeatmapRegistry;
 import org.slf4j.Logger;
@@ -49,7 +49,8 @@ public class HmLruPlacementPolicy extends OpassPlacementPolicyBase {
   private int candidates = HmLruKeys.CANDIDATES_DEFAULT;
   private double localMaxHeatRatio = HmLruKeys.LOCAL_MAX_HEAT_RATIO_DEFAULT;
   private boolean heatFirst;
-  private final AtomicBoolean failureLogged = new AtomicBoolean();
+  private final FallbackLog fallbacks = new FallbackLog(LOG,
+      "HM-LRU failed; using the default placement for this and any later failure");
   private final AtomicLong nextRefreshMillis = new AtomicLong();
   private volatile ScopeIndex<DatanodeDescriptor> scopeIndex;
   /** Set while the first replica of a writer that is no DataNode is drawn. */
@@ -324,14 +325,6 @@ public class HmLruPlacementPolicy extends OpassPlacementPolicyBase {
 
   /** Also takes LinkageError: mismatched opass jars on a NameNode must not fail writes. */
   private void fellBack(Throwable e) {
-    try {
-      heatmap.countFallback();
-    } catch (RuntimeException ignored) {
-      // the heatmap itself is what failed
-    }
-    if (failureLogged.compareAndSet(false, true)) {
-      LOG.warn("HM-LRU failed; using the default placement for this and any later failure "
-          + "(logged once)", e);
-    }
+    fallbacks.record(heatmap, e);
   }
 }

@@ -18,7 +18,8 @@ public final class BenchMain {
   }
 
   static final Map<String, Bench> BENCHES = new TreeMap<>(Map.of(
-      "write", new WriteBench()));
+      "write", new WriteBench(),
+      "planner-scale", new PlannerScaleBench()));
 
   private BenchMain() {
   }

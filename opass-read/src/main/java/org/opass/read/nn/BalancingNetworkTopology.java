@@ -2,7 +2,6 @@ package org.opass.read.nn;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.apache.hadoop.conf.Configurable;
@@ -14,6 +13,7 @@ import org.apache.hadoop.net.Node;
 import org.apache.hadoop.net.NodeBase;
 import org.apache.hadoop.util.Time;
 import org.opass.heatmap.DatanodeHeat;
+import org.opass.heatmap.FallbackLog;
 import org.opass.heatmap.Heatmap;
 import org.opass.heatmap.HeatmapRegistry;
 import org.slf4j.Logger;
@@ -46,7 +46,9 @@ public class BalancingNetworkTopology extends DFSNetworkTopology implements Conf
   private double localMaxHeatRatio = ReadBalanceKeys.LOCAL_MAX_HEAT_RATIO_DEFAULT;
   private long refreshPeriodMillis = 3000;
   private final AtomicLong nextRefreshMillis = new AtomicLong();
-  private final AtomicBoolean failureLogged = new AtomicBoolean();
+  private final FallbackLog fallbacks = new FallbackLog(LOG,
+      "Opass read balancing failed; keeping the stock replica order for this and any later "
+          + "failure");
 
   @Override
   public void setConf(Configuration conf) {
@@ -121,15 +123,7 @@ public class BalancingNetworkTopology extends DFSNetworkTopology implements Conf
     } catch (RuntimeException | LinkageError e) {
       // LinkageError too: mismatched opass jars on a NameNode must not fail reads. The array
       // is only rewritten by the arraycopy above, which cannot fail half-way here.
-      try {
-        h.countFallback();
-      } catch (RuntimeException ignored) {
-        // the heatmap itself is what failed
-      }
-      if (failureLogged.compareAndSet(false, true)) {
-        LOG.warn("Opass read balancing failed; keeping the stock replica order for this and "
-            + "any later failure (logged once)", e);
-      }
+      fallbacks.record(h, e);
     }
   }
 
