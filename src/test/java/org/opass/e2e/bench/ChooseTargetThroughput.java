@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import org.apache.hadoop.fs.FileUtil;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.protocol.BlockStoragePolicy;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicyDefault;
@@ -48,6 +49,15 @@ public final class ChooseTargetThroughput {
   }
 
   public static Result run(File dir, int nodes, int racks, int callsPerRound, int rounds)
+      throws Exception {
+    try {
+      return measure(dir, nodes, racks, callsPerRound, rounds);
+    } finally {
+      FileUtil.fullyDelete(dir); // the two NameNodes' name directories
+    }
+  }
+
+  private static Result measure(File dir, int nodes, int racks, int callsPerRound, int rounds)
       throws Exception {
     try (SimulatedPlacementCluster stock = SimulatedPlacementCluster.start(new File(dir, "stock"),
             nodes, racks, Map.of(DFSConfigKeys.DFS_BLOCK_REPLICATOR_CLASSNAME_KEY,
