@@ -53,15 +53,10 @@ public final class HeatmapRegistry {
   }
 
   static Heatmap fromConf(Configuration conf) {
-    int maxNodes = conf.getInt(HeatmapKeys.MAX_NODES, HeatmapKeys.MAX_NODES_DEFAULT);
-    if (maxNodes < 1) {
-      throw new IllegalArgumentException(HeatmapKeys.MAX_NODES + " must be >= 1, got " + maxNodes);
-    }
-    long forgetMs = conf.getLong(HeatmapKeys.FORGET_AFTER_MS, HeatmapKeys.FORGET_AFTER_MS_DEFAULT);
-    if (forgetMs < 1) {
-      throw new IllegalArgumentException(
-          HeatmapKeys.FORGET_AFTER_MS + " must be >= 1, got " + forgetMs);
-    }
+    int maxNodes = StrictConf.atLeast(conf, HeatmapKeys.MAX_NODES, 1,
+        HeatmapKeys.MAX_NODES_DEFAULT);
+    long forgetMs = StrictConf.atLeast(conf, HeatmapKeys.FORGET_AFTER_MS, 1L,
+        HeatmapKeys.FORGET_AFTER_MS_DEFAULT);
     return Heatmap.builder().maxNodes(maxNodes).forgetAfter(Duration.ofMillis(forgetMs)).build();
   }
 

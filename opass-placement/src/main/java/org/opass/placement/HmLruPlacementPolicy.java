@@ -25,6 +25,7 @@ import org.opass.heatmap.DatanodeHeat;
 import org.opass.heatmap.FallbackLog;
 import org.opass.heatmap.Heatmap;
 import org.opass.heatmap.HeatmapRegistry;
+import org.opass.heatmap.StrictConf;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,22 +61,12 @@ public class HmLruPlacementPolicy extends OpassPlacementPolicyBase {
   @Override
   protected void initialize(Configuration conf, FSClusterStats stats,
       NetworkTopology clusterMap) {
-    candidates = conf.getInt(HmLruKeys.CANDIDATES, HmLruKeys.CANDIDATES_DEFAULT);
-    if (candidates < 1) {
-      throw new IllegalArgumentException(HmLruKeys.CANDIDATES + " must be >= 1, got "
-          + candidates);
-    }
-    localMaxHeatRatio = conf.getDouble(HmLruKeys.LOCAL_MAX_HEAT_RATIO,
+    candidates = StrictConf.atLeast(conf, HmLruKeys.CANDIDATES, 1,
+        HmLruKeys.CANDIDATES_DEFAULT);
+    localMaxHeatRatio = StrictConf.positive(conf, HmLruKeys.LOCAL_MAX_HEAT_RATIO,
         HmLruKeys.LOCAL_MAX_HEAT_RATIO_DEFAULT);
-    if (!(localMaxHeatRatio > 0)) {
-      throw new IllegalArgumentException(HmLruKeys.LOCAL_MAX_HEAT_RATIO + " must be > 0, got "
-          + localMaxHeatRatio);
-    }
-    String ranking = conf.getTrimmed(HmLruKeys.RANKING, HmLruKeys.RANKING_DEFAULT);
-    if (!ranking.equals("rank-sum") && !ranking.equals("heat-first")) {
-      throw new IllegalArgumentException(HmLruKeys.RANKING
-          + " must be rank-sum or heat-first, got '" + ranking + "'");
-    }
+    String ranking = StrictConf.oneOf(conf, HmLruKeys.RANKING, HmLruKeys.RANKING_DEFAULT,
+        "rank-sum", "heat-first");
     heatFirst = ranking.equals("heat-first");
     clusterStats = stats;
     heatmap = HeatmapRegistry.forTopology(clusterMap, conf);

@@ -16,6 +16,7 @@ import org.opass.heatmap.DatanodeHeat;
 import org.opass.heatmap.FallbackLog;
 import org.opass.heatmap.Heatmap;
 import org.opass.heatmap.HeatmapRegistry;
+import org.opass.heatmap.StrictConf;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,13 +54,9 @@ public class BalancingNetworkTopology extends DFSNetworkTopology implements Conf
   @Override
   public void setConf(Configuration conf) {
     this.conf = conf;
-    enabled = conf.getBoolean(ReadBalanceKeys.ENABLED, ReadBalanceKeys.ENABLED_DEFAULT);
-    localMaxHeatRatio = conf.getDouble(ReadBalanceKeys.LOCAL_MAX_HEAT_RATIO,
+    enabled = StrictConf.bool(conf, ReadBalanceKeys.ENABLED, ReadBalanceKeys.ENABLED_DEFAULT);
+    localMaxHeatRatio = StrictConf.positive(conf, ReadBalanceKeys.LOCAL_MAX_HEAT_RATIO,
         ReadBalanceKeys.LOCAL_MAX_HEAT_RATIO_DEFAULT);
-    if (!(localMaxHeatRatio > 0)) {
-      throw new IllegalArgumentException(ReadBalanceKeys.LOCAL_MAX_HEAT_RATIO
-          + " must be > 0, got " + localMaxHeatRatio);
-    }
     refreshPeriodMillis = conf.getTimeDuration(DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_KEY,
         DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_DEFAULT, TimeUnit.SECONDS, TimeUnit.MILLISECONDS);
     heatmap = HeatmapRegistry.forTopology(this, conf);

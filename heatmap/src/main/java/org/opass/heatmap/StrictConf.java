@@ -1,0 +1,86 @@
+package org.opass.heatmap;
+
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * Reads our configuration keys strictly: a value that does not parse or is out of range is an
+ * {@link IllegalArgumentException} naming the key, never a silent default (Hadoop's own
+ * {@code getBoolean} returns the default for "ture") or a bare NumberFormatException.
+ */
+public final class StrictConf {
+  private StrictConf() {
+  }
+
+  public static int atLeast(Configuration conf, String key, int min, int defaultValue) {
+    String raw = conf.getTrimmed(key);
+    if (raw == null) {
+      return defaultValue;
+    }
+    try {
+      int v = Integer.parseInt(raw);
+      if (v >= min) {
+        return v;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException(key + " must be an integer >= " + min + ", got '" + raw
+        + "'");
+  }
+
+  public static long atLeast(Configuration conf, String key, long min, long defaultValue) {
+    String raw = conf.getTrimmed(key);
+    if (raw == null) {
+      return defaultValue;
+    }
+    try {
+      long v = Long.parseLong(raw);
+      if (v >= min) {
+        return v;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException(key + " must be an integer >= " + min + ", got '" + raw
+        + "'");
+  }
+
+  public static double positive(Configuration conf, String key, double defaultValue) {
+    String raw = conf.getTrimmed(key);
+    if (raw == null) {
+      return defaultValue;
+    }
+    try {
+      double v = Double.parseDouble(raw);
+      if (v > 0 && !Double.isNaN(v)) {
+        return v;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException(key + " must be a number > 0, got '" + raw + "'");
+  }
+
+  public static boolean bool(Configuration conf, String key, boolean defaultValue) {
+    String raw = conf.getTrimmed(key);
+    if (raw == null) {
+      return defaultValue;
+    }
+    if (raw.equalsIgnoreCase("true") || raw.equalsIgnoreCase("false")) {
+      return Boolean.parseBoolean(raw);
+    }
+    throw new IllegalArgumentException(key + " must be true or false, got '" + raw + "'");
+  }
+
+  public static String oneOf(Configuration conf, String key, String defaultValue,
+      String... allowed) {
+    String v = conf.getTrimmed(key, defaultValue);
+    for (String a : allowed) {
+      if (a.equals(v)) {
+        return v;
+      }
+    }
+    throw new IllegalArgumentException(key + " must be one of " + String.join(", ", allowed)
+        + ", got '" + v + "'");
+  }
+}
