@@ -19,7 +19,12 @@ public final class BenchMain {
 
   static final Map<String, Bench> BENCHES = new TreeMap<>(Map.of(
       "write", new WriteBench(),
-      "planner-scale", new PlannerScaleBench()));
+      "planner-scale", new PlannerScaleBench(),
+      "read-analysis", (outDir, quick) -> {
+        Map<String, Object> doc = RandomAccessAnalysis.run(quick);
+        System.out.println(RandomAccessAnalysis.table(doc));
+        return doc;
+      }));
 
   private BenchMain() {
   }
