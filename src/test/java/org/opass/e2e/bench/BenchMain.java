@@ -20,6 +20,7 @@ public final class BenchMain {
   static final Map<String, Bench> BENCHES = new TreeMap<>(Map.of(
       "write", new WriteBench(),
       "planner-scale", new PlannerScaleBench(),
+      "read-nn-cost", new ReadNameNodeCostBench(),
       "read-analysis", (outDir, quick) -> {
         Map<String, Object> doc = RandomAccessAnalysis.run(quick);
         System.out.println(RandomAccessAnalysis.table(doc));

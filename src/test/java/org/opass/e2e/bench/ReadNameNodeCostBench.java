@@ -1,0 +1,129 @@
+package org.opass.e2e.bench;
+
+import java.io.File;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.net.DFSNetworkTopology;
+import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
+import org.apache.hadoop.hdfs.server.namenode.FSNamesystem;
+import org.apache.hadoop.hdfs.server.namenode.NameNodeReads;
+import org.opass.e2e.cluster.EmulatedCluster;
+import org.opass.read.nn.BalancingNetworkTopology;
+
+/**
+ * NameNode cost of online read balancing: {@code getBlockLocations} calls per second with
+ * stock {@code DFSNetworkTopology} and with {@link BalancingNetworkTopology}, each on its own
+ * emulated cluster holding the same namespace, timed in interleaved rounds in one JVM. Two of
+ * three callers are DataNode hosts, one is off the cluster.
+ */
+final class ReadNameNodeCostBench implements BenchMain.Bench {
+  private static final int BLOCK = 1024;
+
+  @Override
+  public Map<String, Object> run(File outDir, boolean quick) throws Exception {
+    int files = quick ? 40 : 100;
+    int blocksPerFile = quick ? 10 : 20;
+    int callsPerRound = quick ? 1000 : 3000;
+    int rounds = quick ? 5 : 9;
+    try (EmulatedCluster stock = start(outDir, "stock", DFSNetworkTopology.class);
+        EmulatedCluster ours = start(outDir, "ours", BalancingNetworkTopology.class)) {
+      populate(stock, files, blocksPerFile);
+      populate(ours, files, blocksPerFile);
+      BalancingNetworkTopology topology = (BalancingNetworkTopology) ours.miniCluster()
+          .getNamesystem().getBlockManager().getDatanodeManager().getNetworkTopology();
+      timeRound(stock, files, callsPerRound, 1);
+      timeRound(ours, files, callsPerRound, 1);
+      long choicesBefore = topology.heatmap().choices();
+      double[] s = new double[rounds];
+      double[] o = new double[rounds];
+      for (int r = 0; r < rounds; r++) {
+        if (r % 2 == 0) {
+          s[r] = timeRound(stock, files, callsPerRound, 100 + r);
+          o[r] = timeRound(ours, files, callsPerRound, 100 + r);
+        } else {
+          o[r] = timeRound(ours, files, callsPerRound, 100 + r);
+          s[r] = timeRound(stock, files, callsPerRound, 100 + r);
+        }
+      }
+      long choices = topology.heatmap().choices() - choicesBefore;
+      if (choices == 0) {
+        throw new IllegalStateException("the balancing topology made no choice: not loaded");
+      }
+      double stockRate = median(s);
+      double oursRate = median(o);
+      System.out.printf("%ngetBlockLocations (%d files x %d blocks, 8 DataNodes): stock %.0f "
+              + "calls/s, balancing topology %.0f calls/s (ratio %.2f; %d sorts counted)%n%n",
+          files, blocksPerFile, stockRate, oursRate, oursRate / stockRate, choices);
+      Map<String, Object> summary = new LinkedHashMap<>();
+      summary.put("getblocklocations_ratio", oursRate / stockRate);
+      Map<String, Object> doc = new LinkedHashMap<>();
+      doc.put("summary", summary);
+      doc.put("setup", Map.of("datanodes", 8, "files", files, "blocks_per_file", blocksPerFile,
+          "calls_per_round", callsPerRound, "rounds", rounds));
+      doc.put("stock_calls_per_sec", stockRate);
+      doc.put("balancing_calls_per_sec", oursRate);
+      doc.put("stock_rounds", s);
+      doc.put("balancing_rounds", o);
+      doc.put("balancing_sorts_counted", choices);
+      return doc;
+    }
+  }
+
+  private static EmulatedCluster start(File outDir, String name, Class<?> topology)
+      throws Exception {
+    return EmulatedCluster.builder().dataNodes(8).racks(2).blockSize(BLOCK)
+        .baseDir(new File(outDir, "nn-cost-" + name))
+        .set(DFSConfigKeys.DFS_NAMENODE_MIN_BLOCK_SIZE_KEY, "0")
+        .set(DFSConfigKeys.DFS_NET_TOPOLOGY_IMPL_KEY, topology.getName())
+        .start();
+  }
+
+  /** The same namespace on both: files written from hosts in turn, replication 3. */
+  private static void populate(EmulatedCluster c, int files, int blocksPerFile)
+      throws Exception {
+    byte[] data = new byte[BLOCK * blocksPerFile];
+    for (int f = 0; f < files; f++) {
+      FileSystem fs = c.fileSystemOnHost(f % c.size());
+      try (FSDataOutputStream out = fs.create(new Path("/nn-cost/f" + f), (short) 3)) {
+        out.write(data);
+      }
+    }
+  }
+
+  private static double timeRound(EmulatedCluster c, int files, int calls, long seed)
+      throws Exception {
+    FSNamesystem fsn = c.miniCluster().getNamesystem();
+    SplittableRandom r = new SplittableRandom(seed);
+    String[] clients = new String[calls];
+    String[] paths = new String[calls];
+    for (int i = 0; i < calls; i++) {
+      clients[i] = i % 3 == 2 ? EmulatedCluster.OFF_CLUSTER_ADDRESS
+          : c.hostAddress(r.nextInt(c.size()));
+      paths[i] = "/nn-cost/f" + r.nextInt(files);
+    }
+    long blocks = 0;
+    long t0 = System.nanoTime();
+    for (int i = 0; i < calls; i++) {
+      LocatedBlocks lbs = NameNodeReads.getBlockLocations(fsn, clients[i], paths[i], 0,
+          Long.MAX_VALUE);
+      blocks += lbs.locatedBlockCount();
+    }
+    long t1 = System.nanoTime();
+    if (blocks == 0) {
+      throw new IllegalStateException("no blocks located");
+    }
+    return calls / ((t1 - t0) / 1e9);
+  }
+
+  private static double median(double[] v) {
+    double[] c = v.clone();
+    Arrays.sort(c);
+    return c.length % 2 == 1 ? c[c.length / 2] : (c[c.length / 2 - 1] + c[c.length / 2]) / 2;
+  }
+}
