@@ -12,20 +12,12 @@ public final class StrictConf {
   }
 
   public static int atLeast(Configuration conf, String key, int min, int defaultValue) {
-    String raw = conf.getTrimmed(key);
-    if (raw == null) {
-      return defaultValue;
+    long v = atLeast(conf, key, (long) min, defaultValue);
+    if (v > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(key + " must be an integer >= " + min + " and <= "
+          + Integer.MAX_VALUE + ", got '" + conf.getTrimmed(key) + "'");
     }
-    try {
-      int v = Integer.parseInt(raw);
-      if (v >= min) {
-        return v;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new IllegalArgumentException(key + " must be an integer >= " + min + ", got '" + raw
-        + "'");
+    return (int) v;
   }
 
   public static long atLeast(Configuration conf, String key, long min, long defaultValue) {

@@ -2,7 +2,6 @@ package org.opass.e2e.bench;
 
 import java.io.File;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -70,26 +69,16 @@ public final class ChooseTargetThroughput {
       timeRound(stock, callsPerRound, 1);
       timeRound(ours, callsPerRound, 1);
       long choicesBefore = policy.heatmap().choices();
-      double[] s = new double[rounds];
-      double[] o = new double[rounds];
-      for (int r = 0; r < rounds; r++) {
-        // alternate which goes first, so neither always runs on a warmer cache
-        if (r % 2 == 0) {
-          s[r] = timeRound(stock, callsPerRound, 100 + r);
-          o[r] = timeRound(ours, callsPerRound, 100 + r);
-        } else {
-          o[r] = timeRound(ours, callsPerRound, 100 + r);
-          s[r] = timeRound(stock, callsPerRound, 100 + r);
-        }
-        // heartbeats keep arriving on a real cluster; they also reset grants
-        stock.heartbeatAll(0);
-        ours.heartbeatAll(0);
-      }
+      // after each timed round a heartbeat, as on a real cluster (it also resets grants)
+      double[][] so = Interleaved.rounds(rounds,
+          r -> heartbeatAfter(stock, timeRound(stock, callsPerRound, 100 + r)),
+          r -> heartbeatAfter(ours, timeRound(ours, callsPerRound, 100 + r)));
       long choices = policy.heatmap().choices() - choicesBefore;
       if (choices == 0) {
         throw new IllegalStateException("HM-LRU made no choice: its code did not run");
       }
-      return new Result(nodes, racks, callsPerRound, rounds, median(s), median(o), choices,
+      return new Result(nodes, racks, callsPerRound, rounds, Interleaved.median(so[0]),
+          Interleaved.median(so[1]), choices,
           (long) callsPerRound * rounds);
     }
   }
@@ -115,9 +104,8 @@ public final class ChooseTargetThroughput {
     return calls / ((t1 - t0) / 1e9);
   }
 
-  private static double median(double[] v) {
-    double[] c = v.clone();
-    Arrays.sort(c);
-    return c.length % 2 == 1 ? c[c.length / 2] : (c[c.length / 2 - 1] + c[c.length / 2]) / 2;
+  private static double heartbeatAfter(SimulatedPlacementCluster c, double rate) {
+    c.heartbeatAll(0);
+    return rate;
   }
 }

@@ -1,7 +1,6 @@
 package org.opass.e2e.bench;
 
 import java.io.File;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -40,23 +39,17 @@ final class ReadNameNodeCostBench implements BenchMain.Bench {
       timeRound(stock, files, callsPerRound, 1);
       timeRound(ours, files, callsPerRound, 1);
       long choicesBefore = topology.heatmap().choices();
-      double[] s = new double[rounds];
-      double[] o = new double[rounds];
-      for (int r = 0; r < rounds; r++) {
-        if (r % 2 == 0) {
-          s[r] = timeRound(stock, files, callsPerRound, 100 + r);
-          o[r] = timeRound(ours, files, callsPerRound, 100 + r);
-        } else {
-          o[r] = timeRound(ours, files, callsPerRound, 100 + r);
-          s[r] = timeRound(stock, files, callsPerRound, 100 + r);
-        }
-      }
+      double[][] so = Interleaved.rounds(rounds,
+          r -> timeRound(stock, files, callsPerRound, 100 + r),
+          r -> timeRound(ours, files, callsPerRound, 100 + r));
+      double[] s = so[0];
+      double[] o = so[1];
       long choices = topology.heatmap().choices() - choicesBefore;
       if (choices == 0) {
         throw new IllegalStateException("the balancing topology made no choice: not loaded");
       }
-      double stockRate = median(s);
-      double oursRate = median(o);
+      double stockRate = Interleaved.median(s);
+      double oursRate = Interleaved.median(o);
       System.out.printf("%ngetBlockLocations (%d files x %d blocks, 8 DataNodes): stock %.0f "
               + "calls/s, balancing topology %.0f calls/s (ratio %.2f; %d sorts counted)%n%n",
           files, blocksPerFile, stockRate, oursRate, oursRate / stockRate, choices);
@@ -119,11 +112,5 @@ final class ReadNameNodeCostBench implements BenchMain.Bench {
       throw new IllegalStateException("no blocks located");
     }
     return calls / ((t1 - t0) / 1e9);
-  }
-
-  private static double median(double[] v) {
-    double[] c = v.clone();
-    Arrays.sort(c);
-    return c.length % 2 == 1 ? c[c.length / 2] : (c[c.length / 2 - 1] + c[c.length / 2]) / 2;
   }
 }
