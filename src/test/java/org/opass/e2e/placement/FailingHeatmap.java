@@ -3,8 +3,8 @@ package org.opass.e2e.placement;
 import org.opass.heatmap.Heatmap;
 
 /** A heatmap whose every read and write fails, as a bug or a corrupted table would. */
-final class FailingHeatmap extends Heatmap {
-  FailingHeatmap() {
+public final class FailingHeatmap extends Heatmap {
+  public FailingHeatmap() {
     super(Heatmap.builder());
   }
 

@@ -41,8 +41,12 @@ import org.slf4j.LoggerFactory;
 public class BalancingNetworkTopology extends DFSNetworkTopology implements Configurable {
   private static final Logger LOG = LoggerFactory.getLogger(BalancingNetworkTopology.class);
 
+  /** Set while the NameNode locates blocks for planning: no reordering, no grants. */
+  private static final ThreadLocal<Boolean> SUSPENDED = new ThreadLocal<>();
+
   private Configuration conf;
   private volatile Heatmap heatmap;
+  private volatile ReadPlans plans;
   private boolean enabled = ReadBalanceKeys.ENABLED_DEFAULT;
   private double localMaxHeatRatio = ReadBalanceKeys.LOCAL_MAX_HEAT_RATIO_DEFAULT;
   private long refreshPeriodMillis = 3000;
@@ -74,6 +78,31 @@ public class BalancingNetworkTopology extends DFSNetworkTopology implements Conf
     return heatmap;
   }
 
+  /** The read plans this topology serves, or null when {@link ReadPlanPlugin} is off. */
+  public ReadPlans plans() {
+    return plans;
+  }
+
+  /** Read plans to serve before online balancing ({@link ReadPlanPlugin} sets them). */
+  public void setPlans(ReadPlans plans) {
+    this.plans = plans;
+  }
+
+  /** Runs {@code action} on this thread with balancing off: stock order, nothing granted. */
+  static <T> T withoutBalancing(IoAction<T> action) throws java.io.IOException {
+    SUSPENDED.set(Boolean.TRUE);
+    try {
+      return action.run();
+    } finally {
+      SUSPENDED.remove();
+    }
+  }
+
+  /** An action that may throw {@code IOException}. */
+  interface IoAction<T> {
+    T run() throws java.io.IOException;
+  }
+
   /** Replaces the heatmap; for fault-injection tests. */
   public void setHeatmap(Heatmap heatmap) {
     this.heatmap = heatmap;
@@ -96,11 +125,16 @@ public class BalancingNetworkTopology extends DFSNetworkTopology implements Conf
   /** Moves the chosen replica to the front of {@code nodes[0..activeLen)} and grants it. */
   private <T extends Node> void balance(Node reader, T[] nodes, int activeLen) {
     Heatmap h = heatmap;
-    if (!enabled || h == null || activeLen < 1 || !(nodes[0] instanceof DatanodeInfo)) {
+    if (!enabled || h == null || activeLen < 1 || !(nodes[0] instanceof DatanodeInfo)
+        || SUSPENDED.get() != null) {
       return;
     }
     try {
       refreshIfDue(h);
+      ReadPlans p = plans;
+      if (p != null && !p.isEmpty() && servePlanned(p, h, reader, nodes, activeLen)) {
+        return;
+      }
       boolean localFirst = reader != null && reader.equals(nodes[0]);
       int firstHeat = DatanodeHeat.observe(h, (DatanodeInfo) nodes[0]);
       h.countChoice();
@@ -122,6 +156,42 @@ public class BalancingNetworkTopology extends DFSNetworkTopology implements Conf
       // is only rewritten by the arraycopy above, which cannot fail half-way here.
       fallbacks.record(h, e);
     }
+  }
+
+  /**
+   * Puts the planned replica first if a live plan covers this reader and holder set and that
+   * replica is active; grants it unless it is the reader's own DataNode.
+   */
+  private static <T extends Node> boolean servePlanned(ReadPlans p, Heatmap h, Node reader,
+      T[] nodes, int activeLen) {
+    String readerKey = reader instanceof DatanodeInfo dn ? dn.getIpAddr()
+        : reader == null ? null : reader.getName();
+    if (readerKey == null || !p.hasReader(readerKey)) {
+      return false;
+    }
+    String[] ids = new String[nodes.length];
+    for (int i = 0; i < nodes.length; i++) {
+      if (!(nodes[i] instanceof DatanodeInfo dn)) {
+        return false;
+      }
+      ids[i] = dn.getDatanodeUuid();
+    }
+    String server = p.serverFor(readerKey, ReadPlans.holdersKey(ids));
+    if (server == null) {
+      return false;
+    }
+    for (int i = 0; i < activeLen; i++) {
+      if (ids[i].equals(server)) {
+        T node = nodes[i];
+        System.arraycopy(nodes, 0, nodes, 1, i);
+        nodes[0] = node;
+        if (!node.equals(reader)) {
+          h.grant(server);
+        }
+        return true;
+      }
+    }
+    return false; // the planned replica went stale or out of service: balance online
   }
 
   /** Index of the coolest replica, least recently chosen on ties, else the earliest. */

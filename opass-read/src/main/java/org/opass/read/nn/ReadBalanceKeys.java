@@ -15,4 +15,16 @@ public final class ReadBalanceKeys {
    */
   public static final String LOCAL_MAX_HEAT_RATIO = "opass.read.local.max-heat-ratio";
   public static final double LOCAL_MAX_HEAT_RATIO_DEFAULT = 2.0;
+
+  /** Lifetime of a submitted read plan, in milliseconds. */
+  public static final String PLAN_TTL = "opass.read.plan.ttl-ms";
+  public static final long PLAN_TTL_DEFAULT_MILLIS = 10 * 60 * 1000L;
+
+  /** Planned chunk reads the NameNode keeps over all live plans (bounds its memory). */
+  public static final String PLAN_MAX_READS = "opass.read.plan.max-reads";
+  public static final int PLAN_MAX_READS_DEFAULT = 1 << 20;
+
+  /** How a plan picks replicas: {@code optimal} (least max load) or {@code algorithm2}. */
+  public static final String PLAN_STRATEGY = "opass.read.plan.strategy";
+  public static final String PLAN_STRATEGY_DEFAULT = "optimal";
 }

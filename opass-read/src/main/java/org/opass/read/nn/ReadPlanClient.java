@@ -1,0 +1,150 @@
+package org.opass.read.nn;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.HttpURLConnection;
+import java.net.URI;
+import java.net.URL;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.web.URLConnectionFactory;
+import org.apache.hadoop.security.UserGroupInformation;
+
+/**
+ * Client of the NameNode's {@code /opass/read-plan} ({@link ReadPlanPlugin}): submits which
+ * host reads which file ranges, so that the NameNode serves those reads from the replicas it
+ * balanced over every tenant's planned load. Authenticates as the current user (SPNEGO on a
+ * secure cluster, {@code user.name} otherwise).
+ */
+public final class ReadPlanClient {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** One read of a batch: {@code reader} (host name or IP) reads {@code [offset, offset+length)}. */
+  public record Read(String path, String reader, long offset, long length) {
+    /** The whole file. */
+    public static Read wholeFile(String path, String reader) {
+      return new Read(path, reader, 0, Long.MAX_VALUE);
+    }
+  }
+
+  /**
+   * The NameNode's answer.
+   *
+   * @param id                 plan id (for {@link #delete})
+   * @param reads              planned chunk reads
+   * @param local              of which on the reader's own DataNode
+   * @param maxLoad            the chosen strategy's max planned reads per DataNode (all plans)
+   * @param algorithm2MaxLoad  Algorithm 2's max on the same batch
+   * @param optimalMaxLoad     the exact minimum of the max
+   * @param servedByDatanode   chunk reads of this plan per serving DataNode (transfer address)
+   * @param json               the whole response document
+   */
+  public record Result(String id, int reads, int local, long maxLoad, long algorithm2MaxLoad,
+      long optimalMaxLoad, Map<String, Integer> servedByDatanode, String json) {
+  }
+
+  /** The NameNode said no; {@code status} is the HTTP status, the message its reason. */
+  public static final class RefusedException extends IOException {
+    private final int status;
+
+    RefusedException(int status, String message) {
+      super(message);
+      this.status = status;
+    }
+
+    public int status() {
+      return status;
+    }
+  }
+
+  private final URI base;
+  private final URLConnectionFactory connections;
+
+  /** @param nameNodeHttp the NameNode's web address, e.g. {@code http://nn:9870} */
+  public ReadPlanClient(URI nameNodeHttp, Configuration conf) {
+    this.base = nameNodeHttp;
+    this.connections = URLConnectionFactory.newDefaultURLConnectionFactory(conf);
+  }
+
+  public Result submit(List<Read> reads) throws IOException {
+    ObjectNode root = JSON.createObjectNode();
+    ArrayNode arr = root.putArray("reads");
+    for (Read r : reads) {
+      ObjectNode o = arr.addObject().put("path", r.path()).put("reader", r.reader());
+      if (r.offset() != 0) {
+        o.put("offset", r.offset());
+      }
+      if (r.length() != Long.MAX_VALUE) {
+        o.put("length", r.length());
+      }
+    }
+    JsonNode out = JSON.readTree(call("POST", "", root.toString()));
+    Map<String, Integer> served = new LinkedHashMap<>();
+    out.get("served_by_datanode").fields()
+        .forEachRemaining(e -> served.put(e.getKey(), e.getValue().asInt()));
+    return new Result(out.get("id").asText(), out.get("reads").asInt(),
+        out.get("local").asInt(), out.get("max_load").asLong(),
+        out.get("algorithm2_max_load").asLong(), out.get("optimal_max_load").asLong(),
+        Collections.unmodifiableMap(served), out.toString());
+  }
+
+  /** Drops one of this user's plans before it expires. */
+  public void delete(String id) throws IOException {
+    call("DELETE", "&id=" + URLEncoder.encode(id, StandardCharsets.UTF_8), null);
+  }
+
+  /** The live plans, as the NameNode lists them (JSON). */
+  public String list() throws IOException {
+    return call("GET", "", null);
+  }
+
+  private String call(String method, String query, String body) throws IOException {
+    boolean secure = UserGroupInformation.isSecurityEnabled();
+    String user = secure ? "" : "user.name=" + URLEncoder.encode(
+        UserGroupInformation.getCurrentUser().getShortUserName(), StandardCharsets.UTF_8);
+    URL url = base.resolve(ReadPlanPlugin.PATH + "?" + user + query).toURL();
+    HttpURLConnection c;
+    try {
+      c = (HttpURLConnection) connections.openConnection(url, secure);
+    } catch (org.apache.hadoop.security.authentication.client.AuthenticationException e) {
+      throw new IOException("cannot authenticate to " + url + ": " + e.getMessage(), e);
+    }
+    c.setRequestMethod(method);
+    if (body != null) {
+      c.setDoOutput(true);
+      c.setRequestProperty("Content-Type", "application/json");
+      try (OutputStream os = c.getOutputStream()) {
+        os.write(body.getBytes(StandardCharsets.UTF_8));
+      }
+    }
+    int status = c.getResponseCode();
+    try (InputStream in = status < 400 ? c.getInputStream() : c.getErrorStream()) {
+      String text = in == null ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      if (status != 200) {
+        String reason = text;
+        try {
+          JsonNode err = JSON.readTree(text);
+          if (err != null && err.has("error")) {
+            reason = err.get("error").asText();
+          }
+        } catch (IOException notJson) {
+          // keep the raw text
+        }
+        throw new RefusedException(status, method + " " + url + " -> " + status + ": " + reason);
+      }
+      return text;
+    } finally {
+      c.disconnect();
+    }
+  }
+}

@@ -1,0 +1,286 @@
+package org.opass.e2e.read;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.URI;
+import java.security.PrivilegedExceptionAction;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.net.NetUtils;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.test.GenericTestUtils;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.opass.e2e.cluster.DataNodeCounter;
+import org.opass.e2e.cluster.EmulatedCluster;
+import org.opass.e2e.placement.FailingHeatmap;
+import org.opass.heatmap.Heatmap;
+import org.opass.read.nn.BalancingNetworkTopology;
+import org.opass.read.nn.ReadPlanClient;
+import org.opass.read.nn.ReadPlanClient.Read;
+import org.opass.read.nn.ReadPlanPlugin;
+import org.opass.read.nn.ReadPlans;
+
+/**
+ * Batch read plans submitted to a real NameNode ({@code ReadPlanPlugin}) and served by its
+ * topology, judged by what the DataNodes served.
+ */
+class ReadPlanClusterTest {
+  private static final int BLOCK = 64 * 1024;
+  private static final int DATANODES = 8;
+  private static final int FILES = 24;
+
+  private static EmulatedCluster cluster;
+  private static final byte[][] data = new byte[FILES][];
+  private static final List<Set<Integer>> holders = new ArrayList<>();
+
+  @BeforeAll
+  static void start() throws Exception {
+    cluster = EmulatedCluster.builder().dataNodes(DATANODES).racks(2).blockSize(BLOCK)
+        .baseDir(new File("target/e2e/read-plans"))
+        .set(DFSConfigKeys.DFS_NET_TOPOLOGY_IMPL_KEY, BalancingNetworkTopology.class.getName())
+        .set(DFSConfigKeys.DFS_NAMENODE_PLUGINS_KEY, ReadPlanPlugin.class.getName())
+        .start();
+    // Written off the cluster with stock placement: replicas lie at random.
+    FileSystem fs = cluster.offClusterFileSystem();
+    for (int f = 0; f < FILES; f++) {
+      data[f] = new byte[BLOCK];
+      new Random(f).nextBytes(data[f]);
+      try (FSDataOutputStream out = fs.create(file(f), (short) 3)) {
+        out.write(data[f]);
+      }
+    }
+    for (int f = 0; f < FILES; f++) {
+      cluster.waitForReplication(file(f), (short) 3);
+      holders.add(cluster.replicaHolders(file(f)).get(0));
+    }
+  }
+
+  @AfterAll
+  static void stop() throws IOException {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  @BeforeEach
+  void clearPlansAndGrants() throws IOException {
+    ReadPlans plans = topology().plans();
+    for (ReadPlans.PlanInfo p : plans.plans()) {
+      plans.remove(p.id());
+    }
+    cluster.miniCluster().triggerHeartbeats();
+  }
+
+  private static Path file(int f) {
+    return new Path("/plans/f" + f);
+  }
+
+  private static BalancingNetworkTopology topology() {
+    return (BalancingNetworkTopology) cluster.miniCluster().getNamesystem().getBlockManager()
+        .getDatanodeManager().getNetworkTopology();
+  }
+
+  private static ReadPlanClient client() {
+    URI http = URI.create("http://"
+        + NetUtils.getHostPortString(cluster.miniCluster().getNameNode().getHttpAddress()));
+    return new ReadPlanClient(http, cluster.conf());
+  }
+
+  private static <T> T as(String user, PrivilegedExceptionAction<T> action) throws Exception {
+    return UserGroupInformation.createRemoteUser(user).doAs(action);
+  }
+
+  private static long[] readAll(int[] readerOf) throws Exception {
+    long[] before = cluster.counterPerDataNode(DataNodeCounter.BLOCKS_READ);
+    for (int f = 0; f < FILES; f++) {
+      byte[] back = new byte[BLOCK];
+      try (FSDataInputStream in = cluster.fileSystemOnHost(readerOf[f]).open(file(f))) {
+        in.readFully(back);
+      }
+      assertArrayEquals(data[f], back, "content of " + file(f));
+    }
+    long[] served = new long[DATANODES];
+    GenericTestUtils.waitFor(() -> {
+      long[] now = cluster.counterPerDataNode(DataNodeCounter.BLOCKS_READ);
+      long sum = 0;
+      for (int k = 0; k < DATANODES; k++) {
+        served[k] = now[k] - before[k];
+        sum += served[k];
+      }
+      return sum >= FILES;
+    }, 10, 30_000);
+    return served;
+  }
+
+  private static List<Read> batch(int[] readerOf) {
+    List<Read> reads = new ArrayList<>();
+    for (int f = 0; f < FILES; f++) {
+      reads.add(Read.wholeFile(file(f).toString(), cluster.hostName(readerOf[f])));
+    }
+    return reads;
+  }
+
+  private static long[] perDataNode(Map<String, Integer> byAddress) {
+    long[] out = new long[DATANODES];
+    byAddress.forEach((addr, n) -> out[cluster.dataNodeIndexOf(addr)] += n);
+    return out;
+  }
+
+  @Test
+  void plannedReadersOnAReplicaHolderReadLocally() throws Exception {
+    int[] readerOf = new int[FILES];
+    for (int f = 0; f < FILES; f++) {
+      readerOf[f] = holders.get(f).iterator().next();
+    }
+    ReadPlanClient.Result plan = client().submit(batch(readerOf));
+    assertEquals(FILES, plan.reads());
+    assertEquals(FILES, plan.local());
+    long[] before = cluster.counterPerDataNode(DataNodeCounter.READS_FROM_LOCAL_CLIENT);
+    long[] served = readAll(readerOf);
+    long[] expected = new long[DATANODES];
+    for (int f = 0; f < FILES; f++) {
+      expected[readerOf[f]]++;
+    }
+    assertArrayEquals(expected, served);
+    long[] local = cluster.counterPerDataNode(DataNodeCounter.READS_FROM_LOCAL_CLIENT);
+    for (int k = 0; k < DATANODES; k++) {
+      assertEquals(expected[k], local[k] - before[k], "local reads on DataNode " + k);
+    }
+  }
+
+  @Test
+  void plannedRemoteReadsAreServedByThePlannedDataNodes() throws Exception {
+    // Each file is read by a host without a replica; a reader never has two files with the
+    // same holders, so the DataNode serving each read is exactly the planned one.
+    int[] readerOf = new int[FILES];
+    Set<String> used = new HashSet<>();
+    for (int f = 0; f < FILES; f++) {
+      for (int k = (f * 5) % DATANODES; ; k = (k + 1) % DATANODES) {
+        if (!holders.get(f).contains(k) && used.add(k + "|" + holders.get(f))) {
+          readerOf[f] = k;
+          break;
+        }
+      }
+    }
+    ReadPlanClient.Result plan = client().submit(batch(readerOf));
+    assertEquals(0, plan.local());
+    // the optimum never loses to Algorithm 2, and 24 reads over 8 DataNodes need 3 each
+    assertTrue(plan.optimalMaxLoad() <= plan.algorithm2MaxLoad(), plan.json());
+    assertEquals(plan.optimalMaxLoad(), plan.maxLoad());
+    assertTrue(plan.maxLoad() >= 3, plan.json());
+    long[] served = readAll(readerOf);
+    assertArrayEquals(perDataNode(plan.servedByDatanode()), served, plan.json());
+    assertEquals(plan.maxLoad(), Arrays.stream(served).max().orElseThrow());
+    assertEquals(FILES, topology().plans().plans().get(0).served());
+  }
+
+  @Test
+  void aSecondTenantsPlanCountsTheFirstTenantsLoad() throws Exception {
+    int[] readerA = new int[FILES];
+    int[] readerB = new int[FILES];
+    for (int f = 0; f < FILES; f++) {
+      readerA[f] = firstNonHolder(f, 0);
+      readerB[f] = firstNonHolder(f, 4);
+    }
+    ReadPlanClient.Result a = as("alice", () -> client().submit(batch(readerA)));
+    ReadPlanClient.Result b = as("bob", () -> client().submit(batch(readerB)));
+    long[] both = perDataNode(a.servedByDatanode());
+    long[] onlyB = perDataNode(b.servedByDatanode());
+    for (int k = 0; k < DATANODES; k++) {
+      both[k] += onlyB[k];
+    }
+    // bob's plan was balanced on top of alice's: the union is as balanced as the NameNode says
+    assertEquals(b.maxLoad(), Arrays.stream(both).max().orElseThrow(), b.json());
+    assertTrue(b.maxLoad() <= a.maxLoad() * 2, a.json() + b.json());
+    assertEquals(2, topology().plans().plans().size());
+  }
+
+  private static int firstNonHolder(int f, int from) {
+    for (int k = from; ; k = (k + 1) % DATANODES) {
+      if (!holders.get(f).contains(k)) {
+        return k;
+      }
+    }
+  }
+
+  @Test
+  void aPlanForAFileTheUserMayNotReadIsRefusedWhole() throws Exception {
+    Path secret = new Path("/plans/secret");
+    FileSystem admin = cluster.miniCluster().getFileSystem();
+    try (FSDataOutputStream out = admin.create(secret)) {
+      out.write(1);
+    }
+    admin.setPermission(secret, new FsPermission((short) 0600));
+    List<Read> reads = new ArrayList<>(batch(new int[FILES]));
+    reads.add(Read.wholeFile(secret.toString(), cluster.hostName(0)));
+    ReadPlanClient.RefusedException e = assertThrows(ReadPlanClient.RefusedException.class,
+        () -> as("mallory", () -> client().submit(reads)));
+    assertEquals(403, e.status());
+    assertTrue(e.getMessage().contains("/plans/secret") && e.getMessage().contains("mallory"),
+        e.getMessage());
+    assertEquals(0, topology().plans().plannedReads(), "nothing planned");
+    // the owner (the superuser here) may plan it
+    client().submit(List.of(Read.wholeFile(secret.toString(), cluster.hostName(0))));
+    // and another user may not delete that plan
+    String id = topology().plans().plans().get(0).id();
+    ReadPlanClient.RefusedException del = assertThrows(ReadPlanClient.RefusedException.class,
+        () -> as("mallory", () -> {
+          client().delete(id);
+          return null;
+        }));
+    assertEquals(403, del.status());
+    client().delete(id);
+    assertEquals(0, topology().plans().plannedReads());
+  }
+
+  @Test
+  void badRequestsNameWhatIsWrong() throws Exception {
+    ReadPlanClient.RefusedException missing = assertThrows(ReadPlanClient.RefusedException.class,
+        () -> client().submit(List.of(Read.wholeFile("/plans/nope", cluster.hostName(1)))));
+    assertEquals(404, missing.status());
+    assertTrue(missing.getMessage().contains("/plans/nope"), missing.getMessage());
+    ReadPlanClient.RefusedException host = assertThrows(ReadPlanClient.RefusedException.class,
+        () -> client().submit(List.of(Read.wholeFile(file(0).toString(), "no-such-host.invalid"))));
+    assertEquals(400, host.status());
+    assertTrue(host.getMessage().contains("no-such-host.invalid"), host.getMessage());
+    assertEquals(0, topology().plans().plannedReads());
+  }
+
+  @Test
+  void readsStillWorkWhenTheBalancerFails() throws Exception {
+    int[] readerOf = new int[FILES];
+    for (int f = 0; f < FILES; f++) {
+      readerOf[f] = firstNonHolder(f, 0);
+    }
+    client().submit(batch(readerOf));
+    Heatmap real = topology().heatmap();
+    FailingHeatmap failing = new FailingHeatmap();
+    topology().setHeatmap(failing);
+    try {
+      long[] served = readAll(readerOf); // content checked inside
+      assertEquals(FILES, Arrays.stream(served).sum());
+      assertTrue(failing.fallbacks() > 0, "the failure was hit and counted");
+    } finally {
+      topology().setHeatmap(real);
+    }
+  }
+}
