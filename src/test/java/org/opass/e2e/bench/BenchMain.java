@@ -21,6 +21,10 @@ public final class BenchMain {
       "write", new WriteBench(),
       "planner-scale", new PlannerScaleBench(),
       "read-nn-cost", new ReadNameNodeCostBench(),
+      "read-single", new ReadBench(ReadBench.Kind.SINGLE),
+      "read-multi", new ReadBench(ReadBench.Kind.MULTI),
+      "read-dynamic", new ReadBench(ReadBench.Kind.DYNAMIC),
+      "read-tenants", new ReadBench(ReadBench.Kind.TENANTS),
       "read-analysis", (outDir, quick) -> {
         Map<String, Object> doc = RandomAccessAnalysis.run(quick);
         System.out.println(RandomAccessAnalysis.table(doc));

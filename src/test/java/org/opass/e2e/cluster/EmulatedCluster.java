@@ -349,6 +349,56 @@ public final class EmulatedCluster implements AutoCloseable {
     }
   }
 
+  /**
+   * Restarts the NameNode with {@code settings} applied to its configuration (a null value
+   * unsets the key), keeping the namespace and every replica where it is, and waits until the
+   * DataNodes are registered again and the NameNode has left safe mode. This is how one data
+   * set is read under several NameNode configurations in one run. The shared clients are
+   * closed first (their connections would fail on the new NameNode); the next
+   * {@link #fileSystemOnHost} or {@link #offClusterFileSystem} call makes new ones.
+   */
+  public synchronized void restartNameNode(Map<String, String> settings)
+      throws IOException, InterruptedException {
+    IOException failure = closeClients();
+    if (failure != null) {
+      throw failure;
+    }
+    Configuration nn = new Configuration(cluster.getConfiguration(0));
+    settings.forEach((key, value) -> {
+      if (value == null) {
+        nn.unset(key);
+      } else {
+        nn.set(key, value);
+      }
+    });
+    cluster.setNameNodeConf(0, nn);
+    cluster.restartNameNode(true);
+    cluster.waitActive();
+    long deadline = System.nanoTime() + SETTLE_TIMEOUT.toNanos();
+    while (cluster.getNamesystem().isInSafeMode()) {
+      if (System.nanoTime() > deadline) {
+        throw new IOException("the restarted NameNode stayed in safe mode");
+      }
+      Thread.sleep(POLL_MILLIS);
+    }
+    checkRegistrations();
+    // A host's clients share one RPC client with its DataNode, whose pooled connection to the
+    // old NameNode fails the next call once; make that call here rather than in a workload.
+    for (int k = 0; k <= size(); k++) {
+      FileSystem fs = k < size() ? fileSystemOnHost(k) : offClusterFileSystem();
+      for (int attempt = 1; ; attempt++) {
+        try {
+          fs.getFileStatus(new Path("/"));
+          break;
+        } catch (IOException e) {
+          if (attempt == 3) {
+            throw e;
+          }
+        }
+      }
+    }
+  }
+
   /** Number of DataNodes. */
   public int size() {
     return dataNodes.length;
@@ -556,9 +606,24 @@ public final class EmulatedCluster implements AutoCloseable {
       return;
     }
     closed = true;
+    IOException failure = closeClients();
+    try {
+      cluster.shutdown(true);
+    } finally {
+      StaticMapping.resetMap();
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  // Closes and forgets the shared clients; returns the first failure, the others suppressed.
+  private IOException closeClients() {
     IOException failure = null;
     List<FileSystem> clients = new ArrayList<>(Arrays.asList(hostFileSystems));
     clients.add(offClusterFileSystem);
+    Arrays.fill(hostFileSystems, null);
+    offClusterFileSystem = null;
     for (FileSystem client : clients) {
       if (client == null) {
         continue;
@@ -573,13 +638,7 @@ public final class EmulatedCluster implements AutoCloseable {
         }
       }
     }
-    try {
-      cluster.shutdown(true);
-    } finally {
-      StaticMapping.resetMap();
-    }
-    if (failure != null) {
-      throw failure;
-    }
+    return failure;
   }
+
 }

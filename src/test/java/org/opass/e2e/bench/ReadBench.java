@@ -1,0 +1,468 @@
+package org.opass.e2e.bench;
+
+import java.io.File;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.ToDoubleFunction;
+import java.util.stream.IntStream;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.net.DFSNetworkTopology;
+import org.apache.hadoop.net.NetUtils;
+import org.opass.e2e.cluster.DataNodeCounter;
+import org.opass.e2e.cluster.EmulatedCluster;
+import org.opass.e2e.cluster.Workload;
+import org.opass.e2e.cluster.WorkloadResult;
+import org.opass.read.nn.BalancingNetworkTopology;
+import org.opass.read.nn.ReadPlanClient;
+import org.opass.read.nn.ReadPlanPlugin;
+import org.opass.read.plan.Chunk;
+import org.opass.read.plan.DynamicAssignment;
+import org.opass.read.plan.EqualAssignment;
+import org.opass.read.plan.HdfsChunks;
+import org.opass.read.plan.MultiInputAssignment;
+import org.opass.read.plan.MultiInputPlan;
+import org.opass.read.plan.Plan;
+import org.opass.read.plan.Proc;
+import org.opass.read.plan.RackResolver;
+import org.opass.read.plan.Task;
+
+/**
+ * The parallel-read experiments of Opass §5.1.1-5.1.4 on the emulated cluster: one process per
+ * DataNode host (two per host for two tenants), each reading about ten chunks, from a data set
+ * written off the cluster with stock placement (so replicas lie at random, as the paper
+ * assumes). DataNodes are read-throttled, so a DataNode that serves several readers at once is
+ * slow for all of them, as a disk is.
+ *
+ * <p>One data set is read under three NameNode configurations in one run, restarting the
+ * NameNode between them: stock, stock with {@code dfs.namenode.read.considerLoad}, and Opass
+ * (balancing topology + batch plans). Stock systems read with the application's rank-based
+ * assignment (process p takes tasks p*k .. p*k+k-1; for master/worker, the next task in order);
+ * Opass reads with the planner's assignment (max-flow equal assignment, Algorithm 1, or §4.4
+ * dynamic lists) and submits it to the NameNode as a read plan.
+ */
+final class ReadBench implements BenchMain.Bench {
+  enum Kind {
+    SINGLE("read-single"), MULTI("read-multi"), DYNAMIC("read-dynamic"),
+    TENANTS("read-tenants");
+
+    final String benchName;
+
+    Kind(String benchName) {
+      this.benchName = benchName;
+    }
+  }
+
+  static final int DATANODES = 16;
+  static final int RACKS = 2;
+  static final int BLOCK = 1 << 20;
+  /**
+   * Per-DataNode read throttle: one reader alone reads a chunk in about 0.5 s. Hadoop's
+   * throttler lets a 500 ms period's budget (here one chunk) through unthrottled, so chunks
+   * must be at least that big for contention to show in chunk times.
+   */
+  static final long READ_BYTES_PER_SEC = 2L << 20;
+
+  record SystemUnderTest(String name, Map<String, String> nameNode, boolean opass) {
+  }
+
+  static final List<SystemUnderTest> SYSTEMS = List.of(
+      system("stock", DFSNetworkTopology.class, false, ""),
+      system("stock-considerload", DFSNetworkTopology.class, true, ""),
+      system("opass", BalancingNetworkTopology.class, false, ReadPlanPlugin.class.getName()));
+
+  private static SystemUnderTest system(String name, Class<?> topology, boolean considerLoad,
+      String plugins) {
+    Map<String, String> nn = new HashMap<>();
+    nn.put(DFSConfigKeys.DFS_NET_TOPOLOGY_IMPL_KEY, topology.getName());
+    nn.put(DFSConfigKeys.DFS_NAMENODE_READ_CONSIDERLOAD_KEY, Boolean.toString(considerLoad));
+    nn.put(DFSConfigKeys.DFS_NAMENODE_PLUGINS_KEY, plugins);
+    return new SystemUnderTest(name, nn, !plugins.isEmpty());
+  }
+
+  private final Kind kind;
+
+  ReadBench(Kind kind) {
+    this.kind = kind;
+  }
+
+  /** A unit of work: the files one task reads, in order. */
+  private record Work(int id, List<Path> files) {
+  }
+
+  @Override
+  public Map<String, Object> run(File outDir, boolean quick) throws Exception {
+    int repeats = quick ? 1 : 3;
+    int perProcess = switch (kind) {
+      case SINGLE, DYNAMIC -> quick ? 5 : 10;
+      case MULTI -> quick ? 2 : 4;
+      case TENANTS -> quick ? 6 : 16;
+    };
+    int tenants = kind == Kind.TENANTS ? 2 : 1;
+    Map<String, List<Run>> runs = new LinkedHashMap<>();
+    try (EmulatedCluster cluster = EmulatedCluster.builder().dataNodes(DATANODES).racks(RACKS)
+        .blockSize(BLOCK).readBandwidthPerDataNode(READ_BYTES_PER_SEC)
+        .baseDir(new File(outDir, kind.benchName + "-cluster")).start()) {
+      List<List<Work>> data = new ArrayList<>();
+      for (int t = 0; t < tenants; t++) {
+        data.add(writeData(cluster, t, perProcess * DATANODES));
+      }
+      for (int rep = 0; rep < repeats; rep++) {
+        for (SystemUnderTest sut : SYSTEMS) {
+          cluster.restartNameNode(sut.nameNode());
+          Run r = runOnce(cluster, sut, data, perProcess);
+          runs.computeIfAbsent(sut.name(), k -> new ArrayList<>()).add(r);
+          System.err.printf("%s: %-18s chunk I/O avg %.2f s max %.2f s, served max/avg %.2f, "
+                  + "local %.2f, makespan %.1f s%n", kind.benchName, sut.name(), r.chunkAvg(),
+              r.chunkMax(), r.servedMaxOverAvg(), r.localFraction(), r.makespanSec());
+        }
+      }
+    }
+    Map<String, Object> doc = new LinkedHashMap<>();
+    Map<String, Object> summary = summary(runs);
+    if (kind == Kind.SINGLE) {
+      Map<String, Object> cost = new ReadNameNodeCostBench().run(outDir, quick);
+      summary.put("getblocklocations_ratio",
+          ((Map<?, ?>) cost.get("summary")).get("getblocklocations_ratio"));
+      doc.put("getblocklocations", cost);
+    }
+    doc.put("summary", summary);
+    doc.put("setup", Map.of("datanodes", DATANODES, "racks", RACKS, "block_bytes", BLOCK,
+        "read_throttle_bytes_per_sec_per_datanode", READ_BYTES_PER_SEC,
+        "processes", DATANODES * tenants, "tasks_per_process", perProcess,
+        "repeats", repeats, "quick", quick,
+        "inputs_per_task", kind == Kind.MULTI ? "3 files of 3, 2 and 1 blocks" : "1 block"));
+    Map<String, Object> results = new LinkedHashMap<>();
+    runs.forEach((sys, list) -> results.put(sys, list.stream().map(Run::toMap).toList()));
+    doc.put("runs", results);
+    printTable(runs);
+    File png = new File(outDir, kind.benchName + ".png");
+    Charts.write(png, charts(runs));
+    System.out.println("chart: " + png);
+    return doc;
+  }
+
+  /** Writes the tasks' files from a client off the cluster (stock placement: random). */
+  private List<Work> writeData(EmulatedCluster cluster, int tenant, int tasks) throws Exception {
+    FileSystem fs = cluster.offClusterFileSystem();
+    byte[] block = new byte[BLOCK];
+    new Random(tenant).nextBytes(block);
+    List<Work> works = new ArrayList<>(tasks);
+    Path dir = new Path("/" + kind.benchName + "/tenant" + tenant);
+    for (int t = 0; t < tasks; t++) {
+      List<Path> files = new ArrayList<>();
+      int[] blocksPerInput = kind == Kind.MULTI ? new int[] {3, 2, 1} : new int[] {1};
+      for (int i = 0; i < blocksPerInput.length; i++) {
+        Path f = new Path(dir, String.format("task%04d-%c", t, 'a' + i));
+        try (FSDataOutputStream out = fs.create(f, (short) 3)) {
+          for (int b = 0; b < blocksPerInput[i]; b++) {
+            out.write(block);
+          }
+        }
+        files.add(f);
+      }
+      works.add(new Work(t, files));
+    }
+    for (Work w : works) {
+      for (Path f : w.files()) {
+        cluster.waitForReplication(f, (short) 3);
+      }
+    }
+    return works;
+  }
+
+  /** Hands out work to process {@code p}; null when there is none left for it. */
+  private interface Source {
+    Work next(int process);
+  }
+
+  private Run runOnce(EmulatedCluster cluster, SystemUnderTest sut, List<List<Work>> data,
+      int perProcess) throws Exception {
+    List<Source> sources = new ArrayList<>();
+    int plannedLocal = 0;
+    int optimumLocal = 0;
+    int planned = 0;
+    ReadPlanClient planClient = sut.opass() ? new ReadPlanClient(java.net.URI.create("http://"
+        + NetUtils.getHostPortString(cluster.miniCluster().getNameNode().getHttpAddress())),
+        cluster.conf()) : null;
+    for (List<Work> works : data) {
+      if (!sut.opass()) {
+        sources.add(kind == Kind.DYNAMIC ? queue(works) : rankBased(works, perProcess));
+        continue;
+      }
+      List<Proc> procs = IntStream.range(0, DATANODES)
+          .mapToObj(p -> new Proc(p, cluster.hostName(p))).toList();
+      List<List<Work>> lists = new ArrayList<>();
+      if (kind == Kind.MULTI) {
+        List<Task> tasks = new ArrayList<>();
+        for (Work w : works) {
+          tasks.add(new Task(w.id(), HdfsChunks.of(cluster.offClusterFileSystem(), w.files())));
+        }
+        MultiInputPlan plan = MultiInputAssignment.plan(tasks, procs);
+        for (int p = 0; p < DATANODES; p++) {
+          lists.add(Arrays.stream(plan.taskIndicesOf(p)).mapToObj(works::get).toList());
+        }
+        sources.add(staticLists(lists));
+      } else {
+        List<Path> paths = works.stream().map(w -> w.files().get(0)).toList();
+        List<Chunk> chunks = HdfsChunks.of(cluster.offClusterFileSystem(), paths);
+        Plan plan = EqualAssignment.plan(chunks, procs, racks(cluster));
+        optimumLocal += plan.localOptimum();
+        plannedLocal += plan.localChunks();
+        for (int p = 0; p < DATANODES; p++) {
+          lists.add(Arrays.stream(plan.chunkIndicesOf(p)).mapToObj(works::get).toList());
+        }
+        if (kind == Kind.DYNAMIC) {
+          DynamicAssignment<Chunk> dyn = DynamicAssignment.of(plan);
+          sources.add(p -> dyn.next(p).map(c -> works.get(c.id())).orElse(null));
+        } else {
+          sources.add(staticLists(lists));
+        }
+      }
+      List<ReadPlanClient.Read> reads = new ArrayList<>();
+      for (int p = 0; p < DATANODES; p++) {
+        for (Work w : lists.get(p)) {
+          for (Path f : w.files()) {
+            reads.add(ReadPlanClient.Read.wholeFile(f.toString(), cluster.hostName(p)));
+          }
+        }
+      }
+      planned += planClient.submit(reads).reads();
+    }
+    // Let a heartbeat clear what locating the blocks for planning granted.
+    Thread.sleep(1500);
+    cluster.miniCluster().triggerHeartbeats();
+    long[] blocksBefore = cluster.counterPerDataNode(DataNodeCounter.BLOCKS_READ);
+    long[] bytesBefore = cluster.bytesReadPerDataNode();
+    long[] localBefore = cluster.counterPerDataNode(DataNodeCounter.READS_FROM_LOCAL_CLIENT);
+    Workload w = new Workload(cluster);
+    int[] blocksRead = new int[1];
+    for (int t = 0; t < sources.size(); t++) {
+      Source source = sources.get(t);
+      for (int p = 0; p < DATANODES; p++) {
+        int process = p;
+        w.process(p, ctx -> {
+          byte[] buf = new byte[BLOCK];
+          FileSystem fs = ctx.fs();
+          for (Work work = source.next(process); work != null; work = source.next(process)) {
+            for (Path f : work.files()) {
+              try (FSDataInputStream in = fs.open(f)) {
+                long len = fs.getFileStatus(f).getLen();
+                for (long off = 0; off < len; off += BLOCK) {
+                  long start = System.nanoTime();
+                  in.readFully(buf, 0, (int) Math.min(BLOCK, len - off));
+                  ctx.recordChunk(Math.min(BLOCK, len - off), start, System.nanoTime());
+                }
+              }
+            }
+          }
+        });
+      }
+    }
+    WorkloadResult result = w.run();
+    for (WorkloadResult.ProcessResult pr : result.processes()) {
+      blocksRead[0] += pr.chunks().size();
+    }
+    // DataNodes count a read when its last packet is acknowledged, a moment after the reader
+    // has the data.
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    long[] blocks;
+    do {
+      Thread.sleep(50);
+      blocks = minus(cluster.counterPerDataNode(DataNodeCounter.BLOCKS_READ), blocksBefore);
+    } while (Arrays.stream(blocks).sum() < blocksRead[0] && System.nanoTime() < deadline);
+    long[] bytes = minus(cluster.bytesReadPerDataNode(), bytesBefore);
+    long[] local = minus(cluster.counterPerDataNode(DataNodeCounter.READS_FROM_LOCAL_CLIENT),
+        localBefore);
+    double[] served = Arrays.stream(bytes).mapToDouble(b -> b / (double) (1 << 20)).toArray();
+    double[] chunkTimes = result.processes().stream().flatMap(pr -> pr.chunks().stream())
+        .mapToDouble(c -> c.durationNanos() / 1e9).toArray();
+    double[] bw = result.processes().stream().mapToDouble(pr -> pr.bandwidth() / (1 << 20))
+        .toArray();
+    long blockSum = Arrays.stream(blocks).sum();
+    double localFraction = blockSum == 0 ? 0 : Arrays.stream(local).sum() / (double) blockSum;
+    int chunks = data.stream().mapToInt(List::size).sum();
+    return new Run(served, blocks, localFraction, chunkTimes, bw, result.makespanNanos() / 1e9,
+        sut.opass() && kind != Kind.MULTI ? optimumLocal / (double) chunks : Double.NaN,
+        sut.opass() && kind != Kind.MULTI ? plannedLocal / (double) chunks : Double.NaN,
+        planned);
+  }
+
+  private static RackResolver racks(EmulatedCluster c) {
+    Map<String, String> m = new HashMap<>();
+    for (int k = 0; k < c.size(); k++) {
+      m.put(c.hostName(k), c.rack(k));
+    }
+    return RackResolver.of(m);
+  }
+
+  private static Source rankBased(List<Work> works, int perProcess) {
+    List<List<Work>> lists = new ArrayList<>();
+    for (int p = 0; p < DATANODES; p++) {
+      lists.add(works.subList(p * perProcess, (p + 1) * perProcess));
+    }
+    return staticLists(lists);
+  }
+
+  private static Source staticLists(List<List<Work>> lists) {
+    List<Iterator<Work>> its = lists.stream().map(List::iterator).toList();
+    return p -> {
+      Iterator<Work> it = its.get(p);
+      return it.hasNext() ? it.next() : null;
+    };
+  }
+
+  /** Master/worker as applications write it: the next task in order to whoever asks. */
+  private static Source queue(List<Work> works) {
+    ConcurrentLinkedQueue<Work> q = new ConcurrentLinkedQueue<>(works);
+    return p -> q.poll();
+  }
+
+  private static long[] minus(long[] a, long[] b) {
+    long[] d = new long[a.length];
+    for (int i = 0; i < a.length; i++) {
+      d[i] = a[i] - b[i];
+    }
+    return d;
+  }
+
+  /** One run's figures: MiB, seconds, MiB/s. */
+  record Run(double[] servedMib, long[] blocksServed, double localFraction, double[] chunkSec,
+      double[] processMibPerSec, double makespanSec, double localOptimum, double plannedLocal,
+      int plannedReads) {
+    double chunkAvg() {
+      return Arrays.stream(chunkSec).average().orElse(0);
+    }
+
+    double chunkMax() {
+      return Arrays.stream(chunkSec).max().orElse(0);
+    }
+
+    double servedAvg() {
+      return Arrays.stream(servedMib).average().orElse(0);
+    }
+
+    double servedMax() {
+      return Arrays.stream(servedMib).max().orElse(0);
+    }
+
+    double servedMin() {
+      return Arrays.stream(servedMib).min().orElse(0);
+    }
+
+    double servedMaxOverAvg() {
+      return servedMax() / servedAvg();
+    }
+
+    double bwMin() {
+      return Arrays.stream(processMibPerSec).min().orElse(0);
+    }
+
+    double bwAvg() {
+      return Arrays.stream(processMibPerSec).average().orElse(0);
+    }
+
+    double bwMax() {
+      return Arrays.stream(processMibPerSec).max().orElse(0);
+    }
+
+    Map<String, Object> toMap() {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("served_mib_per_datanode", Map.of("max", servedMax(), "min", servedMin(),
+          "avg", servedAvg()));
+      m.put("served_max_over_avg", servedMaxOverAvg());
+      m.put("local_fraction", localFraction);
+      m.put("chunk_io_s", Map.of("avg", chunkAvg(), "max", chunkMax()));
+      m.put("process_bw_mib_s", Map.of("min", bwMin(), "avg", bwAvg(), "max", bwMax()));
+      m.put("makespan_s", makespanSec);
+      if (!Double.isNaN(localOptimum)) {
+        m.put("local_fraction_optimum", localOptimum);
+        m.put("local_fraction_planned", plannedLocal);
+      }
+      if (plannedReads > 0) {
+        m.put("planned_reads", plannedReads);
+      }
+      m.put("served_mib_each", servedMib);
+      m.put("blocks_served_each", blocksServed);
+      m.put("process_bw_mib_s_each", processMibPerSec);
+      return m;
+    }
+  }
+
+  private static double mean(List<Run> runs, ToDoubleFunction<Run> f) {
+    return runs.stream().mapToDouble(f).average().orElse(Double.NaN);
+  }
+
+  private Map<String, Object> summary(Map<String, List<Run>> runs) {
+    List<Run> stock = runs.get("stock");
+    List<Run> load = runs.get("stock-considerload");
+    List<Run> ours = runs.get("opass");
+    Map<String, Object> s = new LinkedHashMap<>();
+    double speedup = mean(stock, Run::chunkAvg) / mean(ours, Run::chunkAvg);
+    switch (kind) {
+      case SINGLE -> {
+        s.put("local_fraction_gap", mean(ours, Run::localOptimum) - mean(ours,
+            Run::localFraction));
+        s.put("served_max_over_avg", mean(ours, Run::servedMaxOverAvg));
+        s.put("chunk_io_speedup", speedup);
+      }
+      case MULTI -> s.put("multi_speedup", speedup);
+      case DYNAMIC -> s.put("dynamic_speedup", speedup);
+      case TENANTS -> s.put("tenants_speedup", speedup);
+    }
+    if (kind != Kind.SINGLE) {
+      s.put("served_max_over_avg", mean(ours, Run::servedMaxOverAvg));
+    }
+    s.put("considerload_speedup", mean(stock, Run::chunkAvg) / mean(load, Run::chunkAvg));
+    s.put("makespan_ratio", mean(ours, Run::makespanSec) / mean(stock, Run::makespanSec));
+    s.put("local_fraction", mean(ours, Run::localFraction));
+    s.put("stock_local_fraction", mean(stock, Run::localFraction));
+    s.put("stock_served_max_over_avg", mean(stock, Run::servedMaxOverAvg));
+    return s;
+  }
+
+  private void printTable(Map<String, List<Run>> runs) {
+    System.out.println();
+    System.out.printf("%-13s %-19s %7s %7s %7s %6s %8s %8s %7s %7s %7s %8s%n", kind.benchName,
+        "system", "served", "served", "served", "local", "chunk", "chunk", "bw", "bw", "bw",
+        "makespan");
+    System.out.printf("%-13s %-19s %7s %7s %7s %6s %8s %8s %7s %7s %7s %8s%n", "", "",
+        "max MiB", "min MiB", "avg MiB", "frac", "avg s", "max s", "min", "avg", "max", "s");
+    runs.forEach((sys, l) -> System.out.printf(
+        "%-13s %-19s %7.1f %7.1f %7.1f %6.2f %8.3f %8.3f %7.2f %7.2f %7.2f %8.1f%n", "", sys,
+        mean(l, Run::servedMax), mean(l, Run::servedMin), mean(l, Run::servedAvg),
+        mean(l, Run::localFraction), mean(l, Run::chunkAvg), mean(l, Run::chunkMax),
+        mean(l, Run::bwMin), mean(l, Run::bwAvg), mean(l, Run::bwMax),
+        mean(l, Run::makespanSec)));
+    System.out.println();
+  }
+
+  private List<Charts.Panel> charts(Map<String, List<Run>> runs) {
+    Map<String, double[]> served = new LinkedHashMap<>();
+    Map<String, double[]> chunks = new LinkedHashMap<>();
+    runs.forEach((sys, l) -> {
+      served.put(sys, l.get(0).servedMib());
+      double[] sorted = Arrays.stream(l.get(0).chunkSec()).sorted().toArray();
+      // deciles and the maximum: a bar per chunk would be unreadable at hundreds of chunks
+      chunks.put(sys, IntStream.rangeClosed(1, 10)
+          .mapToDouble(d -> sorted[Math.max(0, (int) Math.ceil(d / 10.0 * sorted.length) - 1)])
+          .toArray());
+    });
+    return List.of(
+        new Charts.Panel(kind.benchName + ": MiB served per DataNode", "MiB",
+            IntStream.range(0, DATANODES).mapToObj(i -> "dn" + i).toList(), served),
+        new Charts.Panel(kind.benchName + ": chunk I/O time by decile", "s",
+            IntStream.rangeClosed(1, 10).mapToObj(d -> d == 10 ? "max" : "p" + d * 10).toList(),
+            chunks));
+  }
+}
