@@ -67,9 +67,8 @@ final class ReadBench implements BenchMain.Bench {
   static final int RACKS = 2;
   static final int BLOCK = 1 << 20;
   /**
-   * Per-DataNode read throttle: one reader alone reads a chunk in about 0.5 s. Hadoop's
-   * throttler lets a 500 ms period's budget (here one chunk) through unthrottled, so chunks
-   * must be at least that big for contention to show in chunk times.
+   * Per-DataNode read throttle, shared by its readers as a disk is: one reader alone reads a
+   * chunk in 0.5 s, n readers at once each take n times as long.
    */
   static final long READ_BYTES_PER_SEC = 2L << 20;
 
@@ -265,6 +264,9 @@ final class ReadBench implements BenchMain.Bench {
                 }
               }
             }
+            if (kind == Kind.DYNAMIC) {
+              Thread.sleep(computeMillis(work));
+            }
           }
         });
       }
@@ -322,10 +324,24 @@ final class ReadBench implements BenchMain.Bench {
     };
   }
 
-  /** Master/worker as applications write it: the next task in order to whoever asks. */
+  /**
+   * Master/worker as mpiBLAST-like applications write it (§5.1.3): the master hands the tasks
+   * out in a random order, without regard to where their data is.
+   */
   private static Source queue(List<Work> works) {
-    ConcurrentLinkedQueue<Work> q = new ConcurrentLinkedQueue<>(works);
+    List<Work> shuffled = new ArrayList<>(works);
+    java.util.Collections.shuffle(shuffled, new Random(42));
+    ConcurrentLinkedQueue<Work> q = new ConcurrentLinkedQueue<>(shuffled);
     return p -> q.poll();
+  }
+
+  /**
+   * Compute time after reading a task, for master/worker runs: irregular (0 to 1 s, fixed per
+   * task so every system computes the same), which is why such applications hand out work
+   * dynamically.
+   */
+  private static long computeMillis(Work w) {
+    return new Random(1000L + w.id()).nextInt(1000);
   }
 
   private static long[] minus(long[] a, long[] b) {

@@ -30,6 +30,8 @@ import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
 import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeDescriptor;
 import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeManager;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
+import org.apache.hadoop.hdfs.server.datanode.DataNodeThrottles;
+import org.apache.hadoop.hdfs.util.DataTransferThrottler;
 import org.apache.hadoop.net.StaticMapping;
 
 /**
@@ -98,6 +100,7 @@ public final class EmulatedCluster implements AutoCloseable {
     private int racks = 2;
     private long blockSize = 1024 * 1024;
     private long readBandwidth;
+    static final long READ_THROTTLE_PERIOD_MILLIS = 50;
     private long writeBandwidth;
     private File baseDir;
     private boolean stockConsiderLoad = true;
@@ -139,6 +142,11 @@ public final class EmulatedCluster implements AutoCloseable {
     /**
      * Per-DataNode limit on data sent to readers, shared by all its readers
      * ({@code dfs.datanode.data.read.bandwidthPerSec}); 0, the default, is unlimited.
+     *
+     * <p>The DataNode's throttler lets one 500 ms period's budget through at full speed after
+     * an idle spell, so an idle DataNode would serve a chunk of that size instantly, which no
+     * disk does. The harness therefore swaps in the same throttler with a
+     * {@value #READ_THROTTLE_PERIOD_MILLIS} ms period: the same rate, bursts ten times smaller.
      */
     public Builder readBandwidthPerDataNode(long bytesPerSecond) {
       this.readBandwidth = requireNonNegative(bytesPerSecond);
@@ -245,6 +253,12 @@ public final class EmulatedCluster implements AutoCloseable {
       try {
         cluster.waitActive();
         cluster.waitFirstBRCompleted(0, (int) SETTLE_TIMEOUT.toMillis());
+        if (readBandwidth > 0) {
+          for (DataNode dn : cluster.getDataNodes()) {
+            DataNodeThrottles.setReadThrottler(dn,
+                new DataTransferThrottler(READ_THROTTLE_PERIOD_MILLIS, readBandwidth));
+          }
+        }
         EmulatedCluster emulated = new EmulatedCluster(cluster, conf, racks);
         emulated.checkRegistrations();
         started = true;
