@@ -20,8 +20,8 @@ import java.util.function.LongSupplier;
  * counted since the previous one. That keeps the table free of NameNode hooks and makes the
  * grants fill exactly the gap that stock load-awareness has between heartbeats.
  *
- * <p>Thread-safe. Bounded: at most {@code maxNodes} entries; nodes observed dead, and nodes not
- * observed for {@code forgetAfter}, are forgotten.
+ * <p>Thread-safe. Bounded: at most {@code maxNodes} entries; nodes observed dead, and nodes whose
+ * heartbeat has not advanced for {@code forgetAfter}, are forgotten.
  */
 public class Heatmap {
 
@@ -68,10 +68,20 @@ public class Heatmap {
       forget(nodeId);
       return 0;
     }
-    maybeSweep();
     Entry e = entry(nodeId, name);
-    return e == null ? 0 : e.observe(xceivers, heartbeatMillis, nanoClock.getAsLong());
+    if (e == null) {
+      return 0;
+    }
+    // The fast path (no new heartbeat) reads two volatiles: this runs for every replica of
+    // every located block.
+    if (heartbeatMillis <= e.heartbeatMillis) {
+      return e.heat();
+    }
+    long now = nanoClock.getAsLong();
+    maybeSweep(now);
+    return e.observeHeartbeat(xceivers, heartbeatMillis, now);
   }
+
 
   /** Counts one read or write the NameNode handed to this node and marks it selected now. */
   public void grant(String nodeId) {
@@ -173,8 +183,7 @@ public class Heatmap {
     return Math.max(1, forgetAfterNanos / 4);
   }
 
-  private void maybeSweep() {
-    long now = nanoClock.getAsLong();
+  private void maybeSweep(long now) {
     long next = nextSweepNanos.get();
     if (now - next >= 0 && nextSweepNanos.compareAndSet(next, now + sweepPeriodNanos())) {
       sweep(now);
@@ -189,14 +198,18 @@ public class Heatmap {
     });
   }
 
-  /** One DataNode's row; all fields guarded by the entry itself. */
+  /**
+   * One DataNode's row. Changes happen under the entry's lock, so the sums stay exact; the
+   * fields are volatile so that reading a heat takes no lock.
+   */
   private final class Entry {
     private final String name;
-    private int xceivers;
-    private int grantsSinceHeartbeat;
-    private long heartbeatMillis = Long.MIN_VALUE;
-    private long lastSelectedNanos = Long.MIN_VALUE;
-    private long lastObservedNanos;
+    private volatile int xceivers;
+    private volatile int grantsSinceHeartbeat;
+    private volatile long heartbeatMillis = Long.MIN_VALUE;
+    private volatile long lastSelectedNanos = Long.MIN_VALUE;
+    // when the heartbeat last advanced: a node whose heartbeats stop is forgotten
+    private volatile long lastObservedNanos;
     private boolean retired;
 
     Entry(String name) {
@@ -204,9 +217,9 @@ public class Heatmap {
       this.lastObservedNanos = nanoClock.getAsLong();
     }
 
-    synchronized int observe(int newXceivers, long newHeartbeatMillis, long now) {
-      lastObservedNanos = now;
+    synchronized int observeHeartbeat(int newXceivers, long newHeartbeatMillis, long now) {
       if (!retired && newHeartbeatMillis > heartbeatMillis) {
+        lastObservedNanos = now;
         heartbeatMillis = newHeartbeatMillis;
         sumXceivers.add(newXceivers - xceivers);
         sumGrants.add(-grantsSinceHeartbeat);
@@ -232,15 +245,15 @@ public class Heatmap {
       }
     }
 
-    synchronized int heat() {
+    int heat() {
       return xceivers + grantsSinceHeartbeat;
     }
 
-    synchronized long lastSelected() {
+    long lastSelected() {
       return lastSelectedNanos;
     }
 
-    synchronized long lastObserved() {
+    long lastObserved() {
       return lastObservedNanos;
     }
 

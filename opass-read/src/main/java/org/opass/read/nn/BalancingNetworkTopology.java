@@ -138,7 +138,9 @@ public class BalancingNetworkTopology extends DFSNetworkTopology implements Conf
       boolean localFirst = reader != null && reader.equals(nodes[0]);
       int firstHeat = DatanodeHeat.observe(h, (DatanodeInfo) nodes[0]);
       h.countChoice();
-      if (localFirst && firstHeat <= localMaxHeatRatio * Math.max(1.0, h.meanHeat())) {
+      // max(1, mean) >= 1: the mean (sums over every node) is only needed above the ratio
+      if (localFirst && (firstHeat <= localMaxHeatRatio
+          || firstHeat <= localMaxHeatRatio * h.meanHeat())) {
         // A kept local read is not granted: one reader's blocks, located ten at a time,
         // would otherwise make its own node look hot and push it off its own data. Local
         // transfers that really run at once show in the heartbeat's count.
@@ -199,21 +201,32 @@ public class BalancingNetworkTopology extends DFSNetworkTopology implements Conf
       int firstHeat) {
     int best = 0;
     int bestHeat = firstHeat;
-    long bestLast = h.lastSelectedNanos(((DatanodeInfo) nodes[0]).getDatanodeUuid());
+    long bestLast = 0;
+    boolean bestLastKnown = false; // looked up on the first tie only: it costs a lookup
     for (int i = 1; i < activeLen; i++) {
       if (!(nodes[i] instanceof DatanodeInfo dn)) {
         continue;
       }
       int heat = DatanodeHeat.observe(h, dn);
-      long last = h.lastSelectedNanos(dn.getDatanodeUuid());
-      if (heat < bestHeat || (heat == bestHeat && last < bestLast)) {
+      if (heat < bestHeat) {
         best = i;
         bestHeat = heat;
-        bestLast = last;
+        bestLastKnown = false;
+      } else if (heat == bestHeat) {
+        if (!bestLastKnown) {
+          bestLast = h.lastSelectedNanos(((DatanodeInfo) nodes[best]).getDatanodeUuid());
+          bestLastKnown = true;
+        }
+        long last = h.lastSelectedNanos(dn.getDatanodeUuid());
+        if (last < bestLast) {
+          best = i;
+          bestLast = last;
+        }
       }
     }
     return best;
   }
+
 
   /** Once per heartbeat interval every DataNode is observed, so the mean heat is current. */
   private void refreshIfDue(Heatmap h) {
