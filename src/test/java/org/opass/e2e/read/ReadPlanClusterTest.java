@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.net.URI;
 import java.security.PrivilegedExceptionAction;
 import java.util.ArrayList;
@@ -16,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.stream.IntStream;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
@@ -38,6 +41,7 @@ import org.opass.read.nn.ReadPlanClient;
 import org.opass.read.nn.ReadPlanClient.Read;
 import org.opass.read.nn.ReadPlanPlugin;
 import org.opass.read.nn.ReadPlans;
+import org.opass.read.plan.PlanCli;
 
 /**
  * Batch read plans submitted to a real NameNode ({@code ReadPlanPlugin}) and served by its
@@ -262,6 +266,11 @@ class ReadPlanClusterTest {
         () -> client().submit(List.of(Read.wholeFile(file(0).toString(), "no-such-host.invalid"))));
     assertEquals(400, host.status());
     assertTrue(host.getMessage().contains("no-such-host.invalid"), host.getMessage());
+    ReadPlanClient.RefusedException relative = assertThrows(
+        ReadPlanClient.RefusedException.class,
+        () -> client().submit(List.of(Read.wholeFile("plans/f0", cluster.hostName(1)))));
+    assertEquals(400, relative.status());
+    assertTrue(relative.getMessage().contains("plans/f0"), relative.getMessage());
     assertEquals(0, topology().plans().plannedReads());
   }
 
@@ -282,5 +291,29 @@ class ReadPlanClusterTest {
     } finally {
       topology().setHeatmap(real);
     }
+  }
+
+  @Test
+  void thePlanCliSubmitsItsPlanToTheNameNode() throws Exception {
+    String hosts = String.join(",",
+        IntStream.range(0, DATANODES).mapToObj(cluster::hostName).toList());
+    List<String> args = new ArrayList<>(List.of("--json", "--processes", hosts, "--submit",
+        "http://" + NetUtils.getHostPortString(
+            cluster.miniCluster().getNameNode().getHttpAddress())));
+    for (int f = 0; f < FILES; f++) {
+      args.add(file(f).toString());
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int rc = PlanCli.run(args.toArray(new String[0]), cluster.conf(), new PrintStream(out),
+        new PrintStream(err));
+    assertEquals(0, rc, err.toString());
+    assertTrue(err.toString().contains("NameNode plan plan-"), err.toString());
+    assertTrue(out.toString().startsWith("{\"summary\""), "stdout is the plan");
+    assertEquals(FILES, topology().plans().plannedReads());
+
+    args.set(args.indexOf("--submit") + 1, "namenode:9870");
+    assertEquals(2, PlanCli.run(args.toArray(new String[0]), cluster.conf(),
+        new PrintStream(out), new PrintStream(err)), "a --submit that is no URL is a usage error");
   }
 }

@@ -250,13 +250,28 @@ public final class ReadPlanService {
     List<Request> out = new ArrayList<>(reads.size());
     for (int i = 0; i < reads.size(); i++) {
       JsonNode r = reads.get(i);
-      String path = text(r, "path", i);
+      String path = absolutePath(text(r, "path", i), i);
       String reader = text(r, "reader", i);
       long offset = number(r, "offset", i, 0);
       long length = number(r, "length", i, Long.MAX_VALUE);
       out.add(new Request(path, reader, offset, length));
     }
     return out;
+  }
+
+  /** The path part of {@code hdfs://nn/x} or {@code /x}; a relative path is refused. */
+  private static String absolutePath(String path, int i) throws PlanRequestException {
+    String p;
+    try {
+      p = java.net.URI.create(path).getPath();
+    } catch (IllegalArgumentException e) {
+      p = path;
+    }
+    if (p == null || !p.startsWith("/")) {
+      throw new PlanRequestException(400, "reads[" + i + "].path '" + path
+          + "' is not absolute");
+    }
+    return p;
   }
 
   private static String text(JsonNode r, String field, int i) throws PlanRequestException {

@@ -1,5 +1,6 @@
 package org.opass.read.nn;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import javax.servlet.ServletContext;
@@ -27,6 +28,7 @@ import org.slf4j.LoggerFactory;
 public class ReadPlanServlet extends HttpServlet {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(ReadPlanServlet.class);
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   /** Servlet-context attribute holding the {@link ReadPlanService}. */
   static final String SERVICE_ATTRIBUTE = "opass.read.plan.service";
@@ -63,7 +65,7 @@ public class ReadPlanServlet extends HttpServlet {
     }
     handle(req, resp, (service, user) -> {
       service.delete(user, id);
-      return "{\"deleted\":\"" + id + "\"}";
+      return JSON.createObjectNode().put("deleted", id).toString();
     });
   }
 
@@ -82,7 +84,7 @@ public class ReadPlanServlet extends HttpServlet {
       send(resp, 200, action.run(service, user));
     } catch (ReadPlanService.PlanRequestException e) {
       send(resp, e.status(), error(e.getMessage()));
-    } catch (IOException | RuntimeException e) {
+    } catch (IOException | RuntimeException | AssertionError e) {
       // The reads themselves still work: they fall back to online balancing.
       LOG.warn("Opass read plan request failed", e);
       send(resp, 500, error("planning failed: " + e));
@@ -90,17 +92,7 @@ public class ReadPlanServlet extends HttpServlet {
   }
 
   static String error(String message) {
-    StringBuilder sb = new StringBuilder("{\"error\":\"");
-    for (char c : message.toCharArray()) {
-      if (c == '"' || c == '\\') {
-        sb.append('\\').append(c);
-      } else if (c < 0x20) {
-        sb.append(String.format("\\u%04x", (int) c));
-      } else {
-        sb.append(c);
-      }
-    }
-    return sb.append("\"}").toString();
+    return JSON.createObjectNode().put("error", message).toString();
   }
 
   private static void send(HttpServletResponse resp, int status, String json)

@@ -3,6 +3,7 @@ package org.opass.read.plan;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -12,13 +13,14 @@ import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.opass.read.nn.ReadPlanClient;
 
 /**
  * {@code opass plan}: prints which process should read which chunk of the given files
  * ({@link EqualAssignment}).
  *
  * <pre>
- *   opass plan [--json] [--names] [--rack-map FILE]
+ *   opass plan [--json] [--names] [--rack-map FILE] [--submit NAMENODE_HTTP]
  *              (--processes HOST[,HOST...] | --processes-file FILE) PATH...
  * </pre>
  *
@@ -50,10 +52,12 @@ public final class PlanCli {
     String rackMap;
     String processes;
     String processesFile;
+    String submit;
     final List<String> paths = new ArrayList<>();
   }
 
-  static int run(String[] args, Configuration conf, PrintStream out, PrintStream err) {
+  /** Runs the command; returns its exit code. */
+  public static int run(String[] args, Configuration conf, PrintStream out, PrintStream err) {
     Options o;
     List<Proc> procs;
     RackResolver racks;
@@ -80,7 +84,18 @@ public final class PlanCli {
           o.names ? HdfsChunks.HostIdentity.NAMES : HdfsChunks.HostIdentity.HOSTS);
       Plan plan = EqualAssignment.plan(chunks, procs, racks);
       out.print(o.json ? plan.toJson() + "\n" : text(plan));
+      if (o.submit != null) {
+        ReadPlanClient.Result r = new ReadPlanClient(URI.create(o.submit), conf)
+            .submit(reads(plan));
+        // stderr: stdout stays the plan, parseable as JSON with --json
+        err.printf(Locale.ROOT, "%s: NameNode plan %s: %d chunk reads, %d local; max reads per "
+                + "DataNode %d (Algorithm 2: %d, optimum: %d)%n", NAME, r.id(), r.reads(),
+            r.local(), r.maxLoad(), r.algorithm2MaxLoad(), r.optimalMaxLoad());
+      }
       return 0;
+    } catch (ReadPlanClient.RefusedException e) {
+      err.println(NAME + ": the NameNode refused the plan: " + e.getMessage());
+      return 1;
     } catch (FileNotFoundException e) {
       err.println(NAME + ": " + e.getMessage());
       return 1;
@@ -114,7 +129,7 @@ public final class PlanCli {
         case "--" -> endOfOptions = true;
         case "--json" -> o.json = flag(name, value);
         case "--names" -> o.names = flag(name, value);
-        case "--rack-map", "--processes", "--processes-file" -> {
+        case "--rack-map", "--processes", "--processes-file", "--submit" -> {
           if (value == null) {
             if (i + 1 >= args.length) {
               throw new UsageException(name + " needs a value");
@@ -128,6 +143,12 @@ public final class PlanCli {
             o.rackMap = once(name, o.rackMap, value);
           } else if (name.equals("--processes")) {
             o.processes = once(name, o.processes, value);
+          } else if (name.equals("--submit")) {
+            o.submit = once(name, o.submit, value);
+            if (!value.startsWith("http://") && !value.startsWith("https://")) {
+              throw new UsageException("--submit '" + value + "': give the NameNode's web "
+                  + "address, e.g. http://namenode:9870");
+            }
           } else {
             o.processesFile = once(name, o.processesFile, value);
           }
@@ -205,6 +226,19 @@ public final class PlanCli {
     return procs;
   }
 
+  /** The plan as NameNode read requests: each chunk read by its process's host. */
+  static List<ReadPlanClient.Read> reads(Plan plan) {
+    List<ReadPlanClient.Read> reads = new ArrayList<>(plan.chunks().size());
+    for (int c = 0; c < plan.chunks().size(); c++) {
+      Chunk ch = plan.chunks().get(c);
+      String host = plan.processes().get(plan.processOf(c)).host();
+      int colon = host.lastIndexOf(':'); // --names: ip:port
+      reads.add(new ReadPlanClient.Read(new Path(ch.path()).toUri().getPath(), colon > 0 ? host.substring(0, colon) : host,
+          ch.offset(), ch.length()));
+    }
+    return reads;
+  }
+
   static RackResolver rackMap(String file) throws UsageException {
     try {
       return RackResolver.fromTableFile(java.nio.file.Path.of(file));
@@ -269,7 +303,7 @@ public final class PlanCli {
   }
 
   static String usage() {
-    return "usage: " + NAME + " [--json] [--names] [--rack-map FILE]\n"
+    return "usage: " + NAME + " [--json] [--names] [--rack-map FILE] [--submit URL]\n"
         + "         (--processes HOST[,HOST...] | --processes-file FILE) PATH...\n"
         + "  Assigns every chunk (block) of the files to one of the processes so that each\n"
         + "  process gets an equal share and as many chunks as possible are read locally\n"
@@ -284,6 +318,9 @@ public final class PlanCli {
         + "  --names                match replicas by DataNode address ip:port instead of host\n"
         + "                         name (then give processes as ip:port too)\n"
         + "  --json                 print the plan as JSON\n"
+        + "  --submit URL           also submit the plan to the NameNode at this web address\n"
+        + "                         (http://namenode:9870; needs its ReadPlanPlugin), which\n"
+        + "                         then serves each chunk from the replica it balanced\n"
         + "  Exit codes: 0 ok, 1 failure, 2 usage.";
   }
 }
