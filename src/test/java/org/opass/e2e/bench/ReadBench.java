@@ -191,6 +191,8 @@ final class ReadBench implements BenchMain.Bench {
     int plannedLocal = 0;
     int optimumLocal = 0;
     int planned = 0;
+    int nnLocal = 0;
+    List<List<Long>> nnMaxLoads = new ArrayList<>();
     ReadPlanClient planClient = sut.opass() ? new ReadPlanClient(java.net.URI.create("http://"
         + NetUtils.getHostPortString(cluster.miniCluster().getNameNode().getHttpAddress())),
         cluster.conf()) : null;
@@ -236,7 +238,11 @@ final class ReadBench implements BenchMain.Bench {
           }
         }
       }
-      planned += planClient.submit(reads).reads();
+      ReadPlanClient.Result answer = planClient.submit(reads);
+      planned += answer.reads();
+      nnLocal += answer.local();
+      nnMaxLoads.add(List.of(answer.maxLoad(), answer.algorithm2MaxLoad(),
+          answer.optimalMaxLoad()));
     }
     // Let a heartbeat clear what locating the blocks for planning granted.
     Thread.sleep(1500);
@@ -297,7 +303,7 @@ final class ReadBench implements BenchMain.Bench {
     return new Run(served, blocks, localFraction, chunkTimes, bw, result.makespanNanos() / 1e9,
         sut.opass() && kind != Kind.MULTI ? optimumLocal / (double) chunks : Double.NaN,
         sut.opass() && kind != Kind.MULTI ? plannedLocal / (double) chunks : Double.NaN,
-        planned);
+        planned, nnLocal, nnMaxLoads);
   }
 
   private static RackResolver racks(EmulatedCluster c) {
@@ -355,7 +361,7 @@ final class ReadBench implements BenchMain.Bench {
   /** One run's figures: MiB, seconds, MiB/s. */
   record Run(double[] servedMib, long[] blocksServed, double localFraction, double[] chunkSec,
       double[] processMibPerSec, double makespanSec, double localOptimum, double plannedLocal,
-      int plannedReads) {
+      int plannedReads, int nameNodePlannedLocal, List<List<Long>> nameNodeMaxLoads) {
     double chunkAvg() {
       return Arrays.stream(chunkSec).average().orElse(0);
     }
@@ -407,6 +413,9 @@ final class ReadBench implements BenchMain.Bench {
       }
       if (plannedReads > 0) {
         m.put("planned_reads", plannedReads);
+        m.put("namenode_planned_local", nameNodePlannedLocal);
+        // per plan (tenant): [chosen, Algorithm 2, optimum] max planned reads per DataNode
+        m.put("namenode_max_load_chosen_alg2_optimal", nameNodeMaxLoads);
       }
       m.put("served_mib_each", servedMib);
       m.put("blocks_served_each", blocksServed);

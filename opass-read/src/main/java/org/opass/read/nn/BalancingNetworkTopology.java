@@ -1,5 +1,6 @@
 package org.opass.read.nn;
 
+import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -34,6 +35,9 @@ import org.slf4j.LoggerFactory;
  * DataNode. Each {@code getBlockLocations} grants every block it locates (clients locate ten
  * blocks ahead), so one reader's sequential blocks rotate over the replicas. Locating blocks
  * without reading them (split planning, fsck) counts too, until the next heartbeat.
+ *
+ * <p>Reads covered by a batch read plan ({@link ReadPlanPlugin}) are served by their planned
+ * replica instead, as long as it is still active.
  *
  * <p>Loaded with {@code dfs.net.topology.impl}. Any failure leaves the stock order and is
  * logged once. It shares the heatmap with {@code HmLruPlacementPolicy} of the same NameNode.
@@ -89,7 +93,7 @@ public class BalancingNetworkTopology extends DFSNetworkTopology implements Conf
   }
 
   /** Runs {@code action} on this thread with balancing off: stock order, nothing granted. */
-  static <T> T withoutBalancing(IoAction<T> action) throws java.io.IOException {
+  static <T> T withoutBalancing(IoAction<T> action) throws IOException {
     SUSPENDED.set(Boolean.TRUE);
     try {
       return action.run();
@@ -100,7 +104,7 @@ public class BalancingNetworkTopology extends DFSNetworkTopology implements Conf
 
   /** An action that may throw {@code IOException}. */
   interface IoAction<T> {
-    T run() throws java.io.IOException;
+    T run() throws IOException;
   }
 
   /** Replaces the heatmap; for fault-injection tests. */
@@ -226,7 +230,6 @@ public class BalancingNetworkTopology extends DFSNetworkTopology implements Conf
     }
     return best;
   }
-
 
   /** Once per heartbeat interval every DataNode is observed, so the mean heat is current. */
   private void refreshIfDue(Heatmap h) {

@@ -43,7 +43,8 @@ public final class ReadPlanClient {
    * @param id                 plan id (for {@link #delete})
    * @param reads              planned chunk reads
    * @param local              of which on the reader's own DataNode
-   * @param maxLoad            the chosen strategy's max planned reads per DataNode (all plans)
+   * @param maxLoad            the most planned reads of any DataNode, over every live plan
+   *                           (this one's local and remote reads included)
    * @param algorithm2MaxLoad  Algorithm 2's max on the same batch
    * @param optimalMaxLoad     the exact minimum of the max
    * @param servedByDatanode   chunk reads of this plan per serving DataNode (transfer address)

@@ -43,7 +43,7 @@ public class ReadPlanPlugin implements ServicePlugin {
         return;
       }
       Configuration conf = bt.getConf() != null ? bt.getConf() : nn.getConf();
-      ReadPlanService s = new ReadPlanService(nn, bt, conf);
+      ReadPlanService s = new ReadPlanService(nn, conf);
       http.setAttribute(ReadPlanServlet.SERVICE_ATTRIBUTE, s);
       http.addInternalServlet("opassReadPlan", PATH, ReadPlanServlet.class, true);
       bt.setPlans(s.plans());

@@ -52,7 +52,6 @@ public final class ReadPlanService {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final NameNode nameNode;
-  private final BalancingNetworkTopology topology;
   private final ReadPlans plans;
   private final Strategy strategy;
   private final int maxReads;
@@ -73,10 +72,8 @@ public final class ReadPlanService {
     }
   }
 
-  public ReadPlanService(NameNode nameNode, BalancingNetworkTopology topology,
-      Configuration conf) {
+  public ReadPlanService(NameNode nameNode, Configuration conf) {
     this.nameNode = nameNode;
-    this.topology = topology;
     this.maxReads = StrictConf.atLeast(conf, ReadBalanceKeys.PLAN_MAX_READS, 1,
         ReadBalanceKeys.PLAN_MAX_READS_DEFAULT);
     long ttl = StrictConf.atLeast(conf, ReadBalanceKeys.PLAN_TTL, 1L,
@@ -84,8 +81,14 @@ public final class ReadPlanService {
     this.strategy = "algorithm2".equals(StrictConf.oneOf(conf, ReadBalanceKeys.PLAN_STRATEGY,
         ReadBalanceKeys.PLAN_STRATEGY_DEFAULT, "optimal", "algorithm2"))
         ? Strategy.ALGORITHM2 : Strategy.OPTIMAL;
-    this.staleMillis = conf.getLong(DFSConfigKeys.DFS_NAMENODE_STALE_DATANODE_INTERVAL_KEY,
-        DFSConfigKeys.DFS_NAMENODE_STALE_DATANODE_INTERVAL_DEFAULT);
+    // Stale replicas are avoided only where the stock sort avoids them: a DataNode that just
+    // registered (say after a NameNode restart) looks stale until its first heartbeat.
+    this.staleMillis = conf.getBoolean(
+        DFSConfigKeys.DFS_NAMENODE_AVOID_STALE_DATANODE_FOR_READ_KEY,
+        DFSConfigKeys.DFS_NAMENODE_AVOID_STALE_DATANODE_FOR_READ_DEFAULT)
+        ? conf.getLong(DFSConfigKeys.DFS_NAMENODE_STALE_DATANODE_INTERVAL_KEY,
+            DFSConfigKeys.DFS_NAMENODE_STALE_DATANODE_INTERVAL_DEFAULT)
+        : Long.MAX_VALUE;
     this.plans = new ReadPlans(maxReads, ttl, Time::monotonicNow);
   }
 
@@ -125,7 +128,7 @@ public final class ReadPlanService {
         String local = null;
         for (DatanodeInfo dn : lb.getLocations()) {
           holders.add(dn.getDatanodeUuid());
-          if (dn.isInService() && !dn.isStale(staleMillis)) {
+          if (dn.isInService() && (staleMillis == Long.MAX_VALUE || !dn.isStale(staleMillis))) {
             usable.add(dn.getDatanodeUuid());
             if (dn.getIpAddr().equals(reader)) {
               local = dn.getDatanodeUuid();
@@ -136,6 +139,10 @@ public final class ReadPlanService {
           skipped++; // online balancing serves it
           continue;
         }
+        if (chunks.size() == maxReads) {
+          throw new PlanRequestException(413, "the batch has more than " + maxReads
+              + " chunk reads (" + ReadBalanceKeys.PLAN_MAX_READS + "); split it");
+        }
         Chunk c = new Chunk(r.path, start, lb.getBlockSize(), reader, holders, local,
             lb.getLocations());
         if (local != null) {
@@ -145,11 +152,6 @@ public final class ReadPlanService {
         }
         chunks.add(c);
       }
-    }
-    if (chunks.size() > maxReads) {
-      throw new PlanRequestException(413, "the batch has " + chunks.size()
-          + " chunk reads, more than " + ReadBalanceKeys.PLAN_MAX_READS + "=" + maxReads
-          + "; split it");
     }
     Comparison both;
     synchronized (this) {
@@ -168,7 +170,7 @@ public final class ReadPlanService {
     } catch (ReadPlans.PlanLimitException e) {
       throw new PlanRequestException(503, e.getMessage());
     }
-    return response(info, chunks, skipped, both, chosen);
+    return response(info, chunks, skipped, both, chosen, load);
   }
 
   /** Deletes a plan of {@code user}'s. */
@@ -296,7 +298,10 @@ public final class ReadPlanService {
   }
 
   private String response(ReadPlans.PlanInfo info, List<Chunk> chunks, int skipped,
-      Comparison both, BalanceResult chosen) {
+      Comparison both, BalanceResult chosen, Map<String, Integer> load) {
+    // The balancer reports the DataNodes of the remote reads; the others keep their load
+    // (other plans' reads and this plan's pinned local ones).
+    long pinned = load.values().stream().mapToLong(Integer::longValue).max().orElse(0);
     ObjectNode root = JSON.createObjectNode();
     root.put("id", info.id());
     root.put("owner", info.owner());
@@ -317,9 +322,9 @@ public final class ReadPlanService {
     root.put("reads", chunks.size());
     root.put("local", local);
     root.put("skipped", skipped);
-    root.put("max_load", chosen.maxLoad());
-    root.put("algorithm2_max_load", both.algorithm2().maxLoad());
-    root.put("optimal_max_load", both.optimal().maxLoad());
+    root.put("max_load", Math.max(pinned, chosen.maxLoad()));
+    root.put("algorithm2_max_load", Math.max(pinned, both.algorithm2().maxLoad()));
+    root.put("optimal_max_load", Math.max(pinned, both.optimal().maxLoad()));
     ObjectNode byDn = root.putObject("served_by_datanode");
     served.forEach(byDn::put);
     root.set("assignments", arr);
