@@ -82,7 +82,6 @@ public class Heatmap {
     return e.observeHeartbeat(xceivers, heartbeatMillis, now);
   }
 
-
   /** Counts one read or write the NameNode handed to this node and marks it selected now. */
   public void grant(String nodeId) {
     grantsTotal.increment();

@@ -248,10 +248,9 @@ final class ReadBench implements BenchMain.Bench {
     Thread.sleep(1500);
     cluster.miniCluster().triggerHeartbeats();
     long[] blocksBefore = cluster.counterPerDataNode(DataNodeCounter.BLOCKS_READ);
-    long[] bytesBefore = cluster.bytesReadPerDataNode();
+    long[] bytesBefore = cluster.counterPerDataNode(DataNodeCounter.BYTES_READ);
     long[] localBefore = cluster.counterPerDataNode(DataNodeCounter.READS_FROM_LOCAL_CLIENT);
     Workload w = new Workload(cluster);
-    int[] blocksRead = new int[1];
     for (int t = 0; t < sources.size(); t++) {
       Source source = sources.get(t);
       for (int p = 0; p < DATANODES; p++) {
@@ -278,19 +277,17 @@ final class ReadBench implements BenchMain.Bench {
       }
     }
     WorkloadResult result = w.run();
-    for (WorkloadResult.ProcessResult pr : result.processes()) {
-      blocksRead[0] += pr.chunks().size();
-    }
+    int blocksRead = result.processes().stream().mapToInt(pr -> pr.chunks().size()).sum();
     // DataNodes count a read when its last packet is acknowledged, a moment after the reader
     // has the data.
     long deadline = System.nanoTime() + 30_000_000_000L;
     long[] blocks;
     do {
       Thread.sleep(50);
-      blocks = minus(cluster.counterPerDataNode(DataNodeCounter.BLOCKS_READ), blocksBefore);
-    } while (Arrays.stream(blocks).sum() < blocksRead[0] && System.nanoTime() < deadline);
-    long[] bytes = minus(cluster.bytesReadPerDataNode(), bytesBefore);
-    long[] local = minus(cluster.counterPerDataNode(DataNodeCounter.READS_FROM_LOCAL_CLIENT),
+      blocks = cluster.counterSince(DataNodeCounter.BLOCKS_READ, blocksBefore);
+    } while (Arrays.stream(blocks).sum() < blocksRead && System.nanoTime() < deadline);
+    long[] bytes = cluster.counterSince(DataNodeCounter.BYTES_READ, bytesBefore);
+    long[] local = cluster.counterSince(DataNodeCounter.READS_FROM_LOCAL_CLIENT,
         localBefore);
     double[] served = Arrays.stream(bytes).mapToDouble(b -> b / (double) (1 << 20)).toArray();
     double[] chunkTimes = result.processes().stream().flatMap(pr -> pr.chunks().stream())
@@ -348,14 +345,6 @@ final class ReadBench implements BenchMain.Bench {
    */
   private static long computeMillis(Work w) {
     return new Random(1000L + w.id()).nextInt(1000);
-  }
-
-  private static long[] minus(long[] a, long[] b) {
-    long[] d = new long[a.length];
-    for (int i = 0; i < a.length; i++) {
-      d[i] = a[i] - b[i];
-    }
-    return d;
   }
 
   /** One run's figures: MiB, seconds, MiB/s. */

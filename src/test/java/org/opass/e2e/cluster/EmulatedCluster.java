@@ -522,6 +522,15 @@ public final class EmulatedCluster implements AutoCloseable {
     return values;
   }
 
+  /** {@code counter} on every DataNode minus {@code before}, an earlier reading of it. */
+  public long[] counterSince(DataNodeCounter counter, long[] before) {
+    long[] now = counterPerDataNode(counter);
+    for (int k = 0; k < now.length; k++) {
+      now[k] -= before[k];
+    }
+    return now;
+  }
+
   /** Bytes each DataNode received and wrote since it started (see {@link DataNodeCounter}). */
   public long[] bytesWrittenPerDataNode() {
     return counterPerDataNode(DataNodeCounter.BYTES_WRITTEN);

@@ -64,14 +64,6 @@ class ReadBalancingClusterTest {
     c.miniCluster().triggerHeartbeats();
   }
 
-  private static long[] minus(long[] a, long[] b) {
-    long[] d = new long[a.length];
-    for (int i = 0; i < a.length; i++) {
-      d[i] = a[i] - b[i];
-    }
-    return d;
-  }
-
   @Test
   void aReaderOffTheClusterIsSpreadEvenlyOverTheReplicas() throws Exception {
     try (EmulatedCluster c = start(3)) {
@@ -83,9 +75,9 @@ class ReadBalancingClusterTest {
       long[] before = c.counterPerDataNode(DataNodeCounter.BLOCKS_READ);
       assertArrayEquals(data, read(c.offClusterFileSystem(), file, data.length));
       GenericTestUtils.waitFor(() -> Arrays.stream(
-          minus(c.counterPerDataNode(DataNodeCounter.BLOCKS_READ), before)).sum() >= 30,
+          c.counterSince(DataNodeCounter.BLOCKS_READ, before)).sum() >= 30,
           10, 30_000);
-      long[] served = minus(c.counterPerDataNode(DataNodeCounter.BLOCKS_READ), before);
+      long[] served = c.counterSince(DataNodeCounter.BLOCKS_READ, before);
       long max = Arrays.stream(served).max().orElseThrow();
       long min = Arrays.stream(served).min().orElseThrow();
       // a random replica per block (stock) passes this only about 18% of the time
@@ -108,7 +100,7 @@ class ReadBalancingClusterTest {
       long[] expected = new long[6];
       expected[host] = 24;
       GenericTestUtils.waitFor(() -> Arrays.equals(expected,
-          minus(c.counterPerDataNode(DataNodeCounter.BLOCKS_READ), before)), 10, 30_000);
+          c.counterSince(DataNodeCounter.BLOCKS_READ, before)), 10, 30_000);
     }
   }
 

@@ -122,17 +122,9 @@ class ReadPlanClusterTest {
       }
       assertArrayEquals(data[f], back, "content of " + file(f));
     }
-    long[] served = new long[DATANODES];
-    GenericTestUtils.waitFor(() -> {
-      long[] now = cluster.counterPerDataNode(DataNodeCounter.BLOCKS_READ);
-      long sum = 0;
-      for (int k = 0; k < DATANODES; k++) {
-        served[k] = now[k] - before[k];
-        sum += served[k];
-      }
-      return sum >= FILES;
-    }, 10, 30_000);
-    return served;
+    GenericTestUtils.waitFor(() -> Arrays.stream(
+        cluster.counterSince(DataNodeCounter.BLOCKS_READ, before)).sum() >= FILES, 10, 30_000);
+    return cluster.counterSince(DataNodeCounter.BLOCKS_READ, before);
   }
 
   private static List<Read> batch(int[] readerOf) {

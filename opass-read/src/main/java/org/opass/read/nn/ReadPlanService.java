@@ -128,7 +128,7 @@ public final class ReadPlanService {
         String local = null;
         for (DatanodeInfo dn : lb.getLocations()) {
           holders.add(dn.getDatanodeUuid());
-          if (dn.isInService() && (staleMillis == Long.MAX_VALUE || !dn.isStale(staleMillis))) {
+          if (dn.isInService() && !dn.isStale(staleMillis)) {
             usable.add(dn.getDatanodeUuid());
             if (dn.getIpAddr().equals(reader)) {
               local = dn.getDatanodeUuid();

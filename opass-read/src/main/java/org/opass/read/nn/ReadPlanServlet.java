@@ -32,8 +32,11 @@ public class ReadPlanServlet extends HttpServlet {
 
   /** Servlet-context attribute holding the {@link ReadPlanService}. */
   static final String SERVICE_ATTRIBUTE = "opass.read.plan.service";
-  /** Largest request body accepted. */
-  static final int MAX_BODY_BYTES = 64 << 20;
+  /**
+   * Largest request body accepted: about 80,000 reads, more than a 32,768-chunk batch needs,
+   * and small enough that parsing it cannot strain the NameNode's heap.
+   */
+  static final int MAX_BODY_BYTES = 8 << 20;
 
   @Override
   protected void doPost(HttpServletRequest req, HttpServletResponse resp) throws IOException {
