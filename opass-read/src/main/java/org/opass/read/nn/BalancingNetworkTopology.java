@@ -13,6 +13,7 @@ import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.net.Node;
 import org.apache.hadoop.net.NodeBase;
 import org.apache.hadoop.util.Time;
+import org.apache.hadoop.util.functional.CallableRaisingIOE;
 import org.opass.heatmap.DatanodeHeat;
 import org.opass.heatmap.FallbackLog;
 import org.opass.heatmap.Heatmap;
@@ -93,18 +94,13 @@ public class BalancingNetworkTopology extends DFSNetworkTopology implements Conf
   }
 
   /** Runs {@code action} on this thread with balancing off: stock order, nothing granted. */
-  static <T> T withoutBalancing(IoAction<T> action) throws IOException {
+  static <T> T withoutBalancing(CallableRaisingIOE<T> action) throws IOException {
     SUSPENDED.set(Boolean.TRUE);
     try {
-      return action.run();
+      return action.apply();
     } finally {
       SUSPENDED.remove();
     }
-  }
-
-  /** An action that may throw {@code IOException}. */
-  interface IoAction<T> {
-    T run() throws IOException;
   }
 
   /** Replaces the heatmap; for fault-injection tests. */

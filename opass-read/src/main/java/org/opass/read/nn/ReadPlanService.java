@@ -308,12 +308,10 @@ public final class ReadPlanService {
     root.put("expires_in_ms", info.expiresMillis() - info.createdMillis());
     root.put("strategy", chosen.strategy().name().toLowerCase());
     int local = 0;
-    Map<String, String> names = new LinkedHashMap<>();
     Map<String, Integer> served = new LinkedHashMap<>();
     ArrayNode arr = JSON.createArrayNode();
     for (Chunk c : chunks) {
       String name = c.name();
-      names.putIfAbsent(c.server, name);
       served.merge(name, 1, Integer::sum);
       local += c.local != null ? 1 : 0;
       arr.addObject().put("path", c.path).put("offset", c.offset).put("length", c.length)
