@@ -280,25 +280,4 @@ class EmulatedClusterTest {
     Arrays.setAll(delta, k -> after[k] - before[k]);
     return delta;
   }
-
-  @Test
-  void aRestartedNameNodeTakesNewSettingsKeepsTheDataAndTheClientsStillWork() throws Exception {
-    Path file = new Path("/restart/file");
-    byte[] data = new byte[3 * (int) cluster.blockSize()];
-    new Random(7).nextBytes(data);
-    try (FSDataOutputStream out = cluster.fileSystemOnHost(1).create(file, (short) 3)) {
-      out.write(data);
-    }
-    cluster.waitForReplication(file, (short) 3);
-    cluster.restartNameNode(java.util.Map.of("opass.test.restart-marker", "on"));
-    assertEquals("on", cluster.miniCluster().getNameNode().getConf()
-        .get("opass.test.restart-marker"));
-    for (int host : new int[] {1, 4}) {
-      byte[] back = new byte[data.length];
-      try (FSDataInputStream in = cluster.fileSystemOnHost(host).open(file)) {
-        in.readFully(back);
-      }
-      assertArrayEquals(data, back, "read from host " + host + " after the restart");
-    }
-  }
 }
