@@ -1,7 +1,13 @@
 package org.opass.heatmap;
 
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeDescriptor;
+import org.apache.hadoop.net.NetworkTopology;
+import org.apache.hadoop.net.Node;
+import org.apache.hadoop.net.NodeBase;
 
 /** The thin glue between the NameNode's DataNode records and the pure {@link Heatmap}. */
 public final class DatanodeHeat {
@@ -13,8 +19,30 @@ public final class DatanodeHeat {
    * {@code DatanodeInfo} that is no descriptor (a located block's copy) is taken as alive.
    */
   public static int observe(Heatmap heatmap, DatanodeInfo dn) {
-    boolean alive = !(dn instanceof DatanodeDescriptor d) || d.isAlive();
+    boolean alive = !(dn instanceof DatanodeDescriptor) || ((DatanodeDescriptor) dn).isAlive();
     return heatmap.observe(dn.getDatanodeUuid(), dn.getXferAddr(), dn.getXceiverCount(),
         dn.getLastUpdateMonotonic(), alive);
+  }
+
+  /**
+   * Observes every DataNode of the NameNode's {@code topology} and forgets every tracked node
+   * that is not in it: the NameNode takes a DataNode out of its topology when it declares it
+   * dead or removes it.
+   *
+   * @return the topology's leaves, as listed for this walk
+   */
+  public static List<Node> observeAll(Heatmap heatmap, NetworkTopology topology) {
+    long walkStart = heatmap.clockNanos();
+    List<Node> leaves = topology.getLeaves(NodeBase.ROOT);
+    Set<String> live = new HashSet<>(leaves.size() * 2);
+    for (Node n : leaves) {
+      if (n instanceof DatanodeInfo) {
+        DatanodeInfo dn = (DatanodeInfo) n;
+        live.add(dn.getDatanodeUuid());
+        observe(heatmap, dn);
+      }
+    }
+    heatmap.retainOnly(live, walkStart);
+    return leaves;
   }
 }

@@ -5,7 +5,9 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
@@ -20,12 +22,17 @@ import java.util.function.LongSupplier;
  * counted since the previous one. That keeps the table free of NameNode hooks and makes the
  * grants fill exactly the gap that stock load-awareness has between heartbeats.
  *
- * <p>Thread-safe. Bounded: at most {@code maxNodes} entries; nodes observed dead, and nodes whose
- * heartbeat has not advanced for {@code forgetAfter}, are forgotten.
+ * <p>Thread-safe. Bounded: never more than {@code maxNodes} entries, even under concurrent
+ * inserts (a node that does not fit is simply not tracked until a sweep frees room); nodes
+ * observed dead, nodes the NameNode removed ({@link #retainOnly}), and nodes whose heartbeat
+ * has not advanced for {@code forgetAfter} are forgotten. A sweep never drops an entry that a
+ * heartbeat refreshed after the sweep looked at it.
  */
 public class Heatmap {
 
   private final ConcurrentHashMap<String, Entry> nodes = new ConcurrentHashMap<>();
+  /** Entries in {@link #nodes} plus inserts under way; reserved before an insert, so <= max. */
+  private final AtomicInteger size = new AtomicInteger();
   private final int maxNodes;
   private final long forgetAfterNanos;
   private final LongSupplier nanoClock;
@@ -68,18 +75,25 @@ public class Heatmap {
       forget(nodeId);
       return 0;
     }
-    Entry e = entry(nodeId, name);
-    if (e == null) {
-      return 0;
+    for (int attempt = 0; attempt < 2; attempt++) {
+      Entry e = entry(nodeId, name);
+      if (e == null) {
+        return 0;
+      }
+      // The fast path (no new heartbeat) reads two volatiles: this runs for every replica of
+      // every located block.
+      if (heartbeatMillis <= e.heartbeatMillis) {
+        return e.heat();
+      }
+      long now = nanoClock.getAsLong();
+      maybeSweep(now);
+      int heat = e.observeHeartbeat(xceivers, heartbeatMillis, now);
+      if (heat >= 0) {
+        return heat;
+      }
+      unlink(nodeId, e); // a sweep retired it just now: track the node afresh
     }
-    // The fast path (no new heartbeat) reads two volatiles: this runs for every replica of
-    // every located block.
-    if (heartbeatMillis <= e.heartbeatMillis) {
-      return e.heat();
-    }
-    long now = nanoClock.getAsLong();
-    maybeSweep(now);
-    return e.observeHeartbeat(xceivers, heartbeatMillis, now);
+    return 0;
   }
 
   /** Counts one read or write the NameNode handed to this node and marks it selected now. */
@@ -108,15 +122,37 @@ public class Heatmap {
 
   /** Mean heat over tracked nodes; 0 when none is tracked. */
   public double meanHeat() {
-    int n = nodes.size();
+    int n = size.get();
     return n == 0 ? 0.0 : (double) (sumXceivers.sum() + sumGrants.sum()) / n;
   }
 
   public void forget(String nodeId) {
-    Entry e = nodes.remove(nodeId);
-    if (e != null) {
+    Entry e = nodes.get(nodeId);
+    if (e != null && unlink(nodeId, e)) {
       e.retire();
     }
+  }
+
+  /**
+   * Forgets every tracked node that is not in {@code liveIds} and was tracked before
+   * {@code walkStartNanos} at the latest (a node that joined while the caller listed the live ones stays).
+   * For a walk over the DataNodes the NameNode currently has: the NameNode drops a DataNode
+   * from its topology when it declares it dead or removes it, and such a node must not keep
+   * counting in the mean heat.
+   *
+   * @param walkStartNanos {@link #clockNanos()} read before the live ids were listed
+   */
+  public void retainOnly(Set<String> liveIds, long walkStartNanos) {
+    nodes.forEach((id, e) -> {
+      if (!liveIds.contains(id) && e.createdNanos - walkStartNanos <= 0 && unlink(id, e)) {
+        e.retire();
+      }
+    });
+  }
+
+  /** This heatmap's monotonic clock, in nanoseconds. */
+  public long clockNanos() {
+    return nanoClock.getAsLong();
   }
 
   /** Grants handed out since each tracked node's latest heartbeat, summed over nodes. */
@@ -124,8 +160,9 @@ public class Heatmap {
     return sumGrants.sum();
   }
 
+  /** Tracked nodes (places taken, exactly; never above {@code maxNodes}). */
   public int trackedNodes() {
-    return nodes.size();
+    return size.get();
   }
 
   public int maxNodes() {
@@ -169,13 +206,43 @@ public class Heatmap {
     if (e != null) {
       return e;
     }
-    if (nodes.size() >= maxNodes) {
-      sweep(nanoClock.getAsLong());
-      if (nodes.size() >= maxNodes) {
+    if (!reserve()) {
+      // Full: a due sweep may free room. Not one sweep per new node: a table full of live
+      // nodes would then cost O(n) for every lookup of an untracked one.
+      maybeSweep(nanoClock.getAsLong());
+      if (!reserve()) {
         return null; // full of live nodes: this one is simply not tracked
       }
     }
-    return nodes.computeIfAbsent(nodeId, k -> new Entry(name == null ? k : name));
+    Entry created = new Entry(name == null ? nodeId : name);
+    Entry raced = nodes.putIfAbsent(nodeId, created);
+    if (raced != null) {
+      size.decrementAndGet();
+      return raced;
+    }
+    return created;
+  }
+
+  /** Takes one of the {@code maxNodes} places; false when all are taken. */
+  private boolean reserve() {
+    for (;;) {
+      int n = size.get();
+      if (n >= maxNodes) {
+        return false;
+      }
+      if (size.compareAndSet(n, n + 1)) {
+        return true;
+      }
+    }
+  }
+
+  /** Removes exactly this entry (not a newer one under the same id) and frees its place. */
+  private boolean unlink(String nodeId, Entry e) {
+    if (nodes.remove(nodeId, e)) {
+      size.decrementAndGet();
+      return true;
+    }
+    return false;
   }
 
   private long sweepPeriodNanos() {
@@ -191,8 +258,9 @@ public class Heatmap {
 
   private void sweep(long now) {
     nodes.forEach((id, e) -> {
-      if (now - e.lastObserved() > forgetAfterNanos) {
-        forget(id);
+      // checked and retired under the entry's lock: a heartbeat seen meanwhile keeps it
+      if (now - e.lastObserved() > forgetAfterNanos && e.retireIfIdle(now, forgetAfterNanos)) {
+        unlink(id, e);
       }
     });
   }
@@ -209,15 +277,21 @@ public class Heatmap {
     private volatile long lastSelectedNanos = Long.MIN_VALUE;
     // when the heartbeat last advanced: a node whose heartbeats stop is forgotten
     private volatile long lastObservedNanos;
+    private final long createdNanos;
     private boolean retired;
 
     Entry(String name) {
       this.name = name;
-      this.lastObservedNanos = nanoClock.getAsLong();
+      this.createdNanos = nanoClock.getAsLong();
+      this.lastObservedNanos = createdNanos;
     }
 
+    /** The heat after this heartbeat, or -1 if the entry was retired (no longer tracked). */
     synchronized int observeHeartbeat(int newXceivers, long newHeartbeatMillis, long now) {
-      if (!retired && newHeartbeatMillis > heartbeatMillis) {
+      if (retired) {
+        return -1;
+      }
+      if (newHeartbeatMillis > heartbeatMillis) {
         lastObservedNanos = now;
         heartbeatMillis = newHeartbeatMillis;
         sumXceivers.add(newXceivers - xceivers);
@@ -242,6 +316,15 @@ public class Heatmap {
         sumXceivers.add(-xceivers);
         sumGrants.add(-grantsSinceHeartbeat);
       }
+    }
+
+    /** Retires the entry if its heartbeat has not advanced for {@code forgetAfter}. */
+    synchronized boolean retireIfIdle(long now, long forgetAfter) {
+      if (retired || now - lastObservedNanos <= forgetAfter) {
+        return false;
+      }
+      retire();
+      return true;
     }
 
     int heat() {

@@ -7,10 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -147,5 +150,104 @@ class HeatmapTest {
     long sum = h.snapshot().stream().mapToLong(NodeHeat::heat).sum();
     assertEquals(sum, h.outstandingGrants());
     assertEquals((double) sum / 16, h.meanHeat(), 1e-9);
+  }
+
+  @Test
+  void maxNodesIsAHardCapUnderConcurrentInserts() throws Exception {
+    // Sweeps keep emptying the table (the clock runs past forgetAfter), so it fills up again
+    // and again with 8 threads racing for the last places.
+    int cap = 50;
+    Heatmap h = Heatmap.builder().maxNodes(cap).nanoClock(clock::get)
+        .forgetAfter(Duration.ofNanos(400)).build();
+    int threads = 8;
+    CountDownLatch go = new CountDownLatch(1);
+    AtomicInteger mostSeen = new AtomicInteger();
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    List<Future<?>> fs = new ArrayList<>();
+    for (int t = 0; t < threads; t++) {
+      int id = t;
+      fs.add(pool.submit(() -> {
+        go.await();
+        for (int i = 0; i < 100_000; i++) {
+          String node = "t" + id + "-n" + (i % 5_000);
+          h.observe(node, node, 1, clock.incrementAndGet(), true);
+          mostSeen.accumulateAndGet(h.trackedNodes(), Math::max);
+        }
+        return null;
+      }));
+    }
+    go.countDown();
+    for (Future<?> f : fs) {
+      f.get();
+    }
+    pool.shutdown();
+    assertTrue(mostSeen.get() <= cap, "tracked " + mostSeen.get() + " nodes under a cap of " + cap);
+    List<NodeHeat> rows = h.snapshot();
+    assertEquals(rows.size(), h.trackedNodes());
+    assertEquals(rows.stream().mapToLong(NodeHeat::heat).sum(), h.meanHeat() * rows.size(),
+        1e-6, "the sums count exactly the tracked nodes");
+  }
+
+  @Test
+  void aFullTableOfLiveNodesDoesNotSweepForEveryNewNode() {
+    AtomicInteger clockReads = new AtomicInteger();
+    Heatmap h = Heatmap.builder().maxNodes(2).forgetAfter(Duration.ofSeconds(60))
+        .nanoClock(() -> {
+          clockReads.incrementAndGet();
+          return clock.get();
+        }).build();
+    h.observe("a", "a", 0, 1, true);
+    h.observe("b", "b", 0, 1, true);
+    int before = clockReads.get();
+    for (int i = 0; i < 100; i++) {
+      h.observe("c" + i, "c", 0, 1, true); // not tracked: the table is full of live nodes
+    }
+    assertEquals(2, h.trackedNodes());
+    // one clock read per refused node (to see whether a sweep is due), no sweep of its own
+    assertEquals(100, clockReads.get() - before);
+  }
+
+  @Test
+  void retainOnlyForgetsNodesTheNameNodeNoLongerHasButKeepsNewcomers() {
+    heatmap.observe("a", "a:1", 4, 1, true);
+    heatmap.observe("dead", "dead:1", 8, 1, true);
+    long walkStart = heatmap.clockNanos();
+    clock.addAndGet(1);
+    heatmap.observe("joined", "joined:1", 0, 1, true); // registered while the walk ran
+    heatmap.retainOnly(Set.of("a"), walkStart);
+    assertEquals(Set.of("a", "joined"),
+        Set.copyOf(heatmap.snapshot().stream().map(NodeHeat::nodeId).toList()));
+    assertEquals(2.0, heatmap.meanHeat(), 1e-9, "the dead node's 8 transfers left the mean");
+  }
+
+  @Test
+  void sweepsRacingHeartbeatsKeepSumsAndSizeExact() throws Exception {
+    // The clock jumps past forgetAfter all the time, so sweeps keep retiring entries that
+    // other threads are refreshing, granting and re-creating.
+    Heatmap h = Heatmap.builder().nanoClock(clock::get).forgetAfter(Duration.ofNanos(1000))
+        .maxNodes(8).build();
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    List<Future<?>> fs = new ArrayList<>();
+    for (int t = 0; t < 4; t++) {
+      fs.add(pool.submit(() -> {
+        for (int i = 1; i <= 50_000; i++) {
+          String node = "n" + (i % 12);
+          clock.addAndGet(700);
+          h.observe(node, node, i % 5, clock.get(), true);
+          h.grant(node);
+        }
+      }));
+    }
+    for (Future<?> f : fs) {
+      f.get();
+    }
+    pool.shutdown();
+    List<NodeHeat> rows = h.snapshot();
+    assertTrue(rows.size() <= 8);
+    assertEquals(rows.size(), h.trackedNodes());
+    assertEquals(rows.stream().mapToLong(NodeHeat::grantsSinceHeartbeat).sum(),
+        h.outstandingGrants());
+    assertEquals(rows.stream().mapToLong(NodeHeat::heat).sum(),
+        h.meanHeat() * rows.size(), 1e-6);
   }
 }

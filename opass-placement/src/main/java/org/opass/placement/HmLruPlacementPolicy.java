@@ -19,7 +19,6 @@ import org.apache.hadoop.hdfs.server.blockmanagement.FSClusterStats;
 import org.apache.hadoop.hdfs.server.blockmanagement.OpassPlacementPolicyBase;
 import org.apache.hadoop.net.NetworkTopology;
 import org.apache.hadoop.net.Node;
-import org.apache.hadoop.net.NodeBase;
 import org.apache.hadoop.util.Time;
 import org.opass.heatmap.DatanodeHeat;
 import org.opass.heatmap.FallbackLog;
@@ -302,15 +301,12 @@ public class HmLruPlacementPolicy extends OpassPlacementPolicyBase {
     if ((now >= due || (changed && now - lastRefresh >= 1000))
         && nextRefreshMillis.compareAndSet(due, now + heartbeatInterval)) {
       List<DatanodeDescriptor> nodes = new ArrayList<>();
-      for (Node n : clusterMap.getLeaves(NodeBase.ROOT)) {
-        if (n instanceof DatanodeDescriptor dn) {
-          nodes.add(dn);
+      for (Node n : DatanodeHeat.observeAll(h, clusterMap)) {
+        if (n instanceof DatanodeDescriptor) {
+          nodes.add((DatanodeDescriptor) n);
         }
       }
       scopeIndex = ScopeIndex.of(nodes, DatanodeDescriptor::getNetworkLocation);
-      for (DatanodeDescriptor dn : nodes) {
-        DatanodeHeat.observe(h, dn);
-      }
     }
   }
 

@@ -11,7 +11,6 @@ import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.net.DFSNetworkTopology;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.net.Node;
-import org.apache.hadoop.net.NodeBase;
 import org.apache.hadoop.util.Time;
 import org.apache.hadoop.util.functional.CallableRaisingIOE;
 import org.opass.heatmap.DatanodeHeat;
@@ -162,34 +161,37 @@ public class BalancingNetworkTopology extends DFSNetworkTopology implements Conf
 
   /**
    * Puts the planned replica first if a live plan covers this reader and holder set and that
-   * replica is active; grants it unless it is the reader's own DataNode.
+   * replica is active; grants it unless it is the reader's own DataNode. A plan never moves a
+   * reader off an active local replica: whoever submitted it, it only chooses among remote
+   * replicas.
    */
   private static <T extends Node> boolean servePlanned(ReadPlans p, Heatmap h, Node reader,
       T[] nodes, int activeLen) {
-    String readerKey = reader instanceof DatanodeInfo dn ? dn.getIpAddr()
+    String readerKey = reader instanceof DatanodeInfo ? ((DatanodeInfo) reader).getIpAddr()
         : reader == null ? null : reader.getName();
     if (readerKey == null || !p.hasReader(readerKey)) {
       return false;
     }
-    String[] ids = new String[nodes.length];
-    for (int i = 0; i < nodes.length; i++) {
-      if (!(nodes[i] instanceof DatanodeInfo dn)) {
+    long key = 0;
+    for (T n : nodes) {
+      if (!(n instanceof DatanodeInfo)) {
         return false;
       }
-      ids[i] = dn.getDatanodeUuid();
+      key += ReadPlans.holderHash(((DatanodeInfo) n).getDatanodeUuid());
     }
-    String server = p.serverFor(readerKey, ReadPlans.holdersKey(ids));
+    String server = p.serverFor(readerKey, key);
     if (server == null) {
       return false;
     }
+    if (nodes[0].equals(reader)) {
+      return true; // the local replica stays first (the stock sort put it there); no grant
+    }
     for (int i = 0; i < activeLen; i++) {
-      if (ids[i].equals(server)) {
+      if (((DatanodeInfo) nodes[i]).getDatanodeUuid().equals(server)) {
         T node = nodes[i];
         System.arraycopy(nodes, 0, nodes, 1, i);
         nodes[0] = node;
-        if (!node.equals(reader)) {
-          h.grant(server);
-        }
+        h.grant(server);
         return true;
       }
     }
@@ -204,9 +206,10 @@ public class BalancingNetworkTopology extends DFSNetworkTopology implements Conf
     long bestLast = 0;
     boolean bestLastKnown = false; // looked up on the first tie only: it costs a lookup
     for (int i = 1; i < activeLen; i++) {
-      if (!(nodes[i] instanceof DatanodeInfo dn)) {
+      if (!(nodes[i] instanceof DatanodeInfo)) {
         continue;
       }
+      DatanodeInfo dn = (DatanodeInfo) nodes[i];
       int heat = DatanodeHeat.observe(h, dn);
       if (heat < bestHeat) {
         best = i;
@@ -232,10 +235,24 @@ public class BalancingNetworkTopology extends DFSNetworkTopology implements Conf
     long now = Time.monotonicNow();
     long due = nextRefreshMillis.get();
     if (now >= due && nextRefreshMillis.compareAndSet(due, now + refreshPeriodMillis)) {
-      for (Node n : getLeaves(NodeBase.ROOT)) {
-        if (n instanceof DatanodeInfo dn) {
-          DatanodeHeat.observe(h, dn);
-        }
+      DatanodeHeat.observeAll(h, this);
+    }
+  }
+
+  /**
+   * The NameNode calls this when it declares a DataNode dead or removes it (decommissioned and
+   * excluded, re-registered elsewhere): its heat row goes with it, so a dead node never counts
+   * in the mean heat.
+   */
+  @Override
+  public void remove(Node node) {
+    super.remove(node);
+    Heatmap h = heatmap;
+    if (h != null && node instanceof DatanodeInfo) {
+      try {
+        h.forget(((DatanodeInfo) node).getDatanodeUuid());
+      } catch (RuntimeException | LinkageError e) {
+        fallbacks.record(h, e);
       }
     }
   }

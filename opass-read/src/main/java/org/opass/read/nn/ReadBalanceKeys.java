@@ -22,7 +22,37 @@ public final class ReadBalanceKeys {
 
   /** Planned chunk reads the NameNode keeps over all live plans (bounds its memory). */
   public static final String PLAN_MAX_READS = "opass.read.plan.max-reads";
-  public static final int PLAN_MAX_READS_DEFAULT = 1 << 20;
+  public static final int PLAN_MAX_READS_DEFAULT = 1 << 18;
+
+  /**
+   * Planned chunk reads one user may have live, so that no tenant can lock the others out.
+   * Default: a quarter of {@link #PLAN_MAX_READS}.
+   */
+  public static final String PLAN_MAX_READS_PER_USER = "opass.read.plan.max-reads-per-user";
+
+  /** Live plans over all users (each costs a little memory even when small). */
+  public static final String PLAN_MAX_PLANS = "opass.read.plan.max-plans";
+  public static final int PLAN_MAX_PLANS_DEFAULT = 1024;
+
+  /** Live plans one user may have. */
+  public static final String PLAN_MAX_PLANS_PER_USER = "opass.read.plan.max-plans-per-user";
+  public static final int PLAN_MAX_PLANS_PER_USER_DEFAULT = 64;
+
+  /**
+   * Chunk reads (blocks located, after de-duplication) one request may plan: bounds the
+   * memory and balancing time of one request. Larger batches are refused with 413.
+   */
+  public static final String PLAN_MAX_REQUEST_READS = "opass.read.plan.max-request-reads";
+  public static final int PLAN_MAX_REQUEST_READS_DEFAULT = 1 << 16;
+
+  /** Largest request body, in bytes. */
+  public static final String PLAN_MAX_REQUEST_BYTES = "opass.read.plan.max-request-bytes";
+  public static final int PLAN_MAX_REQUEST_BYTES_DEFAULT = 8 << 20;
+
+  /** Plan requests served at once; more are answered 503 with Retry-After. */
+  public static final String PLAN_MAX_CONCURRENT_REQUESTS =
+      "opass.read.plan.max-concurrent-requests";
+  public static final int PLAN_MAX_CONCURRENT_REQUESTS_DEFAULT = 2;
 
   /** How a plan picks replicas: {@code optimal} (least max load) or {@code algorithm2}. */
   public static final String PLAN_STRATEGY = "opass.read.plan.strategy";

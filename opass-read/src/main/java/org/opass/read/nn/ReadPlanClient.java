@@ -40,7 +40,8 @@ public final class ReadPlanClient {
   /**
    * The NameNode's answer.
    *
-   * @param id                 plan id (for {@link #delete})
+   * @param id                 plan id (for {@link #delete}); null when nothing was kept (every
+   *                           chunk was skipped: striped, or no usable replica)
    * @param reads              planned chunk reads
    * @param local              of which on the reader's own DataNode
    * @param maxLoad            the most planned reads of any DataNode, over every live plan
@@ -54,17 +55,28 @@ public final class ReadPlanClient {
       long optimalMaxLoad, Map<String, Integer> servedByDatanode, String json) {
   }
 
-  /** The NameNode said no; {@code status} is the HTTP status, the message its reason. */
+  /**
+   * The NameNode said no; {@code status} is the HTTP status, the message its reason. 429 (this
+   * user's share of plans is used up) and 503 (busy, or every share is) say when to retry.
+   */
   public static final class RefusedException extends IOException {
+    private static final long serialVersionUID = 1L;
     private final int status;
+    private final int retryAfterSeconds;
 
-    RefusedException(int status, String message) {
+    RefusedException(int status, String message, int retryAfterSeconds) {
       super(message);
       this.status = status;
+      this.retryAfterSeconds = retryAfterSeconds;
     }
 
     public int status() {
       return status;
+    }
+
+    /** The NameNode's {@code Retry-After}, in seconds; 0 when it gave none. */
+    public int retryAfterSeconds() {
+      return retryAfterSeconds;
     }
   }
 
@@ -93,7 +105,8 @@ public final class ReadPlanClient {
     Map<String, Integer> served = new LinkedHashMap<>();
     out.get("served_by_datanode").fields()
         .forEachRemaining(e -> served.put(e.getKey(), e.getValue().asInt()));
-    return new Result(out.get("id").asText(), out.get("reads").asInt(),
+    return new Result(out.get("id").isNull() ? null : out.get("id").asText(),
+        out.get("reads").asInt(),
         out.get("local").asInt(), out.get("max_load").asLong(),
         out.get("algorithm2_max_load").asLong(), out.get("optimal_max_load").asLong(),
         Collections.unmodifiableMap(served), out.toString());
@@ -104,7 +117,7 @@ public final class ReadPlanClient {
     call("DELETE", "&id=" + URLEncoder.encode(id, StandardCharsets.UTF_8), null);
   }
 
-  /** The live plans, as the NameNode lists them (JSON). */
+  /** This user's live plans (every plan, for the superuser), as the NameNode lists them. */
   public String list() throws IOException {
     return call("GET", "", null);
   }
@@ -141,7 +154,14 @@ public final class ReadPlanClient {
         } catch (IOException notJson) {
           // keep the raw text
         }
-        throw new RefusedException(status, method + " " + url + " -> " + status + ": " + reason);
+        int retry = 0;
+        try {
+          retry = Integer.parseInt(String.valueOf(c.getHeaderField("Retry-After")).trim());
+        } catch (NumberFormatException none) {
+          // no Retry-After
+        }
+        throw new RefusedException(status, method + " " + url + " -> " + status + ": " + reason,
+            retry);
       }
       return text;
     } finally {

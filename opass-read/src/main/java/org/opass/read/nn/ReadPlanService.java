@@ -1,31 +1,44 @@
 package org.opass.read.nn;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.ByteArrayOutputStream;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.security.PrivilegedExceptionAction;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Semaphore;
+import java.util.regex.Pattern;
+import org.apache.hadoop.HadoopIllegalArgumentException;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.UnresolvedLinkException;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.DFSUtilClient;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
-import org.apache.hadoop.hdfs.protocol.HdfsConstants.DatanodeReportType;
+import org.apache.hadoop.hdfs.protocol.HdfsFileStatus;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeDescriptor;
 import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeManager;
 import org.apache.hadoop.hdfs.server.namenode.NameNode;
+import org.apache.hadoop.hdfs.server.namenode.SafeModeException;
+import org.apache.hadoop.ipc.RetriableException;
+import org.apache.hadoop.ipc.StandbyException;
 import org.apache.hadoop.security.AccessControlException;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.util.Time;
+import org.apache.hadoop.util.functional.CallableRaisingIOE;
 import org.opass.heatmap.StrictConf;
 import org.opass.read.balance.BalanceResult;
 import org.opass.read.balance.ChunkRead;
@@ -44,40 +57,71 @@ import org.opass.read.balance.Strategy;
  *
  * <p>Request: {@code {"reads": [{"path": "/d/f", "reader": "host-or-ip", "offset": 0,
  * "length": 1048576}, ...]}} (offset and length optional: the whole file). Every block that
- * overlaps a read's range is one planned chunk read. The response says which DataNode serves
+ * overlaps a read's range is one planned chunk read; the same block read twice by the same
+ * reader (through any alias of its file) is one. The response says which DataNode serves
  * each, the resulting loads, and the maximum load of both Algorithm 2 and the optimum on the
  * same batch.
+ *
+ * <h2>What one request may cost the NameNode</h2>
+ * Checked before the work: at most {@code max-concurrent-requests} run at once (the others
+ * are answered 503 before their body is read); a body of at most {@code max-request-bytes} is
+ * read by {@link PlanRequestParser}; each file is resolved once, whatever alias names it, and
+ * only the requested byte spans are located, in windows of at most
+ * {@value #LOCATE_WINDOW_BLOCKS} blocks that are reduced to a few strings per block at once;
+ * the request stops (413, or 429 when the caller's share of plans is what runs out) at the
+ * first block past {@code max-request-reads} or the caller's room in {@link ReadPlans}. So a
+ * request holds its body plus about 200 bytes per located block, and balances at most
+ * {@code max-request-reads} reads (measured: 32,768 reads over 1,024 DataNodes in at most
+ * 0.3 s). Readers are DataNodes (by IP address or host name, looked up in the NameNode's own
+ * tables) or IP addresses: nothing a caller sends is looked up in DNS.
  */
 public final class ReadPlanService {
-  private static final ObjectMapper JSON = new ObjectMapper();
+  /** Most blocks asked of the namespace in one {@code getBlockLocations}. */
+  static final int LOCATE_WINDOW_BLOCKS = 1024;
+
+  private static final JsonFactory JSON = new JsonFactory();
+  private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
+  private static final Pattern IPV6 = Pattern.compile("[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*");
 
   private final NameNode nameNode;
   private final ReadPlans plans;
   private final Strategy strategy;
-  private final int maxReads;
+  private final int maxRequestReads;
+  private final int maxRequestBytes;
   private final long staleMillis;
-  private long seed;
+  private final Semaphore running;
+  private final PlanPaths paths;
+  private final String superUser;
+  private final String superGroup;
+  private final ReadPlanMetrics metrics;
+  /** Balancing and adding a plan: one at a time, so each plan sees the ones before it. */
+  private final Object planLock = new Object();
+  private long seed; // guarded by planLock
 
-  /** Thrown for a request that cannot be planned; {@code status} is the HTTP status. */
-  public static final class PlanRequestException extends Exception {
-    private final int status;
-
-    PlanRequestException(int status, String message) {
-      super(message);
-      this.status = status;
-    }
-
-    public int status() {
-      return status;
-    }
-  }
-
-  public ReadPlanService(NameNode nameNode, Configuration conf) {
+  public ReadPlanService(NameNode nameNode, Configuration conf) throws IOException {
     this.nameNode = nameNode;
-    this.maxReads = StrictConf.atLeast(conf, ReadBalanceKeys.PLAN_MAX_READS, 1,
+    int maxReads = StrictConf.atLeast(conf, ReadBalanceKeys.PLAN_MAX_READS, 1,
         ReadBalanceKeys.PLAN_MAX_READS_DEFAULT);
-    long ttl = StrictConf.atLeast(conf, ReadBalanceKeys.PLAN_TTL, 1L,
-        ReadBalanceKeys.PLAN_TTL_DEFAULT_MILLIS);
+    ReadPlans.Limits.Builder limits = ReadPlans.Limits.builder()
+        .maxReads(maxReads)
+        .maxPlans(StrictConf.atLeast(conf, ReadBalanceKeys.PLAN_MAX_PLANS, 1,
+            ReadBalanceKeys.PLAN_MAX_PLANS_DEFAULT))
+        .maxPlansPerUser(StrictConf.atLeast(conf, ReadBalanceKeys.PLAN_MAX_PLANS_PER_USER, 1,
+            ReadBalanceKeys.PLAN_MAX_PLANS_PER_USER_DEFAULT))
+        .ttlMillis(StrictConf.atLeast(conf, ReadBalanceKeys.PLAN_TTL, 1L,
+            ReadBalanceKeys.PLAN_TTL_DEFAULT_MILLIS));
+    if (conf.getTrimmed(ReadBalanceKeys.PLAN_MAX_READS_PER_USER) != null) {
+      limits.maxReadsPerUser(StrictConf.atLeast(conf, ReadBalanceKeys.PLAN_MAX_READS_PER_USER,
+          1, maxReads));
+    }
+    this.plans = new ReadPlans(limits.build(), Time::monotonicNow);
+    this.maxRequestReads = StrictConf.atLeast(conf, ReadBalanceKeys.PLAN_MAX_REQUEST_READS, 1,
+        ReadBalanceKeys.PLAN_MAX_REQUEST_READS_DEFAULT);
+    this.maxRequestBytes = StrictConf.atLeast(conf, ReadBalanceKeys.PLAN_MAX_REQUEST_BYTES, 1,
+        ReadBalanceKeys.PLAN_MAX_REQUEST_BYTES_DEFAULT);
+    this.running = new Semaphore(StrictConf.atLeast(conf,
+        ReadBalanceKeys.PLAN_MAX_CONCURRENT_REQUESTS, 1,
+        ReadBalanceKeys.PLAN_MAX_CONCURRENT_REQUESTS_DEFAULT));
     this.strategy = "algorithm2".equals(StrictConf.oneOf(conf, ReadBalanceKeys.PLAN_STRATEGY,
         ReadBalanceKeys.PLAN_STRATEGY_DEFAULT, "optimal", "algorithm2"))
         ? Strategy.ALGORITHM2 : Strategy.OPTIMAL;
@@ -89,281 +133,600 @@ public final class ReadPlanService {
         ? conf.getLong(DFSConfigKeys.DFS_NAMENODE_STALE_DATANODE_INTERVAL_KEY,
             DFSConfigKeys.DFS_NAMENODE_STALE_DATANODE_INTERVAL_DEFAULT)
         : Long.MAX_VALUE;
-    this.plans = new ReadPlans(maxReads, ttl, Time::monotonicNow);
+    this.paths = PlanPaths.of(nameNode.getNameNodeAddress(), FileSystem.getDefaultUri(conf),
+        DFSUtilClient.getNameServiceIds(conf));
+    // The NameNode's own user is HDFS's superuser; so is its superuser group.
+    this.superUser = UserGroupInformation.getCurrentUser().getShortUserName();
+    this.superGroup = conf.get(DFSConfigKeys.DFS_PERMISSIONS_SUPERUSERGROUP_KEY,
+        DFSConfigKeys.DFS_PERMISSIONS_SUPERUSERGROUP_DEFAULT);
+    this.metrics = new ReadPlanMetrics(plans);
   }
 
   public ReadPlans plans() {
     return plans;
   }
 
-  /** Plans the request for {@code user}; returns the response document. */
-  public String submit(UserGroupInformation user, String requestJson)
-      throws PlanRequestException, IOException {
-    List<Request> requests = parse(requestJson);
-    DatanodeManager dm = nameNode.getNamesystem().getBlockManager().getDatanodeManager();
-    Map<String, LocatedBlocks> files = new HashMap<>();
-    Map<String, String> readers = new HashMap<>();
-    List<Chunk> chunks = new ArrayList<>();
-    Map<String, Integer> load = new HashMap<>(plans.outstanding());
-    List<ChunkRead> remote = new ArrayList<>();
-    int skipped = 0;
-    for (Request r : requests) {
-      LocatedBlocks blocks = files.get(r.path);
-      if (blocks == null) {
-        blocks = locate(user, r.path);
-        files.put(r.path, blocks);
-      }
-      String reader = readers.computeIfAbsent(r.reader, h -> resolveReader(dm, h));
-      if (reader == null) {
-        throw new PlanRequestException(400, "reader '" + r.reader + "' (for " + r.path
-            + ") is neither a DataNode's host nor a resolvable address");
-      }
-      for (LocatedBlock lb : blocks.getLocatedBlocks()) {
-        long start = lb.getStartOffset();
-        if (start + lb.getBlockSize() <= r.offset || start >= r.end()) {
-          continue;
-        }
-        List<String> holders = new ArrayList<>();
-        List<String> usable = new ArrayList<>();
-        String local = null;
-        for (DatanodeInfo dn : lb.getLocations()) {
-          holders.add(dn.getDatanodeUuid());
-          if (dn.isInService() && !dn.isStale(staleMillis)) {
-            usable.add(dn.getDatanodeUuid());
-            if (dn.getIpAddr().equals(reader)) {
-              local = dn.getDatanodeUuid();
-            }
-          }
-        }
-        if (lb.isStriped() || usable.isEmpty()) {
-          skipped++; // online balancing serves it
-          continue;
-        }
-        if (chunks.size() == maxReads) {
-          throw new PlanRequestException(413, "the batch has more than " + maxReads
-              + " chunk reads (" + ReadBalanceKeys.PLAN_MAX_READS + "); split it");
-        }
-        Chunk c = new Chunk(r.path, start, lb.getBlockSize(), reader, holders, local,
-            lb.getLocations());
-        if (local != null) {
-          load.merge(local, 1, Integer::sum);
-        } else {
-          remote.add(new ChunkRead(Integer.toString(chunks.size()), usable));
-        }
-        chunks.add(c);
-      }
-    }
-    Comparison both;
-    synchronized (this) {
-      both = new ReplicaBalancer(Strategy.OPTIMAL, seed++, maxReads).compare(remote, load);
-    }
-    BalanceResult chosen = strategy == Strategy.OPTIMAL ? both.optimal() : both.algorithm2();
-    List<ReadPlans.PlannedRead> planned = new ArrayList<>(chunks.size());
-    for (int i = 0; i < chunks.size(); i++) {
-      Chunk c = chunks.get(i);
-      c.server = c.local != null ? c.local : chosen.assignment().get(Integer.toString(i));
-      planned.add(new ReadPlans.PlannedRead(c.reader, c.holders, c.server));
-    }
-    ReadPlans.PlanInfo info;
-    try {
-      info = plans.add(user.getShortUserName(), planned);
-    } catch (ReadPlans.PlanLimitException e) {
-      throw new PlanRequestException(503, e.getMessage());
-    }
-    return response(info, chunks, skipped, both, chosen, load);
+  public ReadPlanMetrics metrics() {
+    return metrics;
   }
 
-  /** Deletes a plan of {@code user}'s. */
+  int maxRequestBytes() {
+    return maxRequestBytes;
+  }
+
+  /** Takes one of the {@code max-concurrent-requests} places; false when all are taken. */
+  boolean tryBegin() {
+    return running.tryAcquire();
+  }
+
+  void end() {
+    running.release();
+  }
+
+  /** Plans the request for {@code user}; returns the response document (UTF-8 JSON). */
+  public byte[] submit(UserGroupInformation user, byte[] body)
+      throws PlanRequestException, IOException {
+    List<PlanRequestParser.Read> asked = PlanRequestParser.parse(body, maxRequestReads);
+    String owner = user.getShortUserName();
+    Budget budget = budget(owner);
+
+    // Each file once, whatever alias names it; the readers as the NameNode will see them.
+    Map<String, TargetFile> byPath = new HashMap<>();
+    Map<Long, TargetFile> byId = new LinkedHashMap<>();
+    TargetFile[] fileOf = new TargetFile[asked.size()];
+    String[] readerOf = new String[asked.size()];
+    Readers readers = new Readers(
+        nameNode.getNamesystem().getBlockManager().getDatanodeManager());
+    for (int i = 0; i < asked.size(); i++) {
+      PlanRequestParser.Read r = asked.get(i);
+      String path = paths.normalise(r.path, i);
+      TargetFile f = byPath.get(path);
+      if (f == null) {
+        HdfsFileStatus st = asCaller(user, path, () -> nameNode.getRpcServer().getFileInfo(path));
+        if (st == null) {
+          throw new PlanRequestException(404, "reads[" + i + "].path: no such file: " + path);
+        }
+        if (st.isDirectory()) {
+          throw new PlanRequestException(400, "reads[" + i + "].path " + path
+              + " is a directory; name files");
+        }
+        f = byId.get(st.getFileId());
+        if (f == null) {
+          f = new TargetFile(path, st.getLen(), Math.max(1, st.getBlockSize()));
+          byId.put(st.getFileId(), f);
+        }
+        byPath.put(path, f);
+      }
+      fileOf[i] = f;
+      f.want(r.offset, r.end());
+      readerOf[i] = readers.resolve(r.reader, i);
+    }
+
+    for (TargetFile f : byId.values()) {
+      locate(user, f, budget);
+    }
+
+    // One chunk read per (reader, block), whatever alias or overlapping range asked for it.
+    List<Chunk> chunks = new ArrayList<>();
+    int skipped = 0;
+    for (int i = 0; i < asked.size(); i++) {
+      PlanRequestParser.Read r = asked.get(i);
+      TargetFile f = fileOf[i];
+      for (int b = f.firstBlockEndingAfter(r.offset); b < f.blocks.size(); b++) {
+        Block blk = f.blocks.get(b);
+        if (blk.start >= r.end()) {
+          break;
+        }
+        if (!blk.addReader(readerOf[i])) {
+          continue;
+        }
+        budget.use();
+        if (blk.usableCount == 0) {
+          skipped++; // online balancing serves it
+        } else {
+          chunks.add(new Chunk(f, blk, readerOf[i], blk.usableAt(readerOf[i])));
+        }
+      }
+    }
+    if (chunks.isEmpty() && skipped == 0) {
+      throw new PlanRequestException(400, "nothing to plan: every read is of an empty file "
+          + "or starts past the end of its file");
+    }
+    return plan(owner, chunks, skipped);
+  }
+
+  private byte[] plan(String owner, List<Chunk> chunks, int skipped)
+      throws PlanRequestException, IOException {
+    Comparison both;
+    BalanceResult chosen;
+    ReadPlans.PlanInfo info = null;
+    long pinned;
+    String[] servers = new String[chunks.size()];
+    synchronized (planLock) {
+      Map<String, Integer> load = new HashMap<>(plans.outstanding());
+      List<ChunkRead> remote = new ArrayList<>();
+      for (int i = 0; i < chunks.size(); i++) {
+        Chunk c = chunks.get(i);
+        if (c.local != null) {
+          load.merge(c.local, 1, Integer::sum);
+        } else {
+          remote.add(new ChunkRead(Integer.toString(i), c.block.usableHolders()));
+        }
+      }
+      // The balancer reports the DataNodes of the remote reads; the others keep their load
+      // (other plans' reads and this plan's pinned local ones).
+      pinned = 0;
+      for (int v : load.values()) {
+        pinned = Math.max(pinned, v);
+      }
+      both = new ReplicaBalancer(Strategy.OPTIMAL, seed++, Math.max(1, remote.size()))
+          .compare(remote, load);
+      chosen = strategy == Strategy.OPTIMAL ? both.optimal() : both.algorithm2();
+      List<ReadPlans.PlannedRead> planned = new ArrayList<>(chunks.size());
+      for (int i = 0; i < chunks.size(); i++) {
+        Chunk c = chunks.get(i);
+        servers[i] = c.local != null ? c.local : chosen.assignment().get(Integer.toString(i));
+        planned.add(new ReadPlans.PlannedRead(c.reader, Arrays.asList(c.block.holders),
+            servers[i]));
+      }
+      if (!planned.isEmpty()) {
+        try {
+          info = plans.add(owner, planned);
+        } catch (ReadPlans.PlanLimitException e) {
+          throw limitRefusal(e);
+        }
+      }
+    }
+    return response(owner, info, chunks, servers, skipped, both, chosen, pinned);
+  }
+
+  /** Deletes a plan of {@code user}'s (any plan, for the superuser). */
   public void delete(UserGroupInformation user, String id) throws PlanRequestException {
     String owner = plans.owner(id);
     if (owner == null) {
-      throw new PlanRequestException(404, "no live read plan '" + id + "'");
+      throw new PlanRequestException(404, "no live read plan '" + PlanPaths.shorten(id) + "'");
     }
-    if (!owner.equals(user.getShortUserName())) {
-      throw new PlanRequestException(403, "read plan '" + id + "' belongs to " + owner);
+    if (!owner.equals(user.getShortUserName()) && !isSuperUser(user)) {
+      throw new PlanRequestException(403, "read plan '" + id + "' is not "
+          + user.getShortUserName() + "'s");
     }
     plans.remove(id);
   }
 
-  /** The live plans as a JSON document. */
-  public String list() {
-    ObjectNode root = JSON.createObjectNode();
-    ArrayNode arr = root.putArray("plans");
+  /** The caller's live plans (every plan, for the superuser) as a JSON document. */
+  public byte[] list(UserGroupInformation user) throws IOException {
+    boolean all = isSuperUser(user);
+    List<ReadPlans.PlanInfo> shown = plans.plans(all ? null : user.getShortUserName());
     long now = Time.monotonicNow();
-    for (ReadPlans.PlanInfo p : plans.plans()) {
-      arr.addObject().put("id", p.id()).put("owner", p.owner()).put("reads", p.reads())
-          .put("served", p.served()).put("expires_in_ms", p.expiresMillis() - now);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (JsonGenerator g = JSON.createGenerator(out)) {
+      g.writeStartObject();
+      g.writeStringField("scope", all ? "all" : "own");
+      g.writeArrayFieldStart("plans");
+      long reads = 0;
+      for (ReadPlans.PlanInfo p : shown) {
+        g.writeStartObject();
+        g.writeStringField("id", p.id());
+        g.writeStringField("owner", p.owner());
+        g.writeNumberField("reads", p.reads());
+        g.writeNumberField("served", p.served());
+        g.writeNumberField("expires_in_ms", Math.max(0, p.expiresMillis() - now));
+        g.writeEndObject();
+        reads += p.reads();
+      }
+      g.writeEndArray();
+      g.writeNumberField("planned_reads", reads);
+      g.writeEndObject();
     }
-    root.put("planned_reads", plans.plannedReads());
-    return root.toString();
+    return out.toByteArray();
   }
 
-  private LocatedBlocks locate(UserGroupInformation user, String path)
+  boolean isSuperUser(UserGroupInformation user) {
+    return user.getShortUserName().equals(superUser)
+        || Arrays.asList(user.getGroupNames()).contains(superGroup);
+  }
+
+  // ---- request steps ----
+
+  private Budget budget(String owner) throws PlanRequestException {
+    ReadPlans.Room room;
+    try {
+      room = plans.room(owner);
+    } catch (ReadPlans.PlanLimitException e) {
+      throw limitRefusal(e);
+    }
+    return room.reads() < maxRequestReads ? new Budget(room.reads(), room.userLimit() ? 429 : 503)
+        : new Budget(maxRequestReads, 413);
+  }
+
+  private PlanRequestException limitRefusal(ReadPlans.PlanLimitException e) {
+    // 429: this user's share is used up; 503: everyone's is. Both pass as plans expire.
+    return new PlanRequestException(e.userLimit() ? 429 : 503, e.getMessage(), retryAfter());
+  }
+
+  private int retryAfter() {
+    return (int) Math.min(600, Math.max(1, plans.limits().ttlMillis() / 1000 / 10));
+  }
+
+  /** Locates the blocks of {@code f}'s wanted spans, a window at a time. */
+  private void locate(UserGroupInformation user, TargetFile f, Budget budget)
+      throws PlanRequestException, IOException {
+    for (long[] span : f.spans()) {
+      long off = span[0];
+      while (off < span[1]) {
+        long blocks = Math.min(LOCATE_WINDOW_BLOCKS, budget.left() + 1L);
+        long window = blocks > (span[1] - off) / f.blockSize ? span[1] - off
+            : blocks * f.blockSize;
+        long from = off;
+        LocatedBlocks located = asCaller(user, f.path, () ->
+            nameNode.getRpcServer().getBlockLocations(f.path, from, window));
+        if (located == null) {
+          throw new PlanRequestException(404, "no such file: " + f.path);
+        }
+        long next = off;
+        for (LocatedBlock lb : located.getLocatedBlocks()) {
+          long start = lb.getStartOffset();
+          long end = start + lb.getBlockSize();
+          if (end <= off || start >= span[1] || (!f.blocks.isEmpty()
+              && start < f.blocks.get(f.blocks.size() - 1).end())) {
+            continue; // outside the span, or located already
+          }
+          budget.locate(f.path);
+          f.blocks.add(new Block(lb, staleMillis));
+          next = Math.max(next, end);
+        }
+        if (next <= off) {
+          break; // past the end of the file
+        }
+        off = next;
+      }
+    }
+  }
+
+  /** Runs a namespace call as the caller, with our replica sort off, mapping refusals. */
+  private <T> T asCaller(UserGroupInformation user, String path, CallableRaisingIOE<T> call)
       throws PlanRequestException, IOException {
     try {
-      LocatedBlocks blocks = user.doAs((PrivilegedExceptionAction<LocatedBlocks>) () ->
-          BalancingNetworkTopology.withoutBalancing(() ->
-              nameNode.getRpcServer().getBlockLocations(path, 0, Long.MAX_VALUE)));
-      if (blocks == null) {
-        throw new FileNotFoundException(path);
-      }
-      return blocks;
+      return user.doAs((PrivilegedExceptionAction<T>) () ->
+          BalancingNetworkTopology.withoutBalancing(call));
     } catch (AccessControlException e) {
       throw new PlanRequestException(403, "user " + user.getShortUserName()
-          + " may not read " + path + ": " + e.getMessage());
+          + " may not read " + path);
     } catch (FileNotFoundException e) {
       throw new PlanRequestException(404, "no such file: " + path);
+    } catch (StandbyException e) {
+      throw new PlanRequestException(503, "this NameNode is in standby state: submit read "
+          + "plans to the active NameNode");
+    } catch (SafeModeException | RetriableException e) {
+      throw new PlanRequestException(503, "the NameNode is starting up (safe mode); retry",
+          10);
+    } catch (UnresolvedLinkException e) {
+      throw new PlanRequestException(400, path + " goes through a symbolic link; plan the "
+          + "link's target");
+    } catch (HadoopIllegalArgumentException e) {
+      throw new PlanRequestException(400, path + " is not a valid HDFS path");
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted while locating " + path, e);
     }
   }
 
-  /** The address the NameNode will see the reader as (its DataNode's IP), or null. */
-  private static String resolveReader(DatanodeManager dm, String host) {
-    DatanodeDescriptor byIp = dm.getDatanodeByHost(host);
-    if (byIp != null) {
-      return byIp.getIpAddr();
+  private byte[] response(String owner, ReadPlans.PlanInfo info, List<Chunk> chunks,
+      String[] servers, int skipped, Comparison both, BalanceResult chosen, long pinned)
+      throws IOException {
+    int local = 0;
+    String[] names = new String[chunks.size()];
+    Map<String, Integer> served = new LinkedHashMap<>();
+    for (int i = 0; i < names.length; i++) {
+      Chunk c = chunks.get(i);
+      names[i] = c.block.nameOf(servers[i]);
+      served.merge(names[i], 1, Integer::sum);
+      local += c.local != null ? 1 : 0;
     }
-    for (DatanodeDescriptor d : dm.getDatanodeListForReport(DatanodeReportType.LIVE)) {
-      if (d.getHostName().equalsIgnoreCase(host)) {
-        return d.getIpAddr();
+    ByteArrayOutputStream out = new ByteArrayOutputStream(256 + 120 * chunks.size());
+    try (JsonGenerator g = JSON.createGenerator(out)) {
+      g.writeStartObject();
+      if (info == null) {
+        g.writeNullField("id"); // every chunk was skipped: nothing to keep
+      } else {
+        g.writeStringField("id", info.id());
+      }
+      g.writeStringField("owner", owner);
+      g.writeNumberField("expires_in_ms",
+          info == null ? 0 : info.expiresMillis() - info.createdMillis());
+      g.writeStringField("strategy", chosen.strategy().name().toLowerCase(Locale.ROOT));
+      g.writeNumberField("reads", chunks.size());
+      g.writeNumberField("local", local);
+      g.writeNumberField("skipped", skipped);
+      g.writeNumberField("max_load", Math.max(pinned, chosen.maxLoad()));
+      g.writeNumberField("algorithm2_max_load", Math.max(pinned, both.algorithm2().maxLoad()));
+      g.writeNumberField("optimal_max_load", Math.max(pinned, both.optimal().maxLoad()));
+      g.writeObjectFieldStart("served_by_datanode");
+      for (Map.Entry<String, Integer> e : served.entrySet()) {
+        g.writeNumberField(e.getKey(), e.getValue());
+      }
+      g.writeEndObject();
+      g.writeArrayFieldStart("assignments");
+      for (int i = 0; i < names.length; i++) {
+        Chunk c = chunks.get(i);
+        g.writeStartObject();
+        g.writeStringField("path", c.file.path);
+        g.writeNumberField("offset", c.block.start);
+        g.writeNumberField("length", c.block.size);
+        g.writeStringField("reader", c.reader);
+        g.writeStringField("datanode", names[i]);
+        g.writeBooleanField("local", c.local != null);
+        g.writeEndObject();
+      }
+      g.writeEndArray();
+      g.writeEndObject();
+    }
+    return out.toByteArray();
+  }
+
+  /**
+   * A literal IPv4 or IPv6 address in its canonical text form, or null. Never a DNS lookup:
+   * {@code InetAddress} only parses a string that has a colon.
+   */
+  static String ipLiteral(String s) {
+    if (IPV4.matcher(s).matches()) {
+      String[] octets = s.split("\\.");
+      StringBuilder b = new StringBuilder(15);
+      for (String o : octets) {
+        int v = Integer.parseInt(o);
+        if (v > 255) {
+          return null;
+        }
+        b.append(b.length() == 0 ? "" : ".").append(v);
+      }
+      return b.toString();
+    }
+    if (IPV6.matcher(s).matches()) {
+      try {
+        return InetAddress.getByName(s).getHostAddress();
+      } catch (UnknownHostException e) {
+        return null;
       }
     }
-    try {
-      return InetAddress.getByName(host).getHostAddress();
-    } catch (UnknownHostException e) {
+    return null;
+  }
+
+  /** The reader addresses of one request, as the NameNode will see those readers. */
+  private static final class Readers {
+    private final DatanodeManager dm;
+    private final Map<String, String> resolved = new HashMap<>();
+    private Map<String, String> ipByHostName;
+
+    Readers(DatanodeManager dm) {
+      this.dm = dm;
+    }
+
+    String resolve(String given, int i) throws PlanRequestException {
+      String ip = resolved.get(given);
+      if (ip != null) {
+        return ip;
+      }
+      DatanodeDescriptor byIp = dm.getDatanodeByHost(given);
+      if (byIp != null) {
+        ip = byIp.getIpAddr();
+      } else {
+        if (ipByHostName == null) { // once per request, and only if a host name is given
+          ipByHostName = new HashMap<>();
+          for (DatanodeDescriptor d : dm.getDatanodes()) {
+            ipByHostName.put(d.getHostName().toLowerCase(Locale.ROOT), d.getIpAddr());
+          }
+        }
+        ip = ipByHostName.get(given.toLowerCase(Locale.ROOT));
+      }
+      if (ip == null) {
+        ip = ipLiteral(given);
+      }
+      if (ip == null) {
+        throw new PlanRequestException(400, "reads[" + i + "].reader '" + given
+            + "' is not a DataNode of this cluster (by host name or IP address); name a "
+            + "reader that runs no DataNode by its IP address");
+      }
+      resolved.put(given, ip);
+      return ip;
+    }
+  }
+
+  /** Located blocks and chunk reads one request may still take; refusal status past it. */
+  private static final class Budget {
+    private final int limit;
+    private final int status;
+    private int located;
+    private int reads;
+
+    Budget(int limit, int status) {
+      this.limit = limit;
+      this.status = status;
+    }
+
+    int left() {
+      return limit - located;
+    }
+
+    void locate(String path) throws PlanRequestException {
+      if (++located > limit) {
+        throw exceeded("the requested ranges cover more than " + limit + " blocks (at " + path
+            + ")");
+      }
+    }
+
+    void use() throws PlanRequestException {
+      if (++reads > limit) {
+        throw exceeded("the request has more than " + limit + " chunk reads");
+      }
+    }
+
+    private PlanRequestException exceeded(String what) {
+      switch (status) {
+        case 413:
+          return new PlanRequestException(413, what + " ("
+              + ReadBalanceKeys.PLAN_MAX_REQUEST_READS + "); split the batch");
+        case 429:
+          return new PlanRequestException(429, what + ", more than this user may still plan ("
+              + ReadBalanceKeys.PLAN_MAX_READS_PER_USER + "); delete finished plans or split "
+              + "the batch", 10);
+        default:
+          return new PlanRequestException(503, what + ", more than the NameNode can take "
+              + "now (" + ReadBalanceKeys.PLAN_MAX_READS + "); retry when plans expire", 10);
+      }
+    }
+  }
+
+  /** A file of the request: its wanted byte ranges, then its located blocks in order. */
+  private static final class TargetFile {
+    final String path;
+    final long length;
+    final long blockSize;
+    final List<long[]> wanted = new ArrayList<>();
+    final List<Block> blocks = new ArrayList<>();
+    private long[] starts;
+
+    TargetFile(String path, long length, long blockSize) {
+      this.path = path;
+      this.length = length;
+      this.blockSize = blockSize;
+    }
+
+    void want(long offset, long end) {
+      if (offset < length) {
+        wanted.add(new long[] {offset, Math.min(end, length)});
+      }
+    }
+
+    /** The wanted ranges merged (gaps under a block joined: they share blocks). */
+    List<long[]> spans() {
+      List<long[]> sorted = new ArrayList<>(wanted);
+      sorted.sort((a, b) -> Long.compare(a[0], b[0]));
+      List<long[]> out = new ArrayList<>();
+      for (long[] r : sorted) {
+        long[] last = out.isEmpty() ? null : out.get(out.size() - 1);
+        if (last != null && r[0] - last[1] < blockSize) {
+          last[1] = Math.max(last[1], r[1]);
+        } else {
+          out.add(new long[] {r[0], r[1]});
+        }
+      }
+      return out;
+    }
+
+    /** Index of the first located block that ends after {@code offset}. */
+    int firstBlockEndingAfter(long offset) {
+      if (starts == null) {
+        starts = new long[blocks.size()];
+        for (int b = 0; b < starts.length; b++) {
+          starts[b] = blocks.get(b).start;
+        }
+      }
+      int at = Arrays.binarySearch(starts, offset);
+      int b = at >= 0 ? at : Math.max(0, -at - 2);
+      while (b < blocks.size() && blocks.get(b).end() <= offset) {
+        b++;
+      }
+      return b;
+    }
+  }
+
+  /**
+   * What planning needs of a located block, copied out of it at once so the located block
+   * (with its tokens and DataNode copies) is not kept: about 200 bytes.
+   */
+  private static final class Block {
+    final long start;
+    final long size;
+    final String[] holders; // DataNode ids
+    final String[] ips;
+    final String[] names; // transfer addresses
+    final boolean[] usable;
+    final int usableCount;
+    private String firstReader;
+    private Set<String> moreReaders;
+
+    Block(LocatedBlock lb, long staleMillis) {
+      this.start = lb.getStartOffset();
+      this.size = lb.getBlockSize();
+      DatanodeInfo[] locs = lb.getLocations();
+      holders = new String[locs.length];
+      ips = new String[locs.length];
+      names = new String[locs.length];
+      usable = new boolean[locs.length];
+      int ok = 0;
+      for (int k = 0; k < locs.length; k++) {
+        DatanodeInfo dn = locs[k];
+        holders[k] = dn.getDatanodeUuid();
+        ips[k] = dn.getIpAddr();
+        names[k] = dn.getXferAddr();
+        usable[k] = !lb.isStriped() && dn.isInService() && !dn.isStale(staleMillis);
+        ok += usable[k] ? 1 : 0;
+      }
+      usableCount = ok;
+    }
+
+    long end() {
+      return start + size;
+    }
+
+    /** True the first time {@code reader} reads this block in the request. */
+    boolean addReader(String reader) {
+      if (firstReader == null) {
+        firstReader = reader;
+        return true;
+      }
+      if (firstReader.equals(reader)) {
+        return false;
+      }
+      if (moreReaders == null) {
+        moreReaders = new HashSet<>(4);
+      }
+      return moreReaders.add(reader);
+    }
+
+    List<String> usableHolders() {
+      List<String> out = new ArrayList<>(usableCount);
+      for (int k = 0; k < holders.length; k++) {
+        if (usable[k]) {
+          out.add(holders[k]);
+        }
+      }
+      return out;
+    }
+
+    /** The transfer address of holder {@code id} (what clients and counters see). */
+    String nameOf(String id) {
+      for (int k = 0; k < holders.length; k++) {
+        if (holders[k].equals(id)) {
+          return names[k];
+        }
+      }
+      return id;
+    }
+
+    /** The usable replica on the DataNode at {@code ip}, or null. */
+    String usableAt(String ip) {
+      for (int k = 0; k < holders.length; k++) {
+        if (usable[k] && ips[k].equals(ip)) {
+          return holders[k];
+        }
+      }
       return null;
     }
   }
 
-  private static List<Request> parse(String json) throws PlanRequestException {
-    JsonNode root;
-    try {
-      root = JSON.readTree(json);
-    } catch (IOException e) {
-      throw new PlanRequestException(400, "request is not JSON: " + e.getMessage());
-    }
-    JsonNode reads = root == null ? null : root.get("reads");
-    if (reads == null || !reads.isArray()) {
-      throw new PlanRequestException(400,
-          "request needs \"reads\": [{\"path\": ..., \"reader\": ...}, ...]");
-    }
-    List<Request> out = new ArrayList<>(reads.size());
-    for (int i = 0; i < reads.size(); i++) {
-      JsonNode r = reads.get(i);
-      String path = absolutePath(text(r, "path", i), i);
-      String reader = text(r, "reader", i);
-      long offset = number(r, "offset", i, 0);
-      long length = number(r, "length", i, Long.MAX_VALUE);
-      out.add(new Request(path, reader, offset, length));
-    }
-    return out;
-  }
-
-  /** The path part of {@code hdfs://nn/x} or {@code /x}; a relative path is refused. */
-  private static String absolutePath(String path, int i) throws PlanRequestException {
-    String p;
-    try {
-      p = java.net.URI.create(path).getPath();
-    } catch (IllegalArgumentException e) {
-      p = path;
-    }
-    if (p == null || !p.startsWith("/")) {
-      throw new PlanRequestException(400, "reads[" + i + "].path '" + path
-          + "' is not absolute");
-    }
-    return p;
-  }
-
-  private static String text(JsonNode r, String field, int i) throws PlanRequestException {
-    JsonNode v = r.get(field);
-    if (v == null || !v.isTextual() || v.asText().isEmpty()) {
-      throw new PlanRequestException(400, "reads[" + i + "]." + field + " is missing");
-    }
-    return v.asText();
-  }
-
-  private static long number(JsonNode r, String field, int i, long dflt)
-      throws PlanRequestException {
-    JsonNode v = r.get(field);
-    if (v == null) {
-      return dflt;
-    }
-    if (!v.canConvertToLong() || v.asLong() < 0) {
-      throw new PlanRequestException(400, "reads[" + i + "]." + field
-          + " must be a non-negative integer, got " + v);
-    }
-    return v.asLong();
-  }
-
-  private String response(ReadPlans.PlanInfo info, List<Chunk> chunks, int skipped,
-      Comparison both, BalanceResult chosen, Map<String, Integer> load) {
-    // The balancer reports the DataNodes of the remote reads; the others keep their load
-    // (other plans' reads and this plan's pinned local ones).
-    long pinned = load.values().stream().mapToLong(Integer::longValue).max().orElse(0);
-    ObjectNode root = JSON.createObjectNode();
-    root.put("id", info.id());
-    root.put("owner", info.owner());
-    root.put("expires_in_ms", info.expiresMillis() - info.createdMillis());
-    root.put("strategy", chosen.strategy().name().toLowerCase());
-    int local = 0;
-    Map<String, Integer> served = new LinkedHashMap<>();
-    ArrayNode arr = JSON.createArrayNode();
-    for (Chunk c : chunks) {
-      String name = c.name();
-      served.merge(name, 1, Integer::sum);
-      local += c.local != null ? 1 : 0;
-      arr.addObject().put("path", c.path).put("offset", c.offset).put("length", c.length)
-          .put("reader", c.reader).put("datanode", name).put("local", c.local != null);
-    }
-    root.put("reads", chunks.size());
-    root.put("local", local);
-    root.put("skipped", skipped);
-    root.put("max_load", Math.max(pinned, chosen.maxLoad()));
-    root.put("algorithm2_max_load", Math.max(pinned, both.algorithm2().maxLoad()));
-    root.put("optimal_max_load", Math.max(pinned, both.optimal().maxLoad()));
-    ObjectNode byDn = root.putObject("served_by_datanode");
-    served.forEach(byDn::put);
-    root.set("assignments", arr);
-    return root.toString();
-  }
-
-  private record Request(String path, String reader, long offset, long length) {
-    long end() {
-      return length > Long.MAX_VALUE - offset ? Long.MAX_VALUE : offset + length;
-    }
-  }
-
+  /** One planned chunk read of the request. */
   private static final class Chunk {
-    final String path;
-    final long offset;
-    final long length;
+    final TargetFile file;
+    final Block block;
     final String reader;
-    final List<String> holders;
     final String local;
-    final DatanodeInfo[] locations;
-    String server;
 
-    Chunk(String path, long offset, long length, String reader, List<String> holders,
-        String local, DatanodeInfo[] locations) {
-      this.path = path;
-      this.offset = offset;
-      this.length = length;
+    Chunk(TargetFile file, Block block, String reader, String local) {
+      this.file = file;
+      this.block = block;
       this.reader = reader;
-      this.holders = holders;
       this.local = local;
-      this.locations = locations;
-    }
-
-    /** The serving DataNode's transfer address (what clients and counters see). */
-    String name() {
-      for (DatanodeInfo dn : locations) {
-        if (dn.getDatanodeUuid().equals(server)) {
-          return dn.getXferAddr();
-        }
-      }
-      return server;
     }
   }
 }

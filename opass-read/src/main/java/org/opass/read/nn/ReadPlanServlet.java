@@ -1,8 +1,11 @@
 package org.opass.read.nn;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import java.io.InputStream;
+import java.util.Locale;
 import javax.servlet.ServletContext;
 import javax.servlet.http.HttpServlet;
 import javax.servlet.http.HttpServletRequest;
@@ -10,100 +13,191 @@ import javax.servlet.http.HttpServletResponse;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.server.common.JspHelper;
 import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.security.authorize.AuthorizationException;
+import org.apache.hadoop.util.Time;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * {@code /opass/read-plan} on the NameNode's web server. The caller is identified the way
  * WebHDFS identifies it ({@code user.name} on an insecure cluster, SPNEGO or a delegation
- * token on a secure one).
+ * token through the web server's authentication filter on a secure one).
  * <ul>
- *   <li>{@code POST} a request document ({@link ReadPlanService}): 200 and the plan, or 400
- *   (bad request), 403 (a file the user may not read), 404 (no such file), 413 (too big),
- *   503 (too many live plans); the body then is {@code {"error": "..."}}.</li>
- *   <li>{@code GET}: the live plans.</li>
+ *   <li>{@code POST} a request document ({@link ReadPlanService}, {@code Content-Type:
+ *   application/json}): 200 and the plan.</li>
+ *   <li>{@code GET}: the caller's live plans (every plan, for the superuser).</li>
  *   <li>{@code DELETE ?id=plan-N}: drops one of the caller's plans.</li>
  * </ul>
+ * Every other answer is {@code {"error": "..."}} naming the problem: 400 bad request, 401 not
+ * authenticated, 403 not allowed, 404 no such file or plan, 405 method, 408 body too slow,
+ * 413 too big (split it), 415 not JSON, 429 the caller's share of plans is used up, 503 busy or
+ * full (both with {@code Retry-After}), 500 our own failure (logged once per cause on the
+ * NameNode; reads then fall back to online balancing). No exception text or stack trace is
+ * sent, whatever fails, {@code StackOverflowError} included.
  */
 public class ReadPlanServlet extends HttpServlet {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(ReadPlanServlet.class);
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final JsonFactory JSON = new JsonFactory();
 
   /** Servlet-context attribute holding the {@link ReadPlanService}. */
   static final String SERVICE_ATTRIBUTE = "opass.read.plan.service";
-  /**
-   * Largest request body accepted: about 80,000 reads, more than a 32,768-chunk batch needs,
-   * and small enough that parsing it cannot strain the NameNode's heap.
-   */
-  static final int MAX_BODY_BYTES = 8 << 20;
+  /** Servlet-context attribute: why every request is refused (401), or absent. */
+  static final String REFUSAL_ATTRIBUTE = "opass.read.plan.refusal";
+  /** A body that has not arrived in this time is refused (408), freeing its place. */
+  static final long BODY_TIMEOUT_MILLIS = 30_000;
 
   @Override
-  protected void doPost(HttpServletRequest req, HttpServletResponse resp) throws IOException {
-    int len = req.getContentLength();
-    if (len > MAX_BODY_BYTES) {
-      send(resp, 413, error("request body of " + len + " bytes exceeds " + MAX_BODY_BYTES));
-      return;
+  protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+    ReadPlanService service = (ReadPlanService) getServletContext()
+        .getAttribute(SERVICE_ATTRIBUTE);
+    int status;
+    try {
+      byte[] out = handle(service, req);
+      status = 200;
+      send(resp, status, out, 0);
+    } catch (PlanRequestException e) {
+      status = e.status();
+      send(resp, status, error(e.getMessage()), e.retryAfterSeconds());
+    } catch (Throwable t) { // StackOverflowError and the like too: never Jetty's HTML page
+      status = 500;
+      if (service == null || service.metrics().firstOf(t.getClass().getName())) {
+        LOG.warn("Opass read plan request failed; reads it would have planned are balanced "
+            + "online (each cause is logged once)", t);
+      }
+      send(resp, status, error("the NameNode could not plan this request (internal error, "
+          + "logged on the NameNode); reads are balanced online meanwhile"), 0);
     }
-    byte[] body = req.getInputStream().readNBytes(MAX_BODY_BYTES + 1);
-    if (body.length > MAX_BODY_BYTES) {
-      send(resp, 413, error("request body exceeds " + MAX_BODY_BYTES + " bytes"));
-      return;
+    if (service != null) {
+      service.metrics().answered(status);
     }
-    handle(req, resp, (service, user) ->
-        service.submit(user, new String(body, StandardCharsets.UTF_8)));
   }
 
-  @Override
-  protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
-    handle(req, resp, (service, user) -> service.list());
-  }
-
-  @Override
-  protected void doDelete(HttpServletRequest req, HttpServletResponse resp) throws IOException {
-    String id = req.getParameter("id");
-    if (id == null || id.isEmpty()) {
-      send(resp, 400, error("DELETE needs ?id=<plan id>"));
-      return;
+  private byte[] handle(ReadPlanService service, HttpServletRequest req)
+      throws PlanRequestException, IOException {
+    if (service == null) {
+      throw new PlanRequestException(503, "Opass read plans are not running on this NameNode");
     }
-    handle(req, resp, (service, user) -> {
-      service.delete(user, id);
-      return JSON.createObjectNode().put("deleted", id).toString();
-    });
+    Object refusal = getServletContext().getAttribute(REFUSAL_ATTRIBUTE);
+    if (refusal != null) {
+      throw new PlanRequestException(401, refusal.toString());
+    }
+    String method = req.getMethod();
+    if ("POST".equals(method)) {
+      return post(service, req);
+    }
+    if ("GET".equals(method)) {
+      return service.list(caller(req));
+    }
+    if ("DELETE".equals(method)) {
+      String id = req.getParameter("id");
+      if (id == null || id.isEmpty()) {
+        throw new PlanRequestException(400, "DELETE needs ?id=<plan id>");
+      }
+      service.delete(caller(req), id);
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      try (JsonGenerator g = JSON.createGenerator(out)) {
+        g.writeStartObject();
+        g.writeStringField("deleted", id);
+        g.writeEndObject();
+      }
+      return out.toByteArray();
+    }
+    throw new PlanRequestException(405, "method " + PlanPaths.shorten(method)
+        + " is not supported: POST a plan, GET your plans, DELETE ?id=<plan id>");
   }
 
-  private interface Action {
-    String run(ReadPlanService service, UserGroupInformation user)
-        throws ReadPlanService.PlanRequestException, IOException;
+  private byte[] post(ReadPlanService service, HttpServletRequest req)
+      throws PlanRequestException, IOException {
+    // Before anything reads parameters: Jetty would take a form-encoded body as parameters.
+    String type = req.getContentType();
+    if (type == null || !type.toLowerCase(Locale.ROOT).startsWith("application/json")) {
+      throw new PlanRequestException(415, "send the plan as JSON with Content-Type: "
+          + "application/json (curl: -H 'Content-Type: application/json' --data-binary @plan.json)"
+          + "; got " + (type == null ? "no Content-Type" : PlanPaths.shorten(type)));
+    }
+    UserGroupInformation user = caller(req);
+    int max = service.maxRequestBytes();
+    long declared = req.getContentLengthLong();
+    if (declared > max) {
+      throw tooBig(declared, max);
+    }
+    if (!service.tryBegin()) {
+      throw new PlanRequestException(503, "the NameNode is planning as many requests as "
+          + ReadBalanceKeys.PLAN_MAX_CONCURRENT_REQUESTS + " allows; retry shortly", 1);
+    }
+    try {
+      return service.submit(user, readBody(req.getInputStream(), max, declared));
+    } finally {
+      service.end();
+    }
   }
 
-  private void handle(HttpServletRequest req, HttpServletResponse resp, Action action)
-      throws IOException {
+  private UserGroupInformation caller(HttpServletRequest req) throws PlanRequestException {
     ServletContext ctx = getServletContext();
-    ReadPlanService service = (ReadPlanService) ctx.getAttribute(SERVICE_ATTRIBUTE);
     try {
       Configuration conf = (Configuration) ctx.getAttribute(JspHelper.CURRENT_CONF);
-      UserGroupInformation user = JspHelper.getUGI(ctx, req, conf);
-      send(resp, 200, action.run(service, user));
-    } catch (ReadPlanService.PlanRequestException e) {
-      send(resp, e.status(), error(e.getMessage()));
-    } catch (IOException | RuntimeException | AssertionError e) {
-      // The reads themselves still work: they fall back to online balancing.
-      LOG.warn("Opass read plan request failed", e);
-      send(resp, 500, error("planning failed: " + e));
+      return JspHelper.getUGI(ctx, req, conf);
+    } catch (AuthorizationException e) {
+      throw new PlanRequestException(403, "the caller may not act as the user it names "
+          + "(proxy-user settings, hadoop.proxyuser.*)");
+    } catch (IOException e) {
+      throw new PlanRequestException(401, "not authenticated: on a secure cluster use SPNEGO "
+          + "(curl --negotiate -u :) or a delegation token");
+    } catch (IllegalArgumentException e) {
+      throw new PlanRequestException(400, "user.name or doas is not a valid user name");
     }
   }
 
-  static String error(String message) {
-    return JSON.createObjectNode().put("error", message).toString();
+  /** Reads at most {@code max} bytes, within {@link #BODY_TIMEOUT_MILLIS}. */
+  static byte[] readBody(InputStream in, int max, long declared)
+      throws IOException, PlanRequestException {
+    long start = Time.monotonicNow();
+    ByteArrayOutputStream out = new ByteArrayOutputStream(
+        declared > 0 ? (int) declared : Math.min(max, 64 << 10));
+    byte[] buf = new byte[64 << 10];
+    for (int n = in.read(buf); n > 0; n = in.read(buf)) {
+      if (out.size() + n > max) {
+        throw tooBig(out.size() + (long) n, max);
+      }
+      out.write(buf, 0, n);
+      if (Time.monotonicNow() - start > BODY_TIMEOUT_MILLIS) {
+        throw new PlanRequestException(408, "the request body took more than "
+            + BODY_TIMEOUT_MILLIS / 1000 + " s to arrive");
+      }
+    }
+    return out.toByteArray();
   }
 
-  private static void send(HttpServletResponse resp, int status, String json)
-      throws IOException {
-    byte[] out = json.getBytes(StandardCharsets.UTF_8);
+  private static PlanRequestException tooBig(long bytes, int max) {
+    return new PlanRequestException(413, "the request body has " + bytes + " bytes or more; "
+        + "at most " + max + " (" + ReadBalanceKeys.PLAN_MAX_REQUEST_BYTES + "): split the batch");
+  }
+
+  static byte[] error(String message) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try (JsonGenerator g = JSON.createGenerator(out)) {
+      g.writeStartObject();
+      g.writeStringField("error", message);
+      g.writeEndObject();
+    }
+    return out.toByteArray();
+  }
+
+  private static void send(HttpServletResponse resp, int status, byte[] json,
+      int retryAfterSeconds) throws IOException {
+    if (resp.isCommitted()) {
+      return; // the client went away mid-answer
+    }
     resp.setStatus(status);
     resp.setContentType("application/json; charset=utf-8");
-    resp.setContentLength(out.length);
-    resp.getOutputStream().write(out);
+    if (retryAfterSeconds > 0) {
+      resp.setHeader("Retry-After", Integer.toString(retryAfterSeconds));
+    }
+    if (status == 405) {
+      resp.setHeader("Allow", "GET, POST, DELETE");
+    }
+    resp.setContentLength(json.length);
+    resp.getOutputStream().write(json);
   }
 }

@@ -9,7 +9,11 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import java.util.function.LongSupplier;
 
 /**
@@ -25,24 +29,127 @@ import java.util.function.LongSupplier;
  * A DataNode that joins or leaves a block's holders changes the key, and that read falls back
  * to online balancing, which is what should happen. A different file of the same reader whose
  * block has exactly the same holders is served by the plan too: still one of its replicas.
+ * The holder set is keyed by a 64-bit order-independent hash: a collision could only steer a
+ * read to a replica holder of its own block (the caller checks that), never elsewhere.
  *
  * <h2>Bounds</h2>
- * At most {@code maxReads} planned reads are kept over all plans; a plan lives {@code ttl}
- * milliseconds. A submission that does not fit first evicts finished plans (every read
- * served), oldest first, then is refused. Lookups are lock-free on an index rebuilt on every
- * change of the plan set; changes are rare (one per submission, removal or expiry).
+ * {@link Limits}: planned reads and live plans, in total and per user (so no tenant can lock
+ * the others out), and a lifetime. A submission that does not fit first evicts finished plans
+ * (every read served; the submitter's own when its per-user limit is what is exceeded), oldest
+ * first, then is refused. A live planned read costs about 180 bytes of heap when every read
+ * has its own (reader, holders) key, the usual case, and 4 bytes when reads share one
+ * (measured over a million reads), so the default bound of 262,144 reads is under 50 MB.
+ *
+ * <h2>Cost on the NameNode's RPC threads</h2>
+ * {@link #serverFor} takes no lock and changes no structure: it reads one slot, skips parts of
+ * expired or removed plans and claims the next planned read with a CAS. Adding or removing a
+ * plan touches only that plan's slots (copy-on-write, one per (reader, holders) of the plan),
+ * never all live plans. Expired plans stop serving at once and are unlinked by
+ * {@link #expire}, which the plugin runs on a thread of its own and every change runs first.
  */
 public final class ReadPlans {
 
-  /**
-   * One planned chunk read.
-   *
-   * @param reader  the reader's address as the NameNode sees it (IP address)
-   * @param holders ids of the DataNodes holding the chunk when it was planned
-   * @param server  the id of the holder that serves it
-   */
-  public record PlannedRead(String reader, Collection<String> holders, String server) {
-    public PlannedRead {
+  /** Bounds of a {@link ReadPlans}; immutable, built with {@link #builder()}. */
+  public static final class Limits {
+    final int maxReads;
+    final int maxReadsPerUser;
+    final int maxPlans;
+    final int maxPlansPerUser;
+    final long ttlMillis;
+
+    private Limits(Builder b) {
+      this.maxReads = b.maxReads;
+      this.maxReadsPerUser = b.maxReadsPerUser > 0 ? b.maxReadsPerUser
+          : Math.max(1, b.maxReads / 4);
+      this.maxPlans = b.maxPlans;
+      this.maxPlansPerUser = b.maxPlansPerUser;
+      this.ttlMillis = b.ttlMillis;
+    }
+
+    public static Builder builder() {
+      return new Builder();
+    }
+
+    public int maxReads() {
+      return maxReads;
+    }
+
+    public int maxReadsPerUser() {
+      return maxReadsPerUser;
+    }
+
+    public int maxPlans() {
+      return maxPlans;
+    }
+
+    public int maxPlansPerUser() {
+      return maxPlansPerUser;
+    }
+
+    public long ttlMillis() {
+      return ttlMillis;
+    }
+
+    /** Builder; every bound must be >= 1. */
+    public static final class Builder {
+      private int maxReads = ReadBalanceKeys.PLAN_MAX_READS_DEFAULT;
+      private int maxReadsPerUser; // 0: a quarter of maxReads
+      private int maxPlans = ReadBalanceKeys.PLAN_MAX_PLANS_DEFAULT;
+      private int maxPlansPerUser = ReadBalanceKeys.PLAN_MAX_PLANS_PER_USER_DEFAULT;
+      private long ttlMillis = ReadBalanceKeys.PLAN_TTL_DEFAULT_MILLIS;
+
+      private Builder() {
+      }
+
+      public Builder maxReads(int v) {
+        maxReads = positive(v, "maxReads");
+        return this;
+      }
+
+      public Builder maxReadsPerUser(int v) {
+        maxReadsPerUser = positive(v, "maxReadsPerUser");
+        return this;
+      }
+
+      public Builder maxPlans(int v) {
+        maxPlans = positive(v, "maxPlans");
+        return this;
+      }
+
+      public Builder maxPlansPerUser(int v) {
+        maxPlansPerUser = positive(v, "maxPlansPerUser");
+        return this;
+      }
+
+      public Builder ttlMillis(long v) {
+        if (v < 1) {
+          throw new IllegalArgumentException("ttlMillis must be >= 1, got " + v);
+        }
+        ttlMillis = v;
+        return this;
+      }
+
+      public Limits build() {
+        return new Limits(this);
+      }
+
+      private static int positive(int v, String name) {
+        if (v < 1) {
+          throw new IllegalArgumentException(name + " must be >= 1, got " + v);
+        }
+        return v;
+      }
+    }
+  }
+
+  /** One planned chunk read: {@code reader} (its address as the NameNode sees it) reads a
+   * chunk held by {@code holders} (DataNode ids) from {@code server}, one of them. */
+  public static final class PlannedRead {
+    final String reader;
+    final long holdersKey;
+    final String server;
+
+    public PlannedRead(String reader, Collection<String> holders, String server) {
       if (reader == null || holders == null || server == null) {
         throw new IllegalArgumentException("planned read with a null field");
       }
@@ -50,151 +157,306 @@ public final class ReadPlans {
         throw new IllegalArgumentException("planned server " + server + " holds no replica: "
             + holders);
       }
+      this.reader = reader;
+      this.holdersKey = holdersKey(holders);
+      this.server = server;
     }
   }
 
   /** What a plan is now: id, owner, times (clock millis), planned and served reads. */
-  public record PlanInfo(String id, String owner, long createdMillis, long expiresMillis,
-      int reads, int served) {
-  }
+  public static final class PlanInfo {
+    private final String id;
+    private final String owner;
+    private final long createdMillis;
+    private final long expiresMillis;
+    private final int reads;
+    private final int served;
 
-  /** A submission does not fit under {@code maxReads}. */
-  public static final class PlanLimitException extends Exception {
-    PlanLimitException(String message) {
-      super(message);
+    PlanInfo(String id, String owner, long createdMillis, long expiresMillis, int reads,
+        int served) {
+      this.id = id;
+      this.owner = owner;
+      this.createdMillis = createdMillis;
+      this.expiresMillis = expiresMillis;
+      this.reads = reads;
+      this.served = served;
+    }
+
+    public String id() {
+      return id;
+    }
+
+    public String owner() {
+      return owner;
+    }
+
+    public long createdMillis() {
+      return createdMillis;
+    }
+
+    public long expiresMillis() {
+      return expiresMillis;
+    }
+
+    public int reads() {
+      return reads;
+    }
+
+    public int served() {
+      return served;
     }
   }
 
-  private final int maxReads;
-  private final long ttlMillis;
+  /** How many more planned reads a user may submit now, and which limit sets that. */
+  public static final class Room {
+    private final int reads;
+    private final boolean userLimit;
+
+    Room(int reads, boolean userLimit) {
+      this.reads = reads;
+      this.userLimit = userLimit;
+    }
+
+    public int reads() {
+      return reads;
+    }
+
+    /** True if the user's own limit is the binding one, false if the total is. */
+    public boolean userLimit() {
+      return userLimit;
+    }
+  }
+
+  /** A submission does not fit: the user's own limits ({@link #userLimit()}) or the total. */
+  public static final class PlanLimitException extends Exception {
+    private static final long serialVersionUID = 1L;
+    private final boolean userLimit;
+
+    PlanLimitException(boolean userLimit, String message) {
+      super(message);
+      this.userLimit = userLimit;
+    }
+
+    public boolean userLimit() {
+      return userLimit;
+    }
+  }
+
+  /** Value of a part's claim counter once it is closed; takes past it find nothing. */
+  private static final int CLOSED = Integer.MAX_VALUE / 2;
+
+  private final Limits limits;
   private final LongSupplier clock;
   private final AtomicLong ids = new AtomicLong();
 
   private final Object lock = new Object();
-  /** Live plans in submission order; guarded by {@link #lock}. */
+  /** Live plans in submission order, which is expiry order (one ttl); guarded by lock. */
   private final LinkedHashMap<String, Plan> plans = new LinkedHashMap<>();
-  private int plannedReads;
+  /** Per owner: {live plans, live planned reads}; guarded by lock. */
+  private final Map<String, int[]> usage = new HashMap<>();
+  private int plannedReads; // guarded by lock
 
-  /** reader -> holders key -> slot; replaced, never mutated, after construction. */
-  private volatile Map<String, Map<String, Slot>> index = Map.of();
-  private volatile long nextExpiryMillis = Long.MAX_VALUE;
+  /** reader -> holders key -> slot. Slots are immutable; writers replace them under lock. */
+  private final ConcurrentHashMap<String, ConcurrentHashMap<Long, Slot>> index =
+      new ConcurrentHashMap<>();
+  /** Planned reads not served yet, by serving DataNode; absent means 0. */
+  private final ConcurrentHashMap<String, Integer> outstanding = new ConcurrentHashMap<>();
 
   /**
-   * @param maxReads  planned reads kept over all plans, >= 1
-   * @param ttlMillis lifetime of a plan, >= 1
-   * @param clock     monotonic milliseconds
+   * @param limits bounds
+   * @param clock  monotonic milliseconds
    */
-  public ReadPlans(int maxReads, long ttlMillis, LongSupplier clock) {
-    if (maxReads < 1 || ttlMillis < 1 || clock == null) {
-      throw new IllegalArgumentException("maxReads and ttlMillis must be >= 1 and clock set");
+  public ReadPlans(Limits limits, LongSupplier clock) {
+    if (limits == null || clock == null) {
+      throw new IllegalArgumentException("limits and clock must be set");
     }
-    this.maxReads = maxReads;
-    this.ttlMillis = ttlMillis;
+    this.limits = limits;
     this.clock = clock;
   }
 
-  /** Canonical key of a holder set: sorted ids joined by commas. */
-  public static String holdersKey(String... holderIds) {
-    String[] ids = holderIds.clone();
-    Arrays.sort(ids);
-    return String.join(",", ids);
+  public Limits limits() {
+    return limits;
   }
 
-  /** True when no plan is live: the fast path of every {@code getBlockLocations}. */
+  /** {@link #holdersKey(Collection)} of the given ids. */
+  public static long holdersKey(String... holderIds) {
+    return holdersKey(Arrays.asList(holderIds));
+  }
+
+  /** Order-independent 64-bit key of a holder set (ids of distinct DataNodes). */
+  public static long holdersKey(Collection<String> holderIds) {
+    long key = 0;
+    for (String id : holderIds) {
+      key += holderHash(id);
+    }
+    return key;
+  }
+
+  /** One holder's share of {@link #holdersKey}: sum these over a block's holders. */
+  public static long holderHash(String id) {
+    long h = 0xcbf29ce484222325L; // FNV-1a, then a 64-bit finalizer to spread the bits
+    for (int i = 0; i < id.length(); i++) {
+      h ^= id.charAt(i);
+      h *= 0x100000001b3L;
+    }
+    h ^= h >>> 33;
+    h *= 0xff51afd7ed558ccdL;
+    h ^= h >>> 33;
+    h *= 0xc4ceb9fe1a85ec53L;
+    return h ^ (h >>> 33);
+  }
+
+  /** True when no plan is linked: the fast path of every {@code getBlockLocations}. */
   public boolean isEmpty() {
     return index.isEmpty();
   }
 
-  /**
-   * Adds a plan.
-   *
-   * @return the new plan's id
-   * @throws PlanLimitException if it does not fit under {@code maxReads}, even after evicting
-   *     finished plans
-   */
-  public PlanInfo add(String owner, List<PlannedRead> reads) throws PlanLimitException {
-    if (reads.size() > maxReads) {
-      throw new PlanLimitException("a plan of " + reads.size() + " reads exceeds "
-          + ReadBalanceKeys.PLAN_MAX_READS + "=" + maxReads + "; split it");
-    }
-    synchronized (lock) {
-      expire();
-      for (Iterator<Plan> it = plans.values().iterator();
-          it.hasNext() && plannedReads + reads.size() > maxReads; ) {
-        Plan p = it.next();
-        if (p.served() == p.reads) {
-          it.remove();
-          plannedReads -= p.reads;
-        }
-      }
-      if (plannedReads + reads.size() > maxReads) {
-        throw new PlanLimitException(plannedReads + " planned reads are live and "
-            + reads.size() + " more exceed " + ReadBalanceKeys.PLAN_MAX_READS + "=" + maxReads
-            + "; wait for plans to expire (" + ReadBalanceKeys.PLAN_TTL + "), delete finished "
-            + "plans, or submit a smaller batch");
-      }
-      long now = clock.getAsLong();
-      Plan plan = new Plan("plan-" + ids.incrementAndGet(), owner, now, now + ttlMillis, reads);
-      plans.put(plan.id, plan);
-      plannedReads += plan.reads;
-      rebuild();
-      return plan.info();
-    }
-  }
-
-  /**
-   * The DataNode planned to serve {@code reader}'s chunk held by {@code holdersKey}, or null
-   * when no live plan covers it.
-   */
-  public String serverFor(String reader, String holdersKey) {
-    if (clock.getAsLong() >= nextExpiryMillis) {
-      synchronized (lock) {
-        if (expire()) {
-          rebuild();
-        }
-      }
-    }
-    Map<String, Slot> byHolders = index.get(reader);
-    if (byHolders == null) {
-      return null;
-    }
-    Slot slot = byHolders.get(holdersKey);
-    return slot == null ? null : slot.next();
-  }
-
-  /** True if {@code reader} has a live plan (cheap; lets callers skip building a key). */
+  /** True if {@code reader} may have a live plan (cheap; lets callers skip building a key). */
   public boolean hasReader(String reader) {
     return index.containsKey(reader);
   }
 
-  /** Planned reads not yet served, by serving DataNode, over every live plan. */
-  public Map<String, Integer> outstanding() {
-    Map<String, Integer> out = new HashMap<>();
-    synchronized (lock) {
-      expire();
-      for (Plan p : plans.values()) {
-        for (Part part : p.parts) {
-          long taken = Math.min(part.taken.get(), part.servers.length);
-          for (int i = (int) taken; i < part.servers.length; i++) {
-            out.merge(part.servers[i], 1, Integer::sum);
-          }
+  /**
+   * The DataNode planned to serve {@code reader}'s chunk held by the holders with
+   * {@code holdersKey}, or null when no live plan covers it. Lock-free.
+   */
+  public String serverFor(String reader, long holdersKey) {
+    Map<Long, Slot> byHolders = index.get(reader);
+    if (byHolders == null) {
+      return null;
+    }
+    Slot slot = byHolders.get(holdersKey);
+    return slot == null ? null : next(slot, clock.getAsLong());
+  }
+
+  // Planned reads of live parts in plan order; once all are served, round-robin over them.
+  private String next(Slot slot, long now) {
+    int live = 0;
+    for (Part p : slot.parts) {
+      if (!p.plan.liveAt(now)) {
+        continue;
+      }
+      if (p.taken < p.servers.length) {
+        int i = Part.TAKEN.getAndIncrement(p);
+        if (i < p.servers.length) {
+          p.plan.served.incrementAndGet();
+          outstanding.computeIfPresent(p.servers[i], (dn, n) -> n == 1 ? null : n - 1);
+          return p.servers[i];
         }
       }
+      live += p.servers.length;
     }
-    return out;
+    if (live == 0) {
+      return null;
+    }
+    long c = Math.floorMod(Slot.CYCLE.getAndIncrement(slot), (long) live);
+    for (Part p : slot.parts) {
+      if (p.plan.liveAt(now)) {
+        if (c < p.servers.length) {
+          return p.servers[(int) c];
+        }
+        c -= p.servers.length;
+      }
+    }
+    return null; // a plan expired between the two passes
+  }
+
+  /**
+   * How many planned reads {@code owner} may still submit, counting finished plans (which
+   * give way) as free. Throws when there is no room at all.
+   */
+  public Room room(String owner) throws PlanLimitException {
+    synchronized (lock) {
+      expire(clock.getAsLong());
+      int userPlans = 0;
+      int userReads = 0;
+      int allPlans = 0;
+      int allReads = 0;
+      for (Plan p : plans.values()) {
+        if (p.finished()) {
+          continue;
+        }
+        allPlans++;
+        allReads += p.reads;
+        if (p.owner.equals(owner)) {
+          userPlans++;
+          userReads += p.reads;
+        }
+      }
+      if (userPlans >= limits.maxPlansPerUser || userReads >= limits.maxReadsPerUser) {
+        throw userFull(owner, userPlans, userReads, 1);
+      }
+      if (allPlans >= limits.maxPlans || allReads >= limits.maxReads) {
+        throw totalFull(allPlans, allReads, 1);
+      }
+      int userRoom = limits.maxReadsPerUser - userReads;
+      int allRoom = limits.maxReads - allReads;
+      return userRoom <= allRoom ? new Room(userRoom, true) : new Room(allRoom, false);
+    }
+  }
+
+  /**
+   * Adds a plan of {@code owner}'s.
+   *
+   * @throws PlanLimitException if it does not fit, even after evicting finished plans
+   * @throws IllegalArgumentException if {@code reads} is empty
+   */
+  public PlanInfo add(String owner, List<PlannedRead> reads) throws PlanLimitException {
+    if (reads.isEmpty()) {
+      throw new IllegalArgumentException("a plan needs at least one read");
+    }
+    int n = reads.size();
+    if (n > limits.maxReadsPerUser || n > limits.maxReads) {
+      throw new PlanLimitException(n > limits.maxReadsPerUser, "a plan of " + n
+          + " reads exceeds " + (n > limits.maxReadsPerUser
+              ? ReadBalanceKeys.PLAN_MAX_READS_PER_USER + "=" + limits.maxReadsPerUser
+              : ReadBalanceKeys.PLAN_MAX_READS + "=" + limits.maxReads) + "; split it");
+    }
+    synchronized (lock) {
+      long now = clock.getAsLong();
+      expire(now);
+      if (!userFits(owner, n)) {
+        evictFinished(owner, n);
+        if (!userFits(owner, n)) {
+          int[] u = usage.get(owner);
+          throw userFull(owner, u[0], u[1], n);
+        }
+      }
+      if (!totalFits(n)) {
+        evictFinished(null, n);
+        if (!totalFits(n)) {
+          throw totalFull(plans.size(), plannedReads, n);
+        }
+      }
+      Plan plan = new Plan("plan-" + ids.incrementAndGet(), owner, now,
+          now + limits.ttlMillis, reads);
+      link(plan);
+      return plan.info();
+    }
   }
 
   /** Removes a plan; false if there is none with that id (or it expired). */
   public boolean remove(String id) {
     synchronized (lock) {
+      expire(clock.getAsLong());
       Plan p = plans.remove(id);
       if (p == null) {
         return false;
       }
-      plannedReads -= p.reads;
-      expire();
-      rebuild();
+      unlink(p);
       return true;
+    }
+  }
+
+  /**
+   * Unlinks every expired plan (they stopped serving when they expired). Cost: the expired
+   * plans' sizes. The plugin runs it every second off the RPC threads; every change runs it.
+   *
+   * @return plans dropped
+   */
+  public int expire() {
+    synchronized (lock) {
+      return expire(clock.getAsLong());
     }
   }
 
@@ -202,104 +464,182 @@ public final class ReadPlans {
   public String owner(String id) {
     synchronized (lock) {
       Plan p = plans.get(id);
-      return p == null ? null : p.owner;
+      return p == null || !p.liveAt(clock.getAsLong()) ? null : p.owner;
     }
   }
 
-  /** Live plans, oldest first. */
-  public List<PlanInfo> plans() {
+  /** Live plans, oldest first: all of them ({@code owner} null) or one owner's. */
+  public List<PlanInfo> plans(String owner) {
     synchronized (lock) {
-      expire();
-      List<PlanInfo> out = new ArrayList<>(plans.size());
+      expire(clock.getAsLong());
+      List<PlanInfo> out = new ArrayList<>();
       for (Plan p : plans.values()) {
-        out.add(p.info());
+        if (owner == null || p.owner.equals(owner)) {
+          out.add(p.info());
+        }
       }
       return out;
     }
   }
 
-  /** Planned reads kept over all live plans. */
+  /** Every live plan, oldest first. */
+  public List<PlanInfo> plans() {
+    return plans(null);
+  }
+
+  /** Planned reads kept over all linked plans (expired ones until {@link #expire} runs). */
   public int plannedReads() {
     synchronized (lock) {
       return plannedReads;
     }
   }
 
-  // Drops expired plans; true if any was dropped. Caller holds the lock.
-  private boolean expire() {
-    long now = clock.getAsLong();
-    boolean dropped = false;
+  /** Planned reads not yet served, by serving DataNode, over every live plan. */
+  public Map<String, Integer> outstanding() {
+    return Collections.unmodifiableMap(new HashMap<>(outstanding));
+  }
+
+  // ---- under lock ----
+
+  private boolean userFits(String owner, int n) {
+    int[] u = usage.get(owner);
+    return u == null || (u[0] < limits.maxPlansPerUser && u[1] + n <= limits.maxReadsPerUser);
+  }
+
+  private boolean totalFits(int n) {
+    return plans.size() < limits.maxPlans && plannedReads + n <= limits.maxReads;
+  }
+
+  /** Evicts finished plans (of {@code owner}, or anyone's), oldest first, until n fit. */
+  private void evictFinished(String owner, int n) {
+    for (Iterator<Plan> it = plans.values().iterator(); it.hasNext(); ) {
+      if (owner == null ? totalFits(n) : userFits(owner, n)) {
+        return;
+      }
+      Plan p = it.next();
+      if (p.finished() && (owner == null || p.owner.equals(owner))) {
+        it.remove();
+        unlink(p);
+      }
+    }
+  }
+
+  private PlanLimitException userFull(String owner, int livePlans, int liveReads, int more) {
+    return new PlanLimitException(true, "user " + owner + " has " + livePlans
+        + " live plans with " + liveReads + " planned reads, and " + more + " more exceed "
+        + ReadBalanceKeys.PLAN_MAX_PLANS_PER_USER + "=" + limits.maxPlansPerUser + " or "
+        + ReadBalanceKeys.PLAN_MAX_READS_PER_USER + "=" + limits.maxReadsPerUser
+        + "; delete finished plans, wait for them to expire (" + ReadBalanceKeys.PLAN_TTL
+        + "), or submit a smaller batch");
+  }
+
+  private PlanLimitException totalFull(int livePlans, int liveReads, int more) {
+    return new PlanLimitException(false, livePlans + " plans with " + liveReads
+        + " planned reads are live, and " + more + " more exceed "
+        + ReadBalanceKeys.PLAN_MAX_PLANS + "=" + limits.maxPlans + " or "
+        + ReadBalanceKeys.PLAN_MAX_READS + "=" + limits.maxReads
+        + "; try again when plans expire");
+  }
+
+  private int expire(long now) {
+    int dropped = 0;
     for (Iterator<Plan> it = plans.values().iterator(); it.hasNext(); ) {
       Plan p = it.next();
-      if (now >= p.expiresMillis) {
-        it.remove();
-        plannedReads -= p.reads;
-        dropped = true;
+      if (p.liveAt(now)) {
+        break; // expiry order
       }
+      it.remove();
+      unlink(p);
+      dropped++;
     }
     return dropped;
   }
 
-  // Caller holds the lock.
-  private void rebuild() {
-    Map<String, Map<String, List<Part>>> parts = new HashMap<>();
-    long next = Long.MAX_VALUE;
-    for (Plan p : plans.values()) {
-      next = Math.min(next, p.expiresMillis);
-      for (Part part : p.parts) {
-        parts.computeIfAbsent(part.reader, r -> new HashMap<>())
-            .computeIfAbsent(part.holdersKey, k -> new ArrayList<>()).add(part);
+  private void link(Plan plan) {
+    plans.put(plan.id, plan);
+    int[] u = usage.computeIfAbsent(plan.owner, o -> new int[2]);
+    u[0]++;
+    u[1] += plan.reads;
+    plannedReads += plan.reads;
+    for (Part part : plan.parts) {
+      for (String server : part.servers) {
+        outstanding.merge(server, 1, Integer::sum);
       }
+      index.computeIfAbsent(part.reader, r -> new ConcurrentHashMap<>())
+          .merge(part.holdersKey, new Slot(new Part[] {part}), (old, one) -> old.with(part));
     }
-    Map<String, Map<String, Slot>> built = new HashMap<>();
-    parts.forEach((reader, byKey) -> {
-      Map<String, Slot> slots = new HashMap<>();
-      byKey.forEach((key, list) -> slots.put(key, new Slot(list.toArray(new Part[0]))));
-      built.put(reader, slots);
-    });
-    index = Collections.unmodifiableMap(built);
-    nextExpiryMillis = next;
   }
 
-  /** One plan's reads of one (reader, holders) key; {@code taken} survives index rebuilds. */
-  private static final class Part {
-    final String reader;
-    final String holdersKey;
-    final String[] servers;
-    final AtomicLong taken = new AtomicLong();
+  /** Caller has taken the plan out of {@link #plans}. */
+  private void unlink(Plan plan) {
+    plan.removed = true; // stops serving now
+    int[] u = usage.get(plan.owner);
+    if (--u[0] == 0) {
+      usage.remove(plan.owner);
+    } else {
+      u[1] -= plan.reads;
+    }
+    plannedReads -= plan.reads;
+    for (Part part : plan.parts) {
+      // Close the part: claims after this find nothing; a claim made before it is served
+      // and was (or will be) taken off outstanding by the claimer.
+      int from = Math.min(Part.TAKEN.getAndSet(part, CLOSED), part.servers.length);
+      for (int i = from; i < part.servers.length; i++) {
+        outstanding.computeIfPresent(part.servers[i], (dn, n) -> n == 1 ? null : n - 1);
+      }
+      index.computeIfPresent(part.reader, (r, byKey) -> {
+        byKey.computeIfPresent(part.holdersKey, (k, slot) -> slot.without(part));
+        return byKey.isEmpty() ? null : byKey;
+      });
+    }
+  }
 
-    Part(String reader, String holdersKey, String[] servers) {
+  /** One plan's reads of one (reader, holders) key. */
+  private static final class Part {
+    // field updaters rather than atomics: one object less per planned (reader, holders)
+    static final AtomicIntegerFieldUpdater<Part> TAKEN =
+        AtomicIntegerFieldUpdater.newUpdater(Part.class, "taken");
+    final Plan plan;
+    final String reader;
+    final long holdersKey;
+    final String[] servers;
+    /** Planned reads claimed so far ({@link #CLOSED} once the plan is gone). */
+    volatile int taken;
+
+    Part(Plan plan, String reader, long holdersKey, String[] servers) {
+      this.plan = plan;
       this.reader = reader;
       this.holdersKey = holdersKey;
       this.servers = servers;
     }
   }
 
-  /** The parts of every plan sharing a key: served in plan order, then round-robin. */
+  /** The parts of every plan sharing a key, in plan order. Immutable but for the cycle. */
   private static final class Slot {
+    static final AtomicLongFieldUpdater<Slot> CYCLE =
+        AtomicLongFieldUpdater.newUpdater(Slot.class, "cycle");
     final Part[] parts;
-    final String[] all;
-    final AtomicLong cycle = new AtomicLong();
+    volatile long cycle;
 
     Slot(Part[] parts) {
       this.parts = parts;
-      List<String> servers = new ArrayList<>();
-      for (Part p : parts) {
-        servers.addAll(Arrays.asList(p.servers));
-      }
-      this.all = servers.toArray(new String[0]);
     }
 
-    String next() {
-      for (Part p : parts) {
-        if (p.taken.get() < p.servers.length) {
-          long i = p.taken.getAndIncrement();
-          if (i < p.servers.length) {
-            return p.servers[(int) i];
-          }
+    Slot with(Part p) {
+      Part[] more = Arrays.copyOf(parts, parts.length + 1);
+      more[parts.length] = p;
+      return new Slot(more);
+    }
+
+    /** This slot without {@code p}, or null if nothing is left. */
+    Slot without(Part p) {
+      List<Part> rest = new ArrayList<>(parts.length);
+      for (Part q : parts) {
+        if (q != p) {
+          rest.add(q);
         }
       }
-      return all[(int) Math.floorMod(cycle.getAndIncrement(), (long) all.length)];
+      return rest.isEmpty() ? null : new Slot(rest.toArray(new Part[0]));
     }
   }
 
@@ -310,6 +650,8 @@ public final class ReadPlans {
     final long expiresMillis;
     final int reads;
     final List<Part> parts;
+    final AtomicInteger served = new AtomicInteger();
+    volatile boolean removed;
 
     Plan(String id, String owner, long createdMillis, long expiresMillis,
         List<PlannedRead> reads) {
@@ -318,27 +660,32 @@ public final class ReadPlans {
       this.createdMillis = createdMillis;
       this.expiresMillis = expiresMillis;
       this.reads = reads.size();
-      Map<List<String>, List<String>> grouped = new LinkedHashMap<>();
+      Map<String, Map<Long, List<String>>> grouped = new LinkedHashMap<>();
       for (PlannedRead r : reads) {
-        String key = holdersKey(r.holders().toArray(new String[0]));
-        grouped.computeIfAbsent(List.of(r.reader(), key), k -> new ArrayList<>()).add(r.server());
+        grouped.computeIfAbsent(r.reader, k -> new LinkedHashMap<>())
+            .computeIfAbsent(r.holdersKey, k -> new ArrayList<>()).add(r.server);
       }
-      List<Part> built = new ArrayList<>(grouped.size());
-      grouped.forEach((k, servers) ->
-          built.add(new Part(k.get(0), k.get(1), servers.toArray(new String[0]))));
-      this.parts = List.copyOf(built);
+      List<Part> built = new ArrayList<>();
+      for (Map.Entry<String, Map<Long, List<String>>> byReader : grouped.entrySet()) {
+        for (Map.Entry<Long, List<String>> e : byReader.getValue().entrySet()) {
+          built.add(new Part(this, byReader.getKey(), e.getKey(),
+              e.getValue().toArray(new String[0])));
+        }
+      }
+      this.parts = Collections.unmodifiableList(built);
     }
 
-    int served() {
-      int served = 0;
-      for (Part p : parts) {
-        served += (int) Math.min(p.taken.get(), p.servers.length);
-      }
-      return served;
+    boolean liveAt(long now) {
+      return !removed && now < expiresMillis;
+    }
+
+    boolean finished() {
+      return served.get() >= reads;
     }
 
     PlanInfo info() {
-      return new PlanInfo(id, owner, createdMillis, expiresMillis, reads, served());
+      return new PlanInfo(id, owner, createdMillis, expiresMillis, reads,
+          Math.min(served.get(), reads));
     }
   }
 }

@@ -7,11 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -22,11 +24,16 @@ class ReadPlansTest {
   private final AtomicLong now = new AtomicLong(1000);
 
   private ReadPlans plans(int maxReads) {
-    return new ReadPlans(maxReads, 500, now::get);
+    return new ReadPlans(ReadPlans.Limits.builder().maxReads(maxReads).maxReadsPerUser(maxReads)
+        .ttlMillis(500).build(), now::get);
   }
 
   private static PlannedRead read(String reader, String server, String... holders) {
     return new PlannedRead(reader, List.of(holders), server);
+  }
+
+  private static long key(String... holders) {
+    return ReadPlans.holdersKey(holders);
   }
 
   @Test
@@ -35,11 +42,12 @@ class ReadPlansTest {
     assertTrue(p.isEmpty());
     p.add("alice", List.of(read("10.0.0.1", "b", "a", "b", "c")));
     assertFalse(p.isEmpty());
-    assertEquals("b", p.serverFor("10.0.0.1", ReadPlans.holdersKey("c", "b", "a")));
+    assertEquals("b", p.serverFor("10.0.0.1", key("c", "b", "a")));
     // served once: it keeps being served by b (clients locate a block again)
-    assertEquals("b", p.serverFor("10.0.0.1", ReadPlans.holdersKey("a", "c", "b")));
-    assertNull(p.serverFor("10.0.0.2", ReadPlans.holdersKey("a", "b", "c")), "other reader");
-    assertNull(p.serverFor("10.0.0.1", ReadPlans.holdersKey("a", "b", "d")), "other holders");
+    assertEquals("b", p.serverFor("10.0.0.1", key("a", "c", "b")));
+    assertNull(p.serverFor("10.0.0.2", key("a", "b", "c")), "other reader");
+    assertNull(p.serverFor("10.0.0.1", key("a", "b", "d")), "other holders");
+    assertNull(p.serverFor("10.0.0.1", key("a", "b")), "a subset of the holders");
   }
 
   @Test
@@ -47,7 +55,7 @@ class ReadPlansTest {
     ReadPlans p = plans(10);
     p.add("alice", List.of(read("r", "a", "a", "b", "c"), read("r", "c", "a", "b", "c")));
     p.add("bob", List.of(read("r", "b", "a", "b", "c")));
-    String key = ReadPlans.holdersKey("a", "b", "c");
+    long key = key("a", "b", "c");
     assertEquals(Map.of("a", 1, "b", 1, "c", 1), p.outstanding());
     List<String> served = new ArrayList<>();
     for (int i = 0; i < 6; i++) {
@@ -63,11 +71,32 @@ class ReadPlansTest {
     ReadPlans p = plans(10);
     p.add("alice", List.of(read("r", "a", "a", "b")));
     now.addAndGet(499);
-    assertEquals("a", p.serverFor("r", ReadPlans.holdersKey("a", "b")));
+    assertEquals("a", p.serverFor("r", key("a", "b")));
     now.addAndGet(1);
-    assertNull(p.serverFor("r", ReadPlans.holdersKey("a", "b")));
+    assertNull(p.serverFor("r", key("a", "b")));
+    assertEquals(1, p.expire());
     assertTrue(p.isEmpty());
     assertEquals(0, p.plannedReads());
+  }
+
+  @Test
+  void anExpiredPlanIsNotServedAfterAListingOrASubmission() throws Exception {
+    ReadPlans p = plans(10);
+    p.add("alice", List.of(read("r", "a", "a", "b"), read("r", "a", "a", "b")));
+    now.addAndGet(1000); // past its expiry
+    assertEquals(List.of(), p.plans(), "a listing drops it");
+    assertNull(p.serverFor("r", key("a", "b")), "and it serves nothing more");
+    p.add("bob", List.of(read("s", "b", "a", "b")));
+    assertNull(p.serverFor("r", key("a", "b")));
+    assertEquals("b", p.serverFor("s", key("a", "b")));
+    assertEquals(Map.of(), p.outstanding());
+  }
+
+  @Test
+  void anEmptyPlanIsRefused() {
+    ReadPlans p = plans(10);
+    assertThrows(IllegalArgumentException.class, () -> p.add("alice", List.of()));
+    assertEquals(0, p.plans().size());
   }
 
   @Test
@@ -78,15 +107,56 @@ class ReadPlansTest {
     ReadPlans.PlanLimitException e = assertThrows(ReadPlans.PlanLimitException.class,
         () -> p.add("bob", List.of(read("s", "a", "a", "b"), read("s", "b", "a", "b"))));
     assertTrue(e.getMessage().contains(ReadBalanceKeys.PLAN_MAX_READS), e.getMessage());
-    assertThrows(ReadPlans.PlanLimitException.class, () -> p.add("bob",
-        List.of(read("s", "a", "a"), read("s", "a", "a"), read("s", "a", "a"),
-            read("s", "a", "a"))));
+    assertFalse(e.userLimit());
     // alice's plan served in full: it gives way
-    p.serverFor("r", ReadPlans.holdersKey("a", "b"));
-    p.serverFor("r", ReadPlans.holdersKey("b", "c"));
+    p.serverFor("r", key("a", "b"));
+    p.serverFor("r", key("b", "c"));
     p.add("bob", List.of(read("s", "a", "a", "b"), read("s", "b", "a", "b")));
     assertNull(p.owner(first.id()));
     assertEquals(2, p.plannedReads());
+  }
+
+  @Test
+  void oneUserAtItsCapDoesNotStopAnother() throws Exception {
+    ReadPlans p = new ReadPlans(ReadPlans.Limits.builder().maxReads(100).ttlMillis(500)
+        .maxPlansPerUser(3).build(), now::get); // a user may keep a quarter: 25 reads
+    List<PlannedRead> big = new ArrayList<>();
+    for (int i = 0; i < 25; i++) {
+      big.add(read("r", "a", "a", "b"));
+    }
+    p.add("mallory", big);
+    ReadPlans.PlanLimitException more = assertThrows(ReadPlans.PlanLimitException.class,
+        () -> p.add("mallory", List.of(read("r", "a", "a", "b"))));
+    assertTrue(more.userLimit());
+    assertTrue(more.getMessage().contains(ReadBalanceKeys.PLAN_MAX_READS_PER_USER)
+        && more.getMessage().contains("mallory"), more.getMessage());
+    assertThrows(ReadPlans.PlanLimitException.class, () -> p.room("mallory"));
+    assertEquals(25, p.room("alice").reads());
+    assertTrue(p.room("alice").userLimit());
+    p.add("alice", big);
+    p.add("bob", List.of(read("s", "b", "a", "b")));
+    // live plans per user too
+    p.add("bob", List.of(read("s", "b", "a", "b")));
+    p.add("bob", List.of(read("s", "b", "a", "b")));
+    assertTrue(assertThrows(ReadPlans.PlanLimitException.class,
+        () -> p.add("bob", List.of(read("s", "b", "a", "b")))).userLimit());
+    assertEquals(List.of("mallory", "alice", "bob", "bob", "bob"),
+        p.plans().stream().map(ReadPlans.PlanInfo::owner).toList());
+  }
+
+  @Test
+  void aUsersOwnFinishedPlansGiveWayWhenItsCapIsReached() throws Exception {
+    ReadPlans p = new ReadPlans(ReadPlans.Limits.builder().maxReads(100).maxReadsPerUser(2)
+        .ttlMillis(500).build(), now::get);
+    String first = p.add("alice", List.of(read("r", "a", "a", "b"), read("r", "b", "a", "b")))
+        .id();
+    p.add("bob", List.of(read("s", "a", "a", "b"))); // unfinished, someone else's: stays
+    p.serverFor("r", key("a", "b"));
+    p.serverFor("r", key("a", "b"));
+    p.add("alice", List.of(read("r", "a", "a", "b")));
+    assertNull(p.owner(first));
+    assertEquals(List.of("bob", "alice"),
+        p.plans().stream().map(ReadPlans.PlanInfo::owner).toList());
   }
 
   @Test
@@ -97,8 +167,10 @@ class ReadPlansTest {
     assertEquals("alice", p.owner(a));
     assertTrue(p.remove(a));
     assertFalse(p.remove(a));
-    assertNull(p.serverFor("r", ReadPlans.holdersKey("a", "b")));
-    assertEquals("b", p.serverFor("s", ReadPlans.holdersKey("a", "b")));
+    assertNull(p.serverFor("r", key("a", "b")));
+    assertEquals("b", p.serverFor("s", key("a", "b")));
+    assertEquals(List.of("bob"), p.plans("bob").stream().map(ReadPlans.PlanInfo::owner).toList());
+    assertEquals(List.of(), p.plans("alice"));
   }
 
   @Test
@@ -109,6 +181,36 @@ class ReadPlansTest {
   }
 
   @Test
+  void expiryNeverRunsOnTheLookupThread() throws Exception {
+    // A million planned reads live; when they expire, a lookup finds nothing for them and
+    // returns, leaving the unlinking (proportional to the plan) to expire(), which the plugin
+    // runs on a thread of its own.
+    ReadPlans p = new ReadPlans(ReadPlans.Limits.builder().maxReads(1 << 21)
+        .maxReadsPerUser(1 << 21).ttlMillis(500).build(), now::get);
+    List<PlannedRead> million = new ArrayList<>(1_000_000);
+    for (int reader = 0; reader < 1000; reader++) {
+      for (int i = 0; i < 1000; i++) {
+        million.add(read("10.1." + reader / 256 + "." + reader % 256, "dn" + i % 3,
+            "dn0", "dn1", "dn2"));
+      }
+    }
+    p.add("alice", million);
+    now.addAndGet(300);
+    p.add("bob", List.of(read("10.9.9.9", "dn1", "dn0", "dn1", "dn2")));
+    assertEquals(1_000_001, p.plannedReads());
+    now.addAndGet(200); // alice's plan expires, bob's lives on
+    for (int reader = 0; reader < 1000; reader += 37) {
+      assertNull(p.serverFor("10.1." + reader / 256 + "." + reader % 256,
+          key("dn0", "dn1", "dn2")));
+    }
+    assertEquals("dn1", p.serverFor("10.9.9.9", key("dn0", "dn1", "dn2")));
+    assertEquals(1_000_001, p.plannedReads(), "lookups unlinked nothing");
+    assertEquals(1, p.expire());
+    assertEquals(1, p.plannedReads());
+    assertEquals(Map.of(), p.outstanding());
+  }
+
+  @Test
   void concurrentReadersGetEachPlannedServerExactlyOnce() throws Exception {
     ReadPlans p = plans(1000);
     List<PlannedRead> reads = new ArrayList<>();
@@ -116,7 +218,7 @@ class ReadPlansTest {
       reads.add(read("r", "dn" + (i % 4), "dn0", "dn1", "dn2", "dn3"));
     }
     p.add("alice", reads);
-    String key = ReadPlans.holdersKey("dn0", "dn1", "dn2", "dn3");
+    long key = key("dn0", "dn1", "dn2", "dn3");
     Map<String, AtomicInteger> counts = new ConcurrentHashMap<>();
     ExecutorService pool = Executors.newFixedThreadPool(8);
     for (int t = 0; t < 8; t++) {
@@ -132,5 +234,49 @@ class ReadPlansTest {
     for (int d = 0; d < 4; d++) {
       assertEquals(100, counts.get("dn" + d).get());
     }
+  }
+
+  @Test
+  void outstandingStaysExactWhilePlansAreServedAndRemovedConcurrently() throws Exception {
+    ReadPlans p = new ReadPlans(ReadPlans.Limits.builder().maxReads(1 << 20)
+        .maxReadsPerUser(1 << 20).maxPlans(10_000).maxPlansPerUser(10_000).ttlMillis(1 << 30)
+        .build(), now::get);
+    long key = key("dn0", "dn1", "dn2");
+    ExecutorService pool = Executors.newFixedThreadPool(6);
+    List<Future<?>> fs = new ArrayList<>();
+    for (int t = 0; t < 4; t++) {
+      fs.add(pool.submit(() -> {
+        for (int i = 0; i < 50_000; i++) {
+          p.serverFor("r", key);
+        }
+      }));
+    }
+    fs.add(pool.submit(() -> {
+      for (int round = 0; round < 300; round++) {
+        List<PlannedRead> reads = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+          reads.add(read("r", "dn" + i % 3, "dn0", "dn1", "dn2"));
+        }
+        String id = p.add("u" + round % 7, reads).id();
+        if (round % 3 != 0) {
+          p.remove(id);
+        }
+      }
+      return null;
+    }));
+    for (Future<?> f : fs) {
+      f.get();
+    }
+    pool.shutdown();
+    Map<String, Integer> expected = new HashMap<>();
+    for (ReadPlans.PlanInfo info : p.plans()) {
+      int left = info.reads() - info.served();
+      // each plan's reads are dn0, dn1, dn2 in turn, served in that order
+      for (int i = info.served(); i < info.reads(); i++) {
+        expected.merge("dn" + i % 3, 1, Integer::sum);
+      }
+      assertTrue(left >= 0);
+    }
+    assertEquals(expected, p.outstanding());
   }
 }

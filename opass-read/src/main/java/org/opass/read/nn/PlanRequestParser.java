@@ -1,0 +1,209 @@
+package org.opass.read.nn;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads a plan request, {@code {"reads": [{"path": "/d/f", "reader": "host", "offset": 0,
+ * "length": 1048576}, ...]}}, with limits that hold whatever the body is: one pass over a
+ * streaming parser, no tree, nothing recursive; a number longer than a {@code long} is refused
+ * before it is converted (a 1 MB number costs a scan, not the quadratic conversion of
+ * {@code readTree}); a container where a value should be is refused at once, so nesting costs
+ * nothing; strings are capped (HDFS's longest path, DNS's longest name), fields are checked
+ * (unknown, duplicate and missing ones are refused by name), and at most {@code maxReads}
+ * reads are accepted. Invalid UTF-8 is a parse error. Every refusal is a 400 (413 for too many
+ * reads) whose message says where and what, never the parser's own text.
+ */
+final class PlanRequestParser {
+  /** HDFS's longest path ({@code HdfsServerConstants.MAX_PATH_LENGTH}). */
+  static final int MAX_PATH_CHARS = 8000;
+  /** The longest DNS name, and far longer than any IP address. */
+  static final int MAX_READER_CHARS = 255;
+  /** {@link Long#MAX_VALUE} has 19 digits. */
+  static final int MAX_NUMBER_CHARS = 19;
+
+  private static final JsonFactory FACTORY = new JsonFactory()
+      // no shared symbol table that request field names could fill
+      .disable(JsonFactory.Feature.CANONICALIZE_FIELD_NAMES)
+      .disable(JsonFactory.Feature.INTERN_FIELD_NAMES);
+
+  /** One read as requested (path and reader not yet checked against the namespace). */
+  static final class Read {
+    final String path;
+    final String reader;
+    final long offset;
+    final long length;
+
+    Read(String path, String reader, long offset, long length) {
+      this.path = path;
+      this.reader = reader;
+      this.offset = offset;
+      this.length = length;
+    }
+
+    /** End of the range, exclusive, saturating at {@link Long#MAX_VALUE}. */
+    long end() {
+      return length > Long.MAX_VALUE - offset ? Long.MAX_VALUE : offset + length;
+    }
+  }
+
+  private PlanRequestParser() {
+  }
+
+  static List<Read> parse(byte[] body, int maxReads) throws PlanRequestException {
+    try (JsonParser p = FACTORY.createParser(body)) {
+      if (p.nextToken() != JsonToken.START_OBJECT) {
+        throw bad(p, "the request must be a JSON object: {\"reads\": [{\"path\": ..., "
+            + "\"reader\": ...}, ...]}");
+      }
+      List<Read> reads = null;
+      for (JsonToken t = p.nextToken(); t != JsonToken.END_OBJECT; t = p.nextToken()) {
+        String field = p.getCurrentName();
+        if (!"reads".equals(field)) {
+          throw bad(p, "unknown field " + quoted(field) + " (the request has one field, "
+              + "\"reads\")");
+        }
+        if (reads != null) {
+          throw bad(p, "duplicate field \"reads\"");
+        }
+        reads = reads(p, maxReads);
+      }
+      if (p.nextToken() != null) {
+        throw bad(p, "content after the request object");
+      }
+      if (reads == null) {
+        throw bad(p, "the request has no \"reads\": [{\"path\": ..., \"reader\": ...}, ...]");
+      }
+      if (reads.isEmpty()) {
+        throw new PlanRequestException(400, "\"reads\" is empty: a plan needs at least one read");
+      }
+      return reads;
+    } catch (JsonProcessingException e) {
+      JsonLocation at = e.getLocation();
+      throw new PlanRequestException(400, "the request is not valid JSON (UTF-8)"
+          + (at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr()));
+    } catch (IOException e) {
+      throw new PlanRequestException(400, "the request is not valid JSON (UTF-8)");
+    }
+  }
+
+  private static List<Read> reads(JsonParser p, int maxReads)
+      throws IOException, PlanRequestException {
+    if (p.nextToken() != JsonToken.START_ARRAY) {
+      throw bad(p, "\"reads\" must be an array of {\"path\": ..., \"reader\": ...}");
+    }
+    List<Read> out = new ArrayList<>();
+    for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
+      int i = out.size();
+      if (i == maxReads) {
+        throw new PlanRequestException(413, "the request has more than " + maxReads
+            + " reads (" + ReadBalanceKeys.PLAN_MAX_REQUEST_READS + "); split it");
+      }
+      if (t != JsonToken.START_OBJECT) {
+        throw bad(p, "reads[" + i + "] must be an object {\"path\": ..., \"reader\": ...}");
+      }
+      out.add(read(p, i));
+    }
+    return out;
+  }
+
+  private static Read read(JsonParser p, int i) throws IOException, PlanRequestException {
+    String path = null;
+    String reader = null;
+    long offset = -1;
+    long length = -1;
+    for (JsonToken t = p.nextToken(); t != JsonToken.END_OBJECT; t = p.nextToken()) {
+      String field = p.getCurrentName();
+      String where = "reads[" + i + "]." + field;
+      p.nextToken();
+      if ("path".equals(field)) {
+        path = once(p, where, path, string(p, where, MAX_PATH_CHARS));
+      } else if ("reader".equals(field)) {
+        reader = once(p, where, reader, string(p, where, MAX_READER_CHARS));
+      } else if ("offset".equals(field)) {
+        offset = onceNumber(p, where, offset);
+      } else if ("length".equals(field)) {
+        length = onceNumber(p, where, length);
+      } else {
+        throw bad(p, "reads[" + i + "] has an unknown field " + quoted(field)
+            + " (expected path, reader, offset, length)");
+      }
+    }
+    if (path == null || reader == null) {
+      throw new PlanRequestException(400, "reads[" + i + "]." + (path == null ? "path" : "reader")
+          + " is missing");
+    }
+    return new Read(path, reader, Math.max(0, offset), length < 0 ? Long.MAX_VALUE : length);
+  }
+
+  private static String string(JsonParser p, String where, int maxChars)
+      throws IOException, PlanRequestException {
+    if (p.currentToken() != JsonToken.VALUE_STRING) {
+      throw bad(p, where + " must be a string");
+    }
+    int len = p.getTextLength();
+    if (len == 0) {
+      throw bad(p, where + " is empty");
+    }
+    if (len > maxChars) {
+      throw bad(p, where + " is " + len + " characters long; at most " + maxChars);
+    }
+    return p.getText();
+  }
+
+  private static long number(JsonParser p, String where) throws IOException, PlanRequestException {
+    if (p.currentToken() != JsonToken.VALUE_NUMBER_INT) {
+      throw bad(p, where + " must be a non-negative integer");
+    }
+    // Checked before conversion: converting a huge number costs quadratic time.
+    if (p.getTextLength() > MAX_NUMBER_CHARS) {
+      throw bad(p, where + " has " + p.getTextLength() + " digits; at most "
+          + MAX_NUMBER_CHARS + " (a 64-bit byte count)");
+    }
+    if (p.getNumberType() != JsonParser.NumberType.INT
+        && p.getNumberType() != JsonParser.NumberType.LONG) {
+      throw bad(p, where + " is larger than " + Long.MAX_VALUE);
+    }
+    long v = p.getLongValue();
+    if (v < 0) {
+      throw bad(p, where + " must be a non-negative integer, got " + v);
+    }
+    return v;
+  }
+
+  private static String once(JsonParser p, String where, String old, String value)
+      throws PlanRequestException {
+    if (old != null) {
+      throw bad(p, "duplicate field " + where);
+    }
+    return value;
+  }
+
+  private static long onceNumber(JsonParser p, String where, long old)
+      throws IOException, PlanRequestException {
+    if (old >= 0) {
+      throw bad(p, "duplicate field " + where);
+    }
+    return number(p, where);
+  }
+
+  private static String quoted(String field) {
+    if (field == null) {
+      return "(none)";
+    }
+    String shown = field.length() > 64 ? field.substring(0, 64) + "..." : field;
+    return "\"" + shown + "\"";
+  }
+
+  private static PlanRequestException bad(JsonParser p, String message) {
+    JsonLocation at = p.getTokenLocation();
+    return new PlanRequestException(400, message
+        + (at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")"));
+  }
+}
