@@ -28,9 +28,10 @@ final class PlanRequestParser {
   /** {@link Long#MAX_VALUE} has 19 digits. */
   static final int MAX_NUMBER_CHARS = 19;
 
+  // Field names are not interned (a request could name many). Canonicalization stays on: it
+  // is what selects the byte parser, which refuses invalid UTF-8 instead of replacing it;
+  // its table is bounded, and a request with an unknown field name is refused at that name.
   private static final JsonFactory FACTORY = new JsonFactory()
-      // no shared symbol table that request field names could fill
-      .disable(JsonFactory.Feature.CANONICALIZE_FIELD_NAMES)
       .disable(JsonFactory.Feature.INTERN_FIELD_NAMES);
 
   /** One read as requested (path and reader not yet checked against the namespace). */
@@ -58,7 +59,12 @@ final class PlanRequestParser {
 
   static List<Read> parse(byte[] body, int maxReads) throws PlanRequestException {
     try (JsonParser p = FACTORY.createParser(body)) {
-      if (p.nextToken() != JsonToken.START_OBJECT) {
+      JsonToken first = p.nextToken();
+      if (first == null) {
+        throw new PlanRequestException(400, "the request body is empty: send {\"reads\": "
+            + "[{\"path\": ..., \"reader\": ...}, ...]}");
+      }
+      if (first != JsonToken.START_OBJECT) {
         throw bad(p, "the request must be a JSON object: {\"reads\": [{\"path\": ..., "
             + "\"reader\": ...}, ...]}");
       }

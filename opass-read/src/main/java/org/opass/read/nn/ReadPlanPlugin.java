@@ -156,6 +156,13 @@ public class ReadPlanPlugin implements ServicePlugin {
     return service;
   }
 
+  /** The read-plan service running in {@code nameNode}, or null when the plugin is off. */
+  public static ReadPlanService serviceOf(NameNode nameNode) {
+    HttpServer2 http = nameNode.getHttpServer();
+    return http == null ? null
+        : (ReadPlanService) http.getAttribute(ReadPlanServlet.SERVICE_ATTRIBUTE);
+  }
+
   @Override
   public void stop() {
     if (topology != null) {

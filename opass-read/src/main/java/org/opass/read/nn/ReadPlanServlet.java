@@ -75,12 +75,12 @@ public class ReadPlanServlet extends HttpServlet {
 
   private byte[] handle(ReadPlanService service, HttpServletRequest req)
       throws PlanRequestException, IOException {
-    if (service == null) {
-      throw new PlanRequestException(503, "Opass read plans are not running on this NameNode");
-    }
     Object refusal = getServletContext().getAttribute(REFUSAL_ATTRIBUTE);
     if (refusal != null) {
       throw new PlanRequestException(401, refusal.toString());
+    }
+    if (service == null) {
+      throw new PlanRequestException(503, "Opass read plans are not running on this NameNode");
     }
     String method = req.getMethod();
     if ("POST".equals(method)) {
