@@ -8,17 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.PrintStream;
-import java.net.HttpURLConnection;
 import java.net.URI;
-import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.security.PrivilegedExceptionAction;
 import java.time.Duration;
@@ -324,65 +319,16 @@ class ReadPlanClusterTest {
 
   // ---- the endpoint as a hostile or careless client meets it ----
 
-  private static final ObjectMapper JSON = new ObjectMapper();
-
-  /** Status and body of one raw request to the endpoint. */
-  private static final class Answer {
-    final int status;
-    final String body;
-    final String retryAfter;
-
-    Answer(int status, String body, String retryAfter) {
-      this.status = status;
-      this.body = body;
-      this.retryAfter = retryAfter;
-    }
-
-    String error() throws IOException {
-      return JSON.readTree(body).get("error").asText();
-    }
-
-    @Override
-    public String toString() {
-      return status + " " + body;
-    }
+  private static PlanEndpoint endpoint() {
+    return new PlanEndpoint(cluster);
   }
 
-  static Answer http(String method, String user, String query, String contentType, byte[] body)
-      throws IOException {
-    URL url = new URL("http://" + NetUtils.getHostPortString(
-        cluster.miniCluster().getNameNode().getHttpAddress()) + "/opass/read-plan?user.name="
-        + user + query);
-    HttpURLConnection c = (HttpURLConnection) url.openConnection();
-    c.setRequestMethod(method);
-    c.setConnectTimeout(10_000);
-    c.setReadTimeout(30_000);
-    if (body != null) {
-      c.setDoOutput(true);
-      if (contentType != null) {
-        c.setRequestProperty("Content-Type", contentType);
-      }
-      try (OutputStream os = c.getOutputStream()) {
-        os.write(body);
-      }
-    }
-    int status = c.getResponseCode();
-    try (InputStream in = status < 400 ? c.getInputStream() : c.getErrorStream()) {
-      String text = in == null ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8);
-      assertTrue(c.getContentType() != null && c.getContentType().startsWith("application/json"),
-          "always JSON, got " + c.getContentType() + ": " + text);
-      return new Answer(status, text, c.getHeaderField("Retry-After"));
-    } finally {
-      c.disconnect();
-    }
-  }
-
-  private static Answer post(String user, String json) throws IOException {
-    return http("POST", user, "", "application/json", json.getBytes(StandardCharsets.UTF_8));
+  private static PlanEndpoint.Answer post(String user, String json) throws IOException {
+    return endpoint().post(user, json);
   }
 
   private static String read(String path, String reader, String more) {
-    return "{\"path\": \"" + path + "\", \"reader\": \"" + reader + "\"" + more + "}";
+    return PlanEndpoint.read(path, reader, more);
   }
 
   @Test
@@ -398,13 +344,13 @@ class ReadPlanClusterTest {
       body.append(k == 0 ? "" : ",").append(read(aliases.get(k % aliases.size()), reader,
           ", \"offset\": " + k + ", \"length\": 1"));
     }
-    Answer a = post("alice", body.append("]}").toString());
+    PlanEndpoint.Answer a = post("alice", body.append("]}").toString());
     assertEquals(200, a.status, a.body);
-    JsonNode plan = JSON.readTree(a.body);
+    JsonNode plan = a.json();
     assertEquals(1, plan.get("reads").asInt(), "700 aliases of one block are one chunk read");
     assertEquals("/plans/f0", plan.get("assignments").get(0).get("path").asText());
 
-    Answer other = post("alice", "{\"reads\": [" + read("hdfs://elsewhere:8020/plans/f0",
+    PlanEndpoint.Answer other = post("alice", "{\"reads\": [" + read("hdfs://elsewhere:8020/plans/f0",
         reader, "") + "]}");
     assertEquals(400, other.status);
     assertTrue(other.error().contains("reads[0].path") && other.error().contains("elsewhere"),
@@ -414,7 +360,7 @@ class ReadPlanClusterTest {
   @Test
   void emptyRequestsAreRefusedAndKeepNothing() throws Exception {
     for (int k = 0; k < 200; k++) {
-      Answer a = post("mallory", "{\"reads\": []}");
+      PlanEndpoint.Answer a = post("mallory", "{\"reads\": []}");
       assertEquals(400, a.status, a.body);
       assertTrue(a.error().contains("\"reads\" is empty"), a.body);
     }
@@ -434,23 +380,25 @@ class ReadPlanClusterTest {
       deep.append('[');
     }
     assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
-      Answer a = post("mallory", bigNumber);
+      PlanEndpoint.Answer a = post("mallory", bigNumber);
       assertEquals(400, a.status, a.body);
       assertTrue(a.error().contains("reads[0].length has 1048576 digits"), a.body);
-      Answer b = post("mallory", deep.toString());
+      PlanEndpoint.Answer b = post("mallory", deep.toString());
       assertEquals(400, b.status, b.body);
       assertTrue(b.error().contains("reads[0] must be an object"), b.body);
     });
-    Answer form = http("POST", "mallory", "", "application/x-www-form-urlencoded",
-        "{\"reads\": []}".getBytes(StandardCharsets.UTF_8));
+    PlanEndpoint.Answer form = endpoint().call("POST", "user.name=mallory",
+        "application/x-www-form-urlencoded", "{\"reads\": []}".getBytes(StandardCharsets.UTF_8));
     assertEquals(415, form.status, form.body);
     assertTrue(form.error().contains("Content-Type: application/json"), form.body);
-    Answer put = http("PUT", "mallory", "", "application/json", "{}".getBytes(StandardCharsets.UTF_8));
+    PlanEndpoint.Answer put = endpoint().call("PUT", "user.name=mallory", "application/json",
+        "{}".getBytes(StandardCharsets.UTF_8));
     assertEquals(405, put.status, put.body);
-    Answer noSuchPlan = http("DELETE", "mallory", "&id=plan-0", null, null);
+    PlanEndpoint.Answer noSuchPlan = endpoint().delete("mallory", "plan-0");
     assertEquals(404, noSuchPlan.status, noSuchPlan.body);
-    for (Answer a : List.of(form, put, noSuchPlan)) {
-      assertTrue(!a.body.contains("Exception") && !a.body.contains("\tat "), a.body);
+    for (PlanEndpoint.Answer a : List.of(form, put, noSuchPlan)) {
+      assertTrue(a.contentType.startsWith("application/json") && a.error() != null
+          && !a.body.contains("Exception") && !a.body.contains("\tat "), a.toString());
     }
     ReadPlanMetrics metrics = ReadPlanPlugin.serviceOf(cluster.miniCluster().getNameNode())
         .metrics();
@@ -463,32 +411,32 @@ class ReadPlanClusterTest {
     String reader = cluster.hostName(firstNonHolder(1, 0));
     assertEquals(200, post("alice", "{\"reads\": [" + read("/plans/f1", reader, "") + "]}").status);
     assertEquals(200, post("bob", "{\"reads\": [" + read("/plans/f2", reader, "") + "]}").status);
-    JsonNode alice = JSON.readTree(http("GET", "alice", "", null, null).body);
+    JsonNode alice = endpoint().get("alice").json();
     assertEquals("own", alice.get("scope").asText());
     assertEquals(1, alice.get("plans").size());
     assertEquals("alice", alice.get("plans").get(0).get("owner").asText());
     String superuser = UserGroupInformation.getCurrentUser().getShortUserName();
-    JsonNode all = JSON.readTree(http("GET", superuser, "", null, null).body);
+    JsonNode all = endpoint().get(superuser).json();
     assertEquals("all", all.get("scope").asText());
     assertEquals(2, all.get("plans").size());
     String bobs = all.get("plans").get(1).get("id").asText();
-    Answer stolen = http("DELETE", "alice", "&id=" + bobs, null, null);
+    PlanEndpoint.Answer stolen = endpoint().delete("alice", bobs);
     assertEquals(403, stolen.status, stolen.body);
     assertTrue(!stolen.error().contains("bob"), "does not tell alice whose plan it is");
-    assertEquals(200, http("DELETE", superuser, "&id=" + bobs, null, null).status,
+    assertEquals(200, endpoint().delete(superuser, bobs).status,
         "the superuser may drop any plan");
   }
 
   @Test
   void aReaderThatIsNoDataNodeIsNamedByItsAddressNeverLookedUp() throws Exception {
-    Answer byName = post("alice", "{\"reads\": [" + read("/plans/f0", "localhost", "") + "]}");
+    PlanEndpoint.Answer byName = post("alice", "{\"reads\": [" + read("/plans/f0", "localhost", "") + "]}");
     assertEquals(400, byName.status, byName.body);
     assertTrue(byName.error().contains("reads[0].reader 'localhost'")
         && byName.error().contains("IP address"), byName.body);
-    Answer byAddress = post("alice", "{\"reads\": [" + read("/plans/f0",
+    PlanEndpoint.Answer byAddress = post("alice", "{\"reads\": [" + read("/plans/f0",
         EmulatedCluster.OFF_CLUSTER_ADDRESS, "") + "]}");
     assertEquals(200, byAddress.status, byAddress.body);
     assertEquals(EmulatedCluster.OFF_CLUSTER_ADDRESS,
-        JSON.readTree(byAddress.body).get("assignments").get(0).get("reader").asText());
+        byAddress.json().get("assignments").get(0).get("reader").asText());
   }
 }

@@ -15,6 +15,7 @@ import org.apache.hadoop.hdfs.server.common.JspHelper;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.security.authorize.AuthorizationException;
 import org.apache.hadoop.util.Time;
+import org.eclipse.jetty.http.BadMessageException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,6 +60,10 @@ public class ReadPlanServlet extends HttpServlet {
     } catch (PlanRequestException e) {
       status = e.status();
       send(resp, status, error(e.getMessage()), e.retryAfterSeconds());
+    } catch (BadMessageException e) { // Jetty, reading a malformed query string or form
+      status = 400;
+      send(resp, status, error("the request's query string is not valid (percent-encoded "
+          + "UTF-8)"), 0);
     } catch (Throwable t) { // StackOverflowError and the like too: never Jetty's HTML page
       status = 500;
       if (service == null || service.metrics().firstOf(t.getClass().getName())) {
