@@ -49,8 +49,13 @@ final class PlanEndpoint {
   private final String base;
 
   PlanEndpoint(EmulatedCluster cluster) {
-    base = "http://" + NetUtils.getHostPortString(
-        cluster.miniCluster().getNameNode().getHttpAddress()) + "/opass/read-plan";
+    this("http://" + NetUtils.getHostPortString(
+        cluster.miniCluster().getNameNode().getHttpAddress()));
+  }
+
+  /** @param nameNodeHttp the NameNode's web address, {@code http://host:port} */
+  PlanEndpoint(String nameNodeHttp) {
+    base = nameNodeHttp + "/opass/read-plan";
   }
 
   /** @param query what follows {@code ?}, already encoded */

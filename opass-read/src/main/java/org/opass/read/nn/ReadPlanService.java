@@ -212,6 +212,9 @@ public final class ReadPlanService {
     for (int i = 0; i < asked.size(); i++) {
       PlanRequestParser.Read r = asked.get(i);
       TargetFile f = fileOf[i];
+      if (r.end() <= r.offset) {
+        continue; // an empty range reads no block
+      }
       for (int b = f.firstBlockEndingAfter(r.offset); b < f.blocks.size(); b++) {
         Block blk = f.blocks.get(b);
         if (blk.start >= r.end()) {
@@ -229,8 +232,8 @@ public final class ReadPlanService {
       }
     }
     if (chunks.isEmpty() && skipped == 0) {
-      throw new PlanRequestException(400, "nothing to plan: every read is of an empty file "
-          + "or starts past the end of its file");
+      throw new PlanRequestException(400, "nothing to plan: every read is empty, of an empty "
+          + "file, or starts past the end of its file");
     }
     return plan(owner, chunks, skipped);
   }
@@ -328,15 +331,18 @@ public final class ReadPlanService {
 
   // ---- request steps ----
 
+  /**
+   * This request's budget of located blocks and chunk reads: {@code max-request-reads}. A
+   * caller with no room left at all is refused here, before any work; whether the plan fits
+   * the caller's room exactly is decided when it is added.
+   */
   private Budget budget(String owner) throws PlanRequestException {
-    ReadPlans.Room room;
     try {
-      room = plans.room(owner);
+      plans.room(owner);
     } catch (ReadPlans.PlanLimitException e) {
       throw limitRefusal(e);
     }
-    return room.reads() < maxRequestReads ? new Budget(room.reads(), room.userLimit() ? 429 : 503)
-        : new Budget(maxRequestReads, 413);
+    return new Budget(maxRequestReads);
   }
 
   private PlanRequestException limitRefusal(ReadPlans.PlanLimitException e) {
@@ -531,16 +537,14 @@ public final class ReadPlanService {
     }
   }
 
-  /** Located blocks and chunk reads one request may still take; refusal status past it. */
+  /** Located blocks and chunk reads one request may take; 413 past them. */
   private static final class Budget {
     private final int limit;
-    private final int status;
     private int located;
     private int reads;
 
-    Budget(int limit, int status) {
+    Budget(int limit) {
       this.limit = limit;
-      this.status = status;
     }
 
     int left() {
@@ -560,19 +564,9 @@ public final class ReadPlanService {
       }
     }
 
-    private PlanRequestException exceeded(String what) {
-      switch (status) {
-        case 413:
-          return new PlanRequestException(413, what + " ("
-              + ReadBalanceKeys.PLAN_MAX_REQUEST_READS + "); split the batch");
-        case 429:
-          return new PlanRequestException(429, what + ", more than this user may still plan ("
-              + ReadBalanceKeys.PLAN_MAX_READS_PER_USER + "); delete finished plans or split "
-              + "the batch", 10);
-        default:
-          return new PlanRequestException(503, what + ", more than the NameNode can take "
-              + "now (" + ReadBalanceKeys.PLAN_MAX_READS + "); retry when plans expire", 10);
-      }
+    private static PlanRequestException exceeded(String what) {
+      return new PlanRequestException(413, what + " (" + ReadBalanceKeys.PLAN_MAX_REQUEST_READS
+          + "); split the batch");
     }
   }
 
@@ -592,7 +586,7 @@ public final class ReadPlanService {
     }
 
     void want(long offset, long end) {
-      if (offset < length) {
+      if (offset < length && offset < end) {
         wanted.add(new long[] {offset, Math.min(end, length)});
       }
     }

@@ -207,26 +207,6 @@ public final class ReadPlans {
     }
   }
 
-  /** How many more planned reads a user may submit now, and which limit sets that. */
-  public static final class Room {
-    private final int reads;
-    private final boolean userLimit;
-
-    Room(int reads, boolean userLimit) {
-      this.reads = reads;
-      this.userLimit = userLimit;
-    }
-
-    public int reads() {
-      return reads;
-    }
-
-    /** True if the user's own limit is the binding one, false if the total is. */
-    public boolean userLimit() {
-      return userLimit;
-    }
-  }
-
   /** A submission does not fit: the user's own limits ({@link #userLimit()}) or the total. */
   public static final class PlanLimitException extends Exception {
     private static final long serialVersionUID = 1L;
@@ -363,9 +343,11 @@ public final class ReadPlans {
 
   /**
    * How many planned reads {@code owner} may still submit, counting finished plans (which
-   * give way) as free. Throws when there is no room at all.
+   * give way) as free: the smaller of the owner's and everyone's room.
+   *
+   * @throws PlanLimitException when there is no room at all
    */
-  public Room room(String owner) throws PlanLimitException {
+  public int room(String owner) throws PlanLimitException {
     synchronized (lock) {
       expire(clock.getAsLong());
       int userPlans = 0;
@@ -389,9 +371,7 @@ public final class ReadPlans {
       if (allPlans >= limits.maxPlans || allReads >= limits.maxReads) {
         throw totalFull(allPlans, allReads, 1);
       }
-      int userRoom = limits.maxReadsPerUser - userReads;
-      int allRoom = limits.maxReads - allReads;
-      return userRoom <= allRoom ? new Room(userRoom, true) : new Room(allRoom, false);
+      return Math.min(limits.maxReadsPerUser - userReads, limits.maxReads - allReads);
     }
   }
 
