@@ -21,6 +21,7 @@ public final class BenchMain {
       "write", new WriteBench(),
       "planner-scale", new PlannerScaleBench(),
       "read-nn-cost", new ReadNameNodeCostBench(),
+      "read-plan-limits", new ReadPlanLimitsBench(),
       "read-single", new ReadBench(ReadBench.Kind.SINGLE),
       "read-multi", new ReadBench(ReadBench.Kind.MULTI),
       "read-dynamic", new ReadBench(ReadBench.Kind.DYNAMIC),

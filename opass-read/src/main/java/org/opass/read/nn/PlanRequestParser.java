@@ -20,7 +20,7 @@ import java.util.List;
  * reads are accepted. Invalid UTF-8 is a parse error. Every refusal is a 400 (413 for too many
  * reads) whose message says where and what, never the parser's own text.
  */
-final class PlanRequestParser {
+public final class PlanRequestParser {
   /** HDFS's longest path ({@code HdfsServerConstants.MAX_PATH_LENGTH}). */
   static final int MAX_PATH_CHARS = 8000;
   /** The longest DNS name, and far longer than any IP address. */
@@ -35,7 +35,7 @@ final class PlanRequestParser {
       .disable(JsonFactory.Feature.INTERN_FIELD_NAMES);
 
   /** One read as requested (path and reader not yet checked against the namespace). */
-  static final class Read {
+  public static final class Read {
     final String path;
     final String reader;
     final long offset;
@@ -48,6 +48,22 @@ final class PlanRequestParser {
       this.length = length;
     }
 
+    public String path() {
+      return path;
+    }
+
+    public String reader() {
+      return reader;
+    }
+
+    public long offset() {
+      return offset;
+    }
+
+    public long length() {
+      return length;
+    }
+
     /** End of the range, exclusive, saturating at {@link Long#MAX_VALUE}. */
     long end() {
       return length > Long.MAX_VALUE - offset ? Long.MAX_VALUE : offset + length;
@@ -57,7 +73,12 @@ final class PlanRequestParser {
   private PlanRequestParser() {
   }
 
-  static List<Read> parse(byte[] body, int maxReads) throws PlanRequestException {
+  /**
+   * The reads of a request body, at most {@code maxReads} of them.
+   *
+   * @throws PlanRequestException 400 (or 413 for too many reads) naming what is wrong
+   */
+  public static List<Read> parse(byte[] body, int maxReads) throws PlanRequestException {
     try (JsonParser p = FACTORY.createParser(body)) {
       JsonToken first = p.nextToken();
       if (first == null) {
