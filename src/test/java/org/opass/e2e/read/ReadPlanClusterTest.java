@@ -8,12 +8,15 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.net.URI;
+import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.security.PrivilegedExceptionAction;
 import java.time.Duration;
@@ -404,6 +407,15 @@ class ReadPlanClusterTest {
         .metrics();
     assertTrue(metrics.count(400) >= 2 && metrics.count(415) >= 1 && metrics.count(405) >= 1);
     assertEquals(0, metrics.count(500), "no request failed inside the plugin");
+    // published where operators look: the NameNode's /jmx (a metrics2 source)
+    URL jmx = new URL("http://" + NetUtils.getHostPortString(
+        cluster.miniCluster().getNameNode().getHttpAddress())
+        + "/jmx?qry=Hadoop:service=NameNode,name=OpassReadPlans*");
+    try (InputStream in = jmx.openStream()) {
+      JsonNode bean = new ObjectMapper().readTree(in).get("beans").get(0);
+      assertTrue(bean.get("Status415").asLong() >= 1 && bean.has("PlannedReads"),
+          bean.toString());
+    }
   }
 
   @Test

@@ -100,13 +100,7 @@ public class ReadPlanServlet extends HttpServlet {
         throw new PlanRequestException(400, "DELETE needs ?id=<plan id>");
       }
       service.delete(caller(req), id);
-      ByteArrayOutputStream out = new ByteArrayOutputStream();
-      try (JsonGenerator g = JSON.createGenerator(out)) {
-        g.writeStartObject();
-        g.writeStringField("deleted", id);
-        g.writeEndObject();
-      }
-      return out.toByteArray();
+      return object("deleted", id);
     }
     throw new PlanRequestException(405, "method " + PlanPaths.shorten(method)
         + " is not supported: POST a plan, GET your plans, DELETE ?id=<plan id>");
@@ -180,10 +174,15 @@ public class ReadPlanServlet extends HttpServlet {
   }
 
   static byte[] error(String message) throws IOException {
+    return object("error", message);
+  }
+
+  /** {@code {"field": "value"}}. */
+  private static byte[] object(String field, String value) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try (JsonGenerator g = JSON.createGenerator(out)) {
       g.writeStartObject();
-      g.writeStringField("error", message);
+      g.writeStringField(field, value);
       g.writeEndObject();
     }
     return out.toByteArray();
