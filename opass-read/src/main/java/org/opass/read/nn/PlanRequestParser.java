@@ -31,8 +31,8 @@ public final class PlanRequestParser {
   // Field names are not interned (a request could name many). Canonicalization stays on: it
   // is what selects the byte parser, which refuses invalid UTF-8 instead of replacing it;
   // its table is bounded, and a request with an unknown field name is refused at that name.
-  private static final JsonFactory FACTORY = new JsonFactory()
-      .disable(JsonFactory.Feature.INTERN_FIELD_NAMES);
+  private static final JsonFactory FACTORY = JsonFactory.builder()
+      .disable(JsonFactory.Feature.INTERN_FIELD_NAMES).build();
 
   /** One read as requested (path and reader not yet checked against the namespace). */
   public static final class Read {
