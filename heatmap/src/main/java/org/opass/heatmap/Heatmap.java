@@ -134,8 +134,8 @@ public class Heatmap {
   }
 
   /**
-   * Forgets every tracked node that is not in {@code liveIds} and was tracked before
-   * {@code walkStartNanos} at the latest (a node that joined while the caller listed the live ones stays).
+   * Forgets every tracked node that is not in {@code liveIds} and was tracked by
+   * {@code walkStartNanos} (a node that joined while the caller listed the live ones stays).
    * For a walk over the DataNodes the NameNode currently has: the NameNode drops a DataNode
    * from its topology when it declares it dead or removes it, and such a node must not keep
    * counting in the mean heat.

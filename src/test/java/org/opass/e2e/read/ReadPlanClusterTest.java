@@ -353,8 +353,8 @@ class ReadPlanClusterTest {
     assertEquals(1, plan.get("reads").asInt(), "700 aliases of one block are one chunk read");
     assertEquals("/plans/f0", plan.get("assignments").get(0).get("path").asText());
 
-    PlanEndpoint.Answer other = post("alice", "{\"reads\": [" + read("hdfs://elsewhere:8020/plans/f0",
-        reader, "") + "]}");
+    PlanEndpoint.Answer other = post("alice", "{\"reads\": ["
+        + read("hdfs://elsewhere:8020/plans/f0", reader, "") + "]}");
     assertEquals(400, other.status);
     assertTrue(other.error().contains("reads[0].path") && other.error().contains("elsewhere"),
         other.body);
@@ -441,7 +441,8 @@ class ReadPlanClusterTest {
 
   @Test
   void aReaderThatIsNoDataNodeIsNamedByItsAddressNeverLookedUp() throws Exception {
-    PlanEndpoint.Answer byName = post("alice", "{\"reads\": [" + read("/plans/f0", "localhost", "") + "]}");
+    PlanEndpoint.Answer byName = post("alice", "{\"reads\": [" + read("/plans/f0", "localhost",
+        "") + "]}");
     assertEquals(400, byName.status, byName.body);
     assertTrue(byName.error().contains("reads[0].reader 'localhost'")
         && byName.error().contains("IP address"), byName.body);

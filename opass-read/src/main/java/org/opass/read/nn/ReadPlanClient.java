@@ -29,7 +29,10 @@ import org.apache.hadoop.security.UserGroupInformation;
 public final class ReadPlanClient {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** One read of a batch: {@code reader} (host name or IP) reads {@code [offset, offset+length)}. */
+  /**
+   * One read of a batch: {@code reader} reads {@code [offset, offset+length)}. The reader is a
+   * DataNode's host name or IP address, or the IP address of a host that runs no DataNode.
+   */
   public record Read(String path, String reader, long offset, long length) {
     /** The whole file. */
     public static Read wholeFile(String path, String reader) {

@@ -105,8 +105,8 @@ public class ReadPlanPlugin implements ServicePlugin {
         continue;
       }
       FilterHolder f = handler.getFilter(m.getFilterName());
-      Class<?> c = f == null ? null
-          : f.getHeldClass() != null ? f.getHeldClass() : conf.getClassByNameOrNull(f.getClassName());
+      Class<?> c = f == null ? null : f.getHeldClass() != null ? f.getHeldClass()
+          : conf.getClassByNameOrNull(f.getClassName());
       if (c != null && AuthenticationFilter.class.isAssignableFrom(c)
           && !PseudoAuthenticationHandler.TYPE.equals(f.getInitParameter("type"))) {
         return null;

@@ -71,9 +71,10 @@ import org.opass.read.balance.Strategy;
  * the request stops (413, or 429 when the caller's share of plans is what runs out) at the
  * first block past {@code max-request-reads} or the caller's room in {@link ReadPlans}. So a
  * request holds its body plus about 200 bytes per located block, and balances at most
- * {@code max-request-reads} reads (measured: 32,768 reads over 1,024 DataNodes in at most
- * 0.3 s). Readers are DataNodes (by IP address or host name, looked up in the NameNode's own
- * tables) or IP addresses: nothing a caller sends is looked up in DNS.
+ * {@code max-request-reads} reads (65,536 reads over 1,024 or 2,048 DataNodes: 0.1 to 0.8 s,
+ * {@code bin/bench read-plan-limits}). Readers are DataNodes (by IP address or host name,
+ * looked up in the NameNode's own tables) or IP addresses: nothing a caller sends is looked up
+ * in DNS.
  */
 public final class ReadPlanService {
   /** Most blocks asked of the namespace in one {@code getBlockLocations}. */

@@ -36,7 +36,8 @@ class ReadPlanAuthenticationTest {
 
   @Test
   void kerberosWithoutAnAuthenticationFilterRefusesEveryRequest() throws Exception {
-    Configuration conf = kerberos(); // the default filter (StaticUserWebFilter) authenticates no one
+    Configuration conf = kerberos(); // the default filter, StaticUserWebFilter, authenticates
+    // no one
     HttpServer2 http = server(conf);
     String refusal = ReadPlanPlugin.authenticationProblem(conf, http.getWebAppContext());
     assertNotNull(refusal);
