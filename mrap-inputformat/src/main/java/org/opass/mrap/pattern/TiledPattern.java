@@ -1,0 +1,95 @@
+package org.opass.mrap.pattern;
+
+import java.util.Arrays;
+
+/**
+ * An n-dimensional row-major array cut into tiles of {@code tile} elements per dimension (the
+ * last tiles of a dimension may be smaller), each tile a {@link SubarrayPattern}: one map task
+ * per tile, as a halo finder or a stencil code reads its domain. Tiles are numbered row-major
+ * over the tile grid. Tiles are made on demand.
+ */
+public final class TiledPattern {
+  private final long base;
+  private final long[] shape;
+  private final long elementSize;
+  private final long[] tile;
+  private final long[] tilesPerDim;
+  private final long tileCount;
+
+  private TiledPattern(long base, long[] shape, long elementSize, long[] tile) {
+    this.base = base;
+    this.shape = shape;
+    this.elementSize = elementSize;
+    this.tile = tile;
+    tilesPerDim = new long[shape.length];
+    long n = 1;
+    for (int d = 0; d < shape.length; d++) {
+      tilesPerDim[d] = (shape[d] + tile[d] - 1) / tile[d];
+      n *= tilesPerDim[d];
+    }
+    tileCount = n;
+  }
+
+  /** @throws IllegalArgumentException naming the bad value */
+  public static TiledPattern of(long base, long[] shape, long elementSize, long[] tile) {
+    SubarrayPattern.whole(base, shape, elementSize); // checks the array
+    if (tile.length != shape.length) {
+      throw new IllegalArgumentException("the tile needs one extent per dimension ("
+          + shape.length + "), got " + tile.length);
+    }
+    for (int d = 0; d < tile.length; d++) {
+      if (tile[d] < 1 || tile[d] > shape[d]) {
+        throw new IllegalArgumentException("tile[" + d + "] (" + tile[d]
+            + ") must be within [1, " + shape[d] + "]");
+      }
+    }
+    return new TiledPattern(base, shape.clone(), elementSize, tile.clone());
+  }
+
+  public long tileCount() {
+    return tileCount;
+  }
+
+  /** Tile {@code i}, row-major over the tile grid. */
+  public SubarrayPattern tile(long i) {
+    if (i < 0 || i >= tileCount) {
+      throw new IndexOutOfBoundsException("tile " + i + " of " + tileCount);
+    }
+    long[] origin = new long[shape.length];
+    long[] extent = new long[shape.length];
+    for (int d = shape.length - 1; d >= 0; d--) {
+      long t = i % tilesPerDim[d];
+      i /= tilesPerDim[d];
+      origin[d] = t * tile[d];
+      extent[d] = Math.min(tile[d], shape[d] - origin[d]);
+    }
+    return SubarrayPattern.of(base, shape, elementSize, origin, extent);
+  }
+
+  /** The whole array, whose end a file must reach. */
+  public SubarrayPattern array() {
+    return SubarrayPattern.whole(base, shape, elementSize);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (!(o instanceof TiledPattern)) {
+      return false;
+    }
+    TiledPattern p = (TiledPattern) o;
+    return p.base == base && p.elementSize == elementSize && Arrays.equals(p.shape, shape)
+        && Arrays.equals(p.tile, tile);
+  }
+
+  @Override
+  public int hashCode() {
+    return Arrays.hashCode(shape) * 31 + Arrays.hashCode(tile) + Long.hashCode(base)
+        + Long.hashCode(elementSize);
+  }
+
+  @Override
+  public String toString() {
+    return "tiled(base=" + base + ", shape=" + Arrays.toString(shape) + ", element="
+        + elementSize + ", tile=" + Arrays.toString(tile) + ")";
+  }
+}

@@ -1,0 +1,274 @@
+package org.opass.mrap.pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.StringReader;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** Every pattern kind against a naive expansion, on random shapes, whole and by index range. */
+class PatternPropertyTest {
+  private static final int CASES = 300;
+
+  /** Regions of a nested strided pattern, expanded the obvious recursive way. */
+  private static void naiveStrided(long at, long size, long[] spacing, long[] count, int level,
+      List<Region> out) {
+    if (level < 0) {
+      out.add(Region.of(at, size));
+      return;
+    }
+    long unit = extent(size, spacing, count, level - 1);
+    for (long i = 0; i < count[level]; i++) {
+      naiveStrided(at + i * (unit + spacing[level]), size, spacing, count, level - 1, out);
+    }
+  }
+
+  private static long extent(long size, long[] spacing, long[] count, int level) {
+    long unit = size;
+    for (int l = 0; l <= level; l++) {
+      unit = count[l] * unit + (count[l] - 1) * spacing[l];
+    }
+    return unit;
+  }
+
+  private static void assertSameRegions(List<Region> expected, AccessPattern p) {
+    assertEquals(expected.size(), p.regionCount(), p.toString());
+    assertEquals(expected, p.regions(0, p.regionCount()), p.toString());
+    long bytes = 0;
+    long end = 0;
+    for (Region r : expected) {
+      bytes += r.length();
+      end = Math.max(end, r.end());
+    }
+    assertEquals(bytes, p.totalBytes(), p.toString());
+    assertEquals(end, p.end(), p.toString());
+    Random rnd = new Random(expected.size());
+    for (int k = 0; k < 5 && !expected.isEmpty(); k++) {
+      int from = rnd.nextInt(expected.size());
+      int to = from + rnd.nextInt(expected.size() - from + 1);
+      assertEquals(expected.subList(from, to), p.regions(from, to), p + " [" + from + ":" + to
+          + "]");
+      assertEquals(expected.subList(from, to), p.slice(from, to).regions(0, to - from));
+    }
+    for (int i = 1; i < expected.size(); i++) {
+      assertTrue(expected.get(i - 1).offset() <= expected.get(i).offset(), "file order");
+    }
+  }
+
+  @Test
+  void stridedPatternsMatchTheNaiveExpansion() {
+    Random rnd = new Random(1);
+    for (int c = 0; c < CASES; c++) {
+      int levels = 1 + rnd.nextInt(3);
+      long[] count = new long[levels];
+      long[] spacing = new long[levels];
+      for (int l = 0; l < levels; l++) {
+        count[l] = 1 + rnd.nextInt(6);
+        spacing[l] = rnd.nextInt(4) == 0 ? 0 : rnd.nextInt(100);
+      }
+      long start = rnd.nextBoolean() ? 0 : rnd.nextInt(1000);
+      long size = 1 + rnd.nextInt(50);
+      List<Region> expected = new ArrayList<>();
+      naiveStrided(start, size, spacing, count, levels - 1, expected);
+      StridedPattern p = StridedPattern.nested(start, size, spacing, count);
+      assertSameRegions(expected, p);
+      for (int k = 0; k < expected.size(); k++) {
+        assertEquals(expected.get(k).offset(), p.offsetOf(k));
+      }
+    }
+  }
+
+  @Test
+  void offsetsAbove4GiBAreExact() {
+    long gib = 1L << 30;
+    StridedPattern p = StridedPattern.nested(5 * gib + 3, 4096, new long[] {gib, 7 * gib},
+        new long[] {3, 4});
+    List<Region> expected = new ArrayList<>();
+    naiveStrided(5 * gib + 3, 4096, new long[] {gib, 7 * gib}, new long[] {3, 4}, 1, expected);
+    assertSameRegions(expected, p);
+    assertTrue(p.end() > 30 * gib);
+    // a pattern of 10^9 regions costs nothing until read, and reads from anywhere
+    StridedPattern huge = StridedPattern.vector(0, 1, 63, 1_000_000_000L);
+    assertEquals(1_000_000_000L, huge.regionCount());
+    assertEquals(List.of(Region.of(63_999_999_936L, 1)),
+        huge.regions(999_999_999L, 1_000_000_000L));
+    assertThrows(IllegalArgumentException.class,
+        () -> StridedPattern.vector(0, 1L << 40, 1L << 40, 1L << 30), "past 2^63");
+  }
+
+  /** Elements of a block of a row-major array, one region each, in file order. */
+  private static List<Region> naiveElements(long base, long[] shape, long elem, long[] origin,
+      long[] extent) {
+    List<Region> out = new ArrayList<>();
+    int n = shape.length;
+    long[] idx = new long[n];
+    long total = 1;
+    for (long e : extent) {
+      total *= e;
+    }
+    for (long k = 0; k < total; k++) {
+      long rem = k;
+      for (int d = n - 1; d >= 0; d--) {
+        idx[d] = origin[d] + rem % extent[d];
+        rem /= extent[d];
+      }
+      long linear = 0;
+      for (int d = 0; d < n; d++) {
+        linear = linear * shape[d] + idx[d];
+      }
+      out.add(Region.of(base + linear * elem, elem));
+    }
+    return out;
+  }
+
+  private static List<Region> elements(AccessPattern p, long elem) {
+    List<Region> out = new ArrayList<>();
+    for (Region r : p.regions(0, p.regionCount())) {
+      assertEquals(0, r.length() % elem);
+      for (long o = r.offset(); o < r.end(); o += elem) {
+        out.add(Region.of(o, elem));
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void subarraysMatchTheNaiveElementWalk() {
+    Random rnd = new Random(2);
+    for (int c = 0; c < CASES; c++) {
+      int n = 1 + rnd.nextInt(4);
+      long[] shape = new long[n];
+      long[] origin = new long[n];
+      long[] extent = new long[n];
+      for (int d = 0; d < n; d++) {
+        shape[d] = 1 + rnd.nextInt(6);
+        origin[d] = rnd.nextInt((int) shape[d]);
+        extent[d] = rnd.nextInt(3) == 0 ? shape[d] - origin[d]
+            : 1 + rnd.nextInt((int) (shape[d] - origin[d]));
+        if (rnd.nextInt(4) == 0) {
+          origin[d] = 0;
+          extent[d] = shape[d];
+        }
+      }
+      long elem = 1 + rnd.nextInt(9);
+      long base = rnd.nextInt(3) == 0 ? rnd.nextInt(100) : 0;
+      SubarrayPattern p = SubarrayPattern.of(base, shape, elem, origin, extent);
+      List<Region> expected = naiveElements(base, shape, elem, origin, extent);
+      assertEquals(expected, elements(p, elem), p.toString());
+      List<Region> runs = p.regions(0, p.regionCount());
+      long runBytes = runs.get(0).length();
+      for (Region r : runs) {
+        assertEquals(runBytes, r.length(), "every run has one length");
+      }
+      assertEquals(expected.get(expected.size() - 1).end(), p.end());
+      assertEquals(expected.size() * elem, p.totalBytes());
+      for (int k = 0; k < 3; k++) {
+        int from = rnd.nextInt(runs.size());
+        int to = from + rnd.nextInt(runs.size() - from + 1);
+        assertEquals(runs.subList(from, to), p.regions(from, to));
+      }
+    }
+  }
+
+  @Test
+  void blocksOfWholeRowsAreOneRegion() {
+    SubarrayPattern rows = SubarrayPattern.of(0, new long[] {8, 16}, 4, new long[] {2, 0},
+        new long[] {3, 16});
+    assertEquals(List.of(Region.of(2 * 16 * 4, 3 * 16 * 4)), rows.regions(0, 1));
+    SubarrayPattern column = SubarrayPattern.of(0, new long[] {8, 16}, 4, new long[] {0, 5},
+        new long[] {8, 1});
+    assertEquals(8, column.regionCount());
+  }
+
+  @Test
+  void tilesCoverTheArrayExactlyOnce() {
+    Random rnd = new Random(3);
+    for (int c = 0; c < 100; c++) {
+      int n = 1 + rnd.nextInt(3);
+      long[] shape = new long[n];
+      long[] tile = new long[n];
+      for (int d = 0; d < n; d++) {
+        shape[d] = 1 + rnd.nextInt(9);
+        tile[d] = 1 + rnd.nextInt((int) shape[d]);
+      }
+      long elem = 1 + rnd.nextInt(4);
+      TiledPattern t = TiledPattern.of(0, shape, elem, tile);
+      boolean[] seen = new boolean[(int) (t.array().totalBytes() / elem)];
+      for (long i = 0; i < t.tileCount(); i++) {
+        for (Region e : elements(t.tile(i), elem)) {
+          int at = (int) (e.offset() / elem);
+          assertFalse(seen[at], "element " + at + " in two tiles of " + t);
+          seen[at] = true;
+        }
+      }
+      for (boolean s : seen) {
+        assertTrue(s, "every element in a tile of " + t);
+      }
+    }
+  }
+
+  @Test
+  void indexedPatternsAreSortedAndParsed() throws Exception {
+    IndexedPattern p = IndexedPattern.of(new long[] {500, 0, 100, 0}, new long[] {5, 10, 1, 3});
+    assertEquals(List.of(Region.of(0, 10), Region.of(0, 3), Region.of(100, 1),
+        Region.of(500, 5)), p.regions(0, 4), "file order, stable for equal offsets");
+    assertEquals(505, p.end());
+    IndexedPattern parsed = IndexedPattern.parse(new StringReader(
+        "# offset length\n500 5\n0:10, 100:1\n\n0:3  # a comment\n"), "test");
+    assertEquals(p, parsed);
+    IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
+        () -> IndexedPattern.parse(new StringReader("0:10\n7:x\n"), "side.txt"));
+    assertTrue(bad.getMessage().contains("side.txt line 2") && bad.getMessage().contains("7:x"),
+        bad.getMessage());
+    assertThrows(IllegalArgumentException.class,
+        () -> IndexedPattern.parse(new StringReader("0:0"), "s"), "empty region");
+    assertThrows(IllegalArgumentException.class,
+        () -> IndexedPattern.parse(new StringReader("# nothing"), "s"));
+    Random rnd = new Random(4);
+    for (int c = 0; c < CASES; c++) {
+      int n = 1 + rnd.nextInt(40);
+      long[] o = new long[n];
+      long[] l = new long[n];
+      List<Region> expected = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        o[i] = (rnd.nextBoolean() ? 5L << 30 : 0) + rnd.nextInt(10_000);
+        l[i] = 1 + rnd.nextInt(300);
+        expected.add(Region.of(o[i], l[i]));
+      }
+      expected.sort((a, b) -> Long.compare(a.offset(), b.offset()));
+      assertSameRegions(expected, IndexedPattern.of(o, l));
+    }
+  }
+
+  @Test
+  void patternsAreValuesWithCanonicalText() {
+    assertEquals(StridedPattern.vector(0, 32, 10000, 100),
+        StridedPattern.nested(0, 32, new long[] {10000}, new long[] {100}));
+    assertEquals("strided(start=0, size=32, count=[100], spacing=[10000])",
+        StridedPattern.vector(0, 32, 10000, 100).toString());
+    assertNotEquals(StridedPattern.vector(0, 32, 10000, 100),
+        StridedPattern.vector(0, 32, 10000, 101));
+    assertEquals(SubarrayPattern.whole(0, new long[] {4, 4}, 8),
+        SubarrayPattern.of(0, new long[] {4, 4}, 8, new long[] {0, 0}, new long[] {4, 4}));
+  }
+
+  @Test
+  void badArgumentsNameTheValue() {
+    assertTrue(assertThrows(IllegalArgumentException.class,
+        () -> StridedPattern.vector(0, 0, 1, 1)).getMessage().contains("size (0)"));
+    assertTrue(assertThrows(IllegalArgumentException.class,
+        () -> StridedPattern.vector(0, 1, -2, 1)).getMessage().contains("spacing[0] (-2)"));
+    assertTrue(assertThrows(IllegalArgumentException.class,
+        () -> SubarrayPattern.of(0, new long[] {4, 4}, 1, new long[] {3, 0},
+            new long[] {2, 4})).getMessage().contains("dimension 0: origin 3 and extent 2"));
+    assertTrue(assertThrows(IllegalArgumentException.class,
+        () -> TiledPattern.of(0, new long[] {4}, 1, new long[] {5})).getMessage()
+        .contains("tile[0] (5)"));
+  }
+}
