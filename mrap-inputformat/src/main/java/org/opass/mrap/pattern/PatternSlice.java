@@ -17,6 +17,18 @@ final class PatternSlice implements AccessPattern {
     this.to = to;
   }
 
+  AccessPattern whole() {
+    return whole;
+  }
+
+  long from() {
+    return from;
+  }
+
+  long to() {
+    return to;
+  }
+
   @Override
   public long regionCount() {
     return to - from;

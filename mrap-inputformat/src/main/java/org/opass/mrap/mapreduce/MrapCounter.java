@@ -1,0 +1,11 @@
+package org.opass.mrap.mapreduce;
+
+/** What MRAP's readers did, in the job's counters. */
+public enum MrapCounter {
+  /** Positioned reads issued to the file system. */
+  READ_CALLS,
+  /** Bytes those reads returned (regions, and the gaps read to join them). */
+  BYTES_READ,
+  /** Bytes of the regions themselves. */
+  BYTES_OF_INTEREST
+}

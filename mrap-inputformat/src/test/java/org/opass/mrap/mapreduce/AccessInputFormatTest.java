@@ -1,0 +1,324 @@
+package org.opass.mrap.mapreduce;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.BytesWritable;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.mapred.InvalidJobConfException;
+import org.apache.hadoop.mapreduce.Counter;
+import org.apache.hadoop.mapreduce.Counters;
+import org.apache.hadoop.mapreduce.InputSplit;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.RecordReader;
+import org.apache.hadoop.mapreduce.StatusReporter;
+import org.apache.hadoop.mapreduce.TaskAttemptID;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.opass.mrap.pattern.AccessPattern;
+import org.opass.mrap.pattern.PatternConfig;
+import org.opass.mrap.pattern.Region;
+
+/**
+ * {@link AccessInputFormat} on Hadoop's local file system, byte for byte against a naive reader
+ * of the same regions: random files and random patterns of every kind, regions across block
+ * boundaries, splits and joined reads of every size, offsets above 4 GiB.
+ */
+class AccessInputFormatTest {
+  @TempDir
+  File tmp;
+
+  /** Counters, as a task's context has them (Hadoop's default test context has none). */
+  static final class Reporter extends StatusReporter {
+    final Counters counters = new Counters();
+
+    @Override
+    public Counter getCounter(Enum<?> name) {
+      return counters.findCounter(name);
+    }
+
+    @Override
+    public Counter getCounter(String group, String name) {
+      return counters.findCounter(group, name);
+    }
+
+    @Override
+    public void progress() {
+    }
+
+    @Override
+    public float getProgress() {
+      return 0;
+    }
+
+    @Override
+    public void setStatus(String status) {
+    }
+  }
+
+  /** One record as read. */
+  static final class Rec {
+    final long key;
+    final byte[] value;
+
+    Rec(long key, byte[] value) {
+      this.key = key;
+      this.value = value;
+    }
+  }
+
+  /** Every record of every split, splits in order, through a serialized copy of each split. */
+  static List<Rec> readAll(Configuration conf, Path input, Reporter reporter) throws Exception {
+    Job job = Job.getInstance(conf);
+    FileInputFormat.setInputPaths(job, input);
+    AccessInputFormat format = new AccessInputFormat();
+    List<Rec> out = new ArrayList<>();
+    for (InputSplit s : format.getSplits(job)) {
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      ((AccessSplit) s).write(new DataOutputStream(bytes));
+      AccessSplit copy = new AccessSplit();
+      copy.readFields(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
+      TaskAttemptContextImpl ctx = new TaskAttemptContextImpl(job.getConfiguration(),
+          new TaskAttemptID(), reporter);
+      try (RecordReader<LongWritable, BytesWritable> r = format.createRecordReader(copy, ctx)) {
+        r.initialize(copy, ctx);
+        while (r.nextKeyValue()) {
+          out.add(new Rec(r.getCurrentKey().get(), r.getCurrentValue().copyBytes()));
+        }
+        assertEquals(1f, r.getProgress());
+      }
+    }
+    return out;
+  }
+
+  /** The regions, read the plain way. */
+  static List<byte[]> naive(File file, List<Region> regions) throws IOException {
+    List<byte[]> out = new ArrayList<>();
+    try (RandomAccessFile f = new RandomAccessFile(file, "r")) {
+      for (Region r : regions) {
+        byte[] b = new byte[(int) r.length()];
+        f.seek(r.offset());
+        f.readFully(b);
+        out.add(b);
+      }
+    }
+    return out;
+  }
+
+  private static void assertSame(List<byte[]> expected, List<Rec> got, String what) {
+    assertEquals(expected.size(), got.size(), what);
+    long logical = 0;
+    for (int i = 0; i < got.size(); i++) {
+      assertEquals(logical, got.get(i).key, what + " key of record " + i);
+      assertArrayEquals(expected.get(i), got.get(i).value, what + " record " + i);
+      logical += expected.get(i).length;
+    }
+  }
+
+  private static Configuration conf(long blockSize) {
+    Configuration conf = new Configuration(false);
+    conf.set("fs.defaultFS", "file:///");
+    conf.setLong("fs.local.block.size", blockSize);
+    conf.setBoolean("fs.file.impl.disable.cache", true); // each case its own block size
+    return conf;
+  }
+
+  @Test
+  void everyKindReadsExactlyItsRegions() throws Exception {
+    Random rnd = new Random(7);
+    for (int c = 0; c < 120; c++) {
+      int length = 1 + rnd.nextInt(300_000);
+      byte[] data = new byte[length];
+      rnd.nextBytes(data);
+      File file = new File(tmp, "f" + c);
+      Files.write(file.toPath(), data);
+      Configuration conf = conf(512L << rnd.nextInt(8));
+      List<Region> regions = randomPattern(rnd, length, conf);
+      if (rnd.nextBoolean()) {
+        conf.setLong(AccessInputFormat.SPLIT_BYTES, 1 + rnd.nextInt(100_000));
+      }
+      conf.setLong(AccessInputFormat.COALESCE_GAP, new long[] {0, 100, 1 << 20}[rnd.nextInt(3)]);
+      Reporter reporter = new Reporter();
+      List<Rec> got = readAll(conf, new Path(file.toURI()), reporter);
+      String what = "case " + c + " " + MrapConf.pattern(conf);
+      assertSame(naive(file, regions), got, what);
+      long interest = regions.stream().mapToLong(Region::length).sum();
+      assertEquals(interest, reporter.counters.findCounter(MrapCounter.BYTES_OF_INTEREST)
+          .getValue(), what);
+      long read = reporter.counters.findCounter(MrapCounter.BYTES_READ).getValue();
+      assertTrue(read >= interest || regionsOverlap(regions), what);
+      if (conf.getLong(AccessInputFormat.COALESCE_GAP, -1) == 0) {
+        assertEquals(interest, read, "without joining, exactly the regions are read: " + what);
+        assertEquals(regions.size(),
+            reporter.counters.findCounter(MrapCounter.READ_CALLS).getValue(), what);
+      }
+    }
+  }
+
+  private static boolean regionsOverlap(List<Region> rs) {
+    for (int i = 1; i < rs.size(); i++) {
+      if (rs.get(i).offset() < rs.get(i - 1).end()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Sets a random pattern that fits {@code length} bytes; returns its regions in order. */
+  private static List<Region> randomPattern(Random rnd, long length, Configuration conf)
+      throws IOException {
+    while (true) {
+      Configuration c = new Configuration(false);
+      switch (rnd.nextInt(4)) {
+        case 0:
+          c.set(PatternConfig.STRIDED_SIZE, Integer.toString(1 + rnd.nextInt(4000)));
+          c.set(PatternConfig.STRIDED_SPACING, rnd.nextInt(3) + "," + rnd.nextInt(9000));
+          c.set(PatternConfig.STRIDED_COUNT, (1 + rnd.nextInt(20)) + "," + (1 + rnd.nextInt(5)));
+          c.set(PatternConfig.STRIDED_START, Integer.toString(rnd.nextInt(5000)));
+          break;
+        case 1:
+          c.set(PatternConfig.KIND, "subarray");
+          c.set(PatternConfig.ARRAY_SHAPE, (1 + rnd.nextInt(30)) + "," + (1 + rnd.nextInt(40)));
+          c.set(PatternConfig.ARRAY_ELEMENT, Integer.toString(1 + rnd.nextInt(64)));
+          c.set(PatternConfig.ARRAY_OFFSET, Integer.toString(rnd.nextInt(300)));
+          c.set(PatternConfig.SUBARRAY_ORIGIN, "0," + rnd.nextInt(1));
+          break;
+        case 2:
+          c.set(PatternConfig.KIND, "tiled");
+          c.set(PatternConfig.ARRAY_SHAPE, (1 + rnd.nextInt(30)) + "," + (1 + rnd.nextInt(40)));
+          c.set(PatternConfig.ARRAY_ELEMENT, Integer.toString(1 + rnd.nextInt(64)));
+          c.set(PatternConfig.TILE_SHAPE, "1,1");
+          c.set(PatternConfig.TILE_SHAPE, (1 + rnd.nextInt(3)) + "," + (1 + rnd.nextInt(3)));
+          break;
+        default: {
+          StringBuilder b = new StringBuilder();
+          int n = 1 + rnd.nextInt(30);
+          for (int i = 0; i < n; i++) {
+            long len = 1 + rnd.nextInt(5000);
+            b.append(i == 0 ? "" : ",").append(Math.max(0, rnd.nextInt((int) length) - len))
+                .append(':').append(len);
+          }
+          c.set(PatternConfig.KIND, "indexed");
+          c.set(PatternConfig.INDEXED_REGIONS, b.toString());
+        }
+      }
+      PatternConfig pc;
+      try {
+        pc = MrapConf.pattern(c);
+      } catch (InvalidJobConfException e) {
+        continue; // a random tile larger than its array, say
+      }
+      if (pc.end() > length) {
+        continue;
+      }
+      for (java.util.Map.Entry<String, String> e : c) {
+        conf.set(e.getKey(), e.getValue());
+      }
+      List<Region> out = new ArrayList<>();
+      if (pc.tiles() != null) {
+        for (long t = 0; t < pc.tiles().tileCount(); t++) {
+          AccessPattern tile = pc.tiles().tile(t);
+          out.addAll(tile.regions(0, tile.regionCount()));
+        }
+      } else {
+        out.addAll(pc.pattern().regions(0, pc.pattern().regionCount()));
+      }
+      return out;
+    }
+  }
+
+  @Test
+  void offsetsAbove4GiBInASparseFile() throws Exception {
+    File file = new File(tmp, "sparse");
+    long gib = 1L << 30;
+    byte[] marker = new byte[300];
+    new Random(1).nextBytes(marker);
+    try (RandomAccessFile f = new RandomAccessFile(file, "rw")) {
+      f.setLength(6 * gib); // sparse: no disk used
+      f.seek(5 * gib - 100);
+      f.write(marker);
+    }
+    Configuration conf = conf(128L << 20);
+    conf.set(PatternConfig.STRIDED_SIZE, "100");
+    conf.set(PatternConfig.STRIDED_SPACING, "0");
+    conf.set(PatternConfig.STRIDED_COUNT, "3");
+    conf.set(PatternConfig.STRIDED_START, Long.toString(5 * gib - 100));
+    List<Rec> got = readAll(conf, new Path(file.toURI()), new Reporter());
+    assertEquals(3, got.size());
+    assertArrayEquals(Arrays.copyOfRange(marker, 0, 100), got.get(0).value);
+    assertArrayEquals(Arrays.copyOfRange(marker, 200, 300), got.get(2).value);
+    assertEquals(200, got.get(2).key);
+  }
+
+  @Test
+  void aPatternPastTheEndOfAFileFailsTheSubmissionNamingIt() throws Exception {
+    File file = new File(tmp, "short");
+    Files.write(file.toPath(), new byte[1000]);
+    Configuration conf = conf(4096);
+    conf.set(PatternConfig.STRIDED_SIZE, "100");
+    conf.set(PatternConfig.STRIDED_SPACING, "0");
+    conf.set(PatternConfig.STRIDED_COUNT, "11");
+    InvalidJobConfException e = assertThrows(InvalidJobConfException.class,
+        () -> readAll(conf, new Path(file.toURI()), new Reporter()));
+    assertTrue(e.getMessage().startsWith("strided.region_count: =11")
+        && e.getMessage().contains(file.getName()), e.getMessage());
+    conf.set(AccessInputFormat.COALESCE_GAP, "lots");
+    conf.set(PatternConfig.STRIDED_COUNT, "10");
+    assertTrue(assertThrows(InvalidJobConfException.class,
+        () -> readAll(conf, new Path(file.toURI()), new Reporter())).getMessage()
+        .startsWith("mrap.access.coalesce.gap=lots"));
+  }
+
+  @Test
+  void noInputFilesAreNoSplits() throws Exception {
+    File dir = new File(tmp, "empty-dir");
+    assertTrue(dir.mkdir());
+    Configuration conf = conf(4096);
+    conf.set(PatternConfig.STRIDED_SIZE, "1");
+    conf.set(PatternConfig.STRIDED_SPACING, "0");
+    conf.set(PatternConfig.STRIDED_COUNT, "1");
+    assertEquals(List.of(), readAll(conf, new Path(dir.toURI()), new Reporter()));
+  }
+
+  @Test
+  void nearbyRegionsOfOneBlockAreReadTogether() throws Exception {
+    File file = new File(tmp, "joined");
+    byte[] data = new byte[64 * 1024];
+    new Random(3).nextBytes(data);
+    Files.write(file.toPath(), data);
+    Configuration conf = conf(16 * 1024); // four blocks
+    conf.set(PatternConfig.STRIDED_SIZE, "100");
+    conf.set(PatternConfig.STRIDED_SPACING, "924"); // a region every KiB
+    conf.set(PatternConfig.STRIDED_COUNT, "64");
+    conf.setLong(AccessInputFormat.SPLIT_BYTES, 1L << 20); // one split
+    Reporter joined = new Reporter();
+    readAll(conf, new Path(file.toURI()), joined);
+    // 16 regions per block, joined within each block only
+    assertEquals(4, joined.counters.findCounter(MrapCounter.READ_CALLS).getValue());
+    assertEquals(4 * (15 * 1024 + 100),
+        joined.counters.findCounter(MrapCounter.BYTES_READ).getValue());
+    conf.setLong(AccessInputFormat.COALESCE_GAP, 900); // below the gap: one read a region
+    Reporter apart = new Reporter();
+    readAll(conf, new Path(file.toURI()), apart);
+    assertEquals(64, apart.counters.findCounter(MrapCounter.READ_CALLS).getValue());
+    assertEquals(6400, apart.counters.findCounter(MrapCounter.BYTES_READ).getValue());
+  }
+}
