@@ -1,0 +1,126 @@
+package org.opass.e2e.mrap;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.BytesWritable;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.io.SequenceFile;
+import org.apache.hadoop.util.ToolRunner;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.opass.e2e.cluster.EmulatedCluster;
+import org.opass.mrap.examples.ExtractRegions;
+import org.opass.mrap.pattern.PatternConfig;
+
+/**
+ * MRAP's example job ({@code ExtractRegions}, {@code AccessInputFormat}) as a real MapReduce
+ * job on the LocalJobRunner against HDFS: the regions of a strided pattern, one fifth of a
+ * file, come out byte for byte, and a bad pattern stops the job before it runs.
+ */
+class AccessJobTest {
+  private static final int BLOCK = 64 * 1024;
+  private static EmulatedCluster cluster;
+  private static byte[] data;
+
+  @BeforeAll
+  static void start() throws Exception {
+    cluster = EmulatedCluster.builder().dataNodes(4).racks(2).blockSize(BLOCK)
+        .baseDir(new File("target/e2e/mrap-access-job")).start();
+    data = new byte[16 * BLOCK];
+    new Random(5).nextBytes(data);
+    try (FSDataOutputStream out = cluster.offClusterFileSystem().create(new Path("/mrap/data"),
+        (short) 2)) {
+      out.write(data);
+    }
+  }
+
+  @AfterAll
+  static void stop() throws IOException {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  /** A LocalJobRunner configuration on the cluster's HDFS. */
+  static Configuration jobConf(EmulatedCluster cluster, String name) {
+    Configuration conf = new Configuration(cluster.conf());
+    File local = new File("target/e2e/mrap-jobs/" + name).getAbsoluteFile();
+    conf.set("mapreduce.framework.name", "local");
+    conf.set("mapreduce.jobtracker.staging.root.dir", new File(local, "staging").getPath());
+    conf.set("mapreduce.cluster.local.dir", new File(local, "local").getPath());
+    return conf;
+  }
+
+  @Test
+  void theExampleJobExtractsExactlyThePatternsRegions() throws Exception {
+    Configuration conf = jobConf(cluster, "extract");
+    conf.set(PatternConfig.STRIDED_SIZE, "4k");
+    conf.set(PatternConfig.STRIDED_SPACING, "16k"); // a fifth of the file is of interest
+    conf.set(PatternConfig.STRIDED_COUNT, "51");
+    conf.set(PatternConfig.STRIDED_START, "1000"); // regions straddle block boundaries
+    assertEquals(0, ToolRunner.run(conf, new ExtractRegions(),
+        new String[] {"/mrap/data", "/mrap/out"}));
+    Map<Long, byte[]> records = read(new Path("/mrap/out"), conf);
+    assertEquals(51, records.size());
+    long logical = 0;
+    for (int k = 0; k < 51; k++) {
+      int offset = 1000 + k * 20 * 1024;
+      assertArrayEquals(Arrays.copyOfRange(data, offset, offset + 4096), records.get(logical),
+          "region " + k);
+      logical += 4096;
+    }
+  }
+
+  @Test
+  void aPatternPastTheEndStopsTheJobWithTheProperty() throws Exception {
+    Configuration conf = jobConf(cluster, "too-long");
+    conf.set(PatternConfig.STRIDED_SIZE, "4k");
+    conf.set(PatternConfig.STRIDED_SPACING, "16k");
+    conf.set(PatternConfig.STRIDED_COUNT, "60"); // runs past the file's 1 MiB
+    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+    java.io.PrintStream old = System.err;
+    int rc;
+    try {
+      System.setErr(new java.io.PrintStream(err, true));
+      rc = ToolRunner.run(conf, new ExtractRegions(), new String[] {"/mrap/data", "/mrap/bad"});
+    } finally {
+      System.setErr(old);
+    }
+    assertEquals(2, rc, err.toString());
+    assertTrue(err.toString().contains("strided.region_count: =60"), err.toString());
+    assertFalse(cluster.miniCluster().getFileSystem().exists(new Path("/mrap/bad")),
+        "nothing written");
+  }
+
+  /** Every (key, value) of the job's SequenceFile outputs. */
+  static Map<Long, byte[]> read(Path out, Configuration conf) throws IOException {
+    Map<Long, byte[]> records = new TreeMap<>();
+    FileSystem fs = out.getFileSystem(conf);
+    for (FileStatus part : fs.listStatus(out, p -> p.getName().startsWith("part-"))) {
+      try (SequenceFile.Reader r = new SequenceFile.Reader(conf,
+          SequenceFile.Reader.file(part.getPath()))) {
+        LongWritable key = new LongWritable();
+        BytesWritable value = new BytesWritable();
+        while (r.next(key, value)) {
+          records.put(key.get(), value.copyBytes());
+        }
+      }
+    }
+    return records;
+  }
+}
