@@ -1,5 +1,7 @@
 package org.opass.heatmap;
 
+import java.util.Objects;
+
 /**
  * One DataNode's row of the heat table.
  *
@@ -9,8 +11,73 @@ package org.opass.heatmap;
  * @param grantsSinceHeartbeat reads and writes the NameNode granted since that heartbeat
  * @param lastSelectedMillisAgo milliseconds since the node was last granted work, -1 if never
  */
-public record NodeHeat(String nodeId, String name, int xceivers, int grantsSinceHeartbeat,
-    long lastSelectedMillisAgo) {
+public final class NodeHeat {
+  private final String nodeId;
+  private final String name;
+  private final int xceivers;
+  private final int grantsSinceHeartbeat;
+  private final long lastSelectedMillisAgo;
+
+  public NodeHeat(String nodeId, String name, int xceivers, int grantsSinceHeartbeat,
+      long lastSelectedMillisAgo) {
+    this.nodeId = nodeId;
+    this.name = name;
+    this.xceivers = xceivers;
+    this.grantsSinceHeartbeat = grantsSinceHeartbeat;
+    this.lastSelectedMillisAgo = lastSelectedMillisAgo;
+  }
+
+  public String nodeId() {
+    return nodeId;
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public int xceivers() {
+    return xceivers;
+  }
+
+  public int grantsSinceHeartbeat() {
+    return grantsSinceHeartbeat;
+  }
+
+  public long lastSelectedMillisAgo() {
+    return lastSelectedMillisAgo;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (this == o) {
+      return true;
+    }
+    if (!(o instanceof NodeHeat)) {
+      return false;
+    }
+    NodeHeat other = (NodeHeat) o;
+    return Objects.equals(nodeId, other.nodeId)
+        && Objects.equals(name, other.name)
+        && xceivers == other.xceivers
+        && grantsSinceHeartbeat == other.grantsSinceHeartbeat
+        && lastSelectedMillisAgo == other.lastSelectedMillisAgo;
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(nodeId, name, xceivers, grantsSinceHeartbeat, lastSelectedMillisAgo);
+  }
+
+  @Override
+  public String toString() {
+    return "NodeHeat["
+        + "nodeId=" + nodeId
+        + ", name=" + name
+        + ", xceivers=" + xceivers
+        + ", grantsSinceHeartbeat=" + grantsSinceHeartbeat
+        + ", lastSelectedMillisAgo=" + lastSelectedMillisAgo
+        + "]";
+  }
 
   public int heat() {
     return xceivers + grantsSinceHeartbeat;

@@ -1,6 +1,6 @@
 package org.opass.placement;
 
-import java.util.random.RandomGenerator;
+import java.util.Random;
 
 /**
  * The HM-LRU choice of Opass Algorithm 3: among a few candidate DataNodes keep the one with
@@ -20,7 +20,7 @@ public final class HmLru {
    * @param n number of candidates (a prefix of both arrays), at least 1
    * @return index of the chosen candidate
    */
-  public static int choose(int[] heat, long[] lastSelected, int n, RandomGenerator random) {
+  public static int choose(int[] heat, long[] lastSelected, int n, Random random) {
     if (n < 1 || n > heat.length || n > lastSelected.length) {
       throw new IllegalArgumentException("need 1.." + Math.min(heat.length, lastSelected.length)
           + " candidates, got " + n);
@@ -55,7 +55,7 @@ public final class HmLru {
    * recency approximates in the paper, so summing both ranks can prefer a hotter node.
    */
   public static int chooseHeatFirst(int[] heat, long[] lastSelected, int n,
-      RandomGenerator random) {
+      Random random) {
     if (n < 1 || n > heat.length || n > lastSelected.length) {
       throw new IllegalArgumentException("need 1.." + Math.min(heat.length, lastSelected.length)
           + " candidates, got " + n);

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Predicate;
-import java.util.random.RandomGenerator;
+import java.util.Random;
 
 /**
  * Nodes grouped by every level of their network location ("/dc/rack" is filed under "",
@@ -59,7 +59,7 @@ public final class ScopeIndex<T> {
    * @return the new count of nodes in {@code out}
    */
   public int draw(String scope, T[] out, int n, int attempts, Predicate<T> accept,
-      RandomGenerator random) {
+      Random random) {
     boolean outside = scope.startsWith("~");
     String excluded = outside ? scope.substring(1) : null;
     List<T> pool = byScope.get(outside ? "" : scope);

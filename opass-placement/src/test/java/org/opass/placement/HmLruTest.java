@@ -4,12 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.SplittableRandom;
-import java.util.random.RandomGenerator;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class HmLruTest {
-  private final RandomGenerator random = new SplittableRandom(7);
+  private final Random random = new Random(7);
 
   @Test
   void coolestAndLeastRecentWins() {
@@ -61,7 +60,7 @@ class HmLruTest {
 
   @Test
   void neverPicksADominatedCandidate() {
-    SplittableRandom r = new SplittableRandom(11);
+    Random r = new Random(11);
     for (int round = 0; round < 2000; round++) {
       int n = 1 + r.nextInt(5);
       int[] heat = new int[n];

@@ -9,7 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.SplittableRandom;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class ScopeIndexTest {
@@ -19,7 +19,7 @@ class ScopeIndexTest {
   private final List<N> nodes = List.of(new N("a", "/dc1/r1"), new N("b", "/dc1/r1"),
       new N("c", "/dc1/r2"), new N("d", "/dc2/r1"), new N("e", "/r10"));
   private final ScopeIndex<N> index = ScopeIndex.of(nodes, N::loc);
-  private final SplittableRandom random = new SplittableRandom(3);
+  private final Random random = new Random(3);
 
   private Set<String> drawMany(String scope) {
     Set<String> seen = new HashSet<>();

@@ -20,20 +20,91 @@ import java.util.Objects;
  * @param unmatchedByFlow ALGORITHM2: reads the target-capped max flow could not place, which
  *                        went to their least-loaded holder instead; OPTIMAL: 0
  */
-public record BalanceResult(Strategy strategy, Map<String, String> assignment,
-    Map<String, Long> loads, long maxLoad, Map<String, Integer> targets, int unmatchedByFlow) {
+public final class BalanceResult {
+  private final Strategy strategy;
+  private final Map<String, String> assignment;
+  private final Map<String, Long> loads;
+  private final long maxLoad;
+  private final Map<String, Integer> targets;
+  private final int unmatchedByFlow;
 
-  public BalanceResult {
+  public BalanceResult(Strategy strategy, Map<String, String> assignment, Map<String, Long> loads,
+      long maxLoad, Map<String, Integer> targets, int unmatchedByFlow) {
     Objects.requireNonNull(strategy, "strategy");
     // Copies keep the record immutable and the (meaningful) iteration order stable.
     assignment = Collections.unmodifiableMap(
         new LinkedHashMap<>(Objects.requireNonNull(assignment, "assignment")));
-    loads = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(loads, "loads")));
+    loads = Collections.unmodifiableMap(
+        new LinkedHashMap<>(Objects.requireNonNull(loads, "loads")));
     targets = Collections.unmodifiableMap(
         new LinkedHashMap<>(Objects.requireNonNull(targets, "targets")));
     if (unmatchedByFlow < 0) {
       throw new IllegalArgumentException("unmatchedByFlow must be >= 0, got " + unmatchedByFlow);
     }
+    this.strategy = strategy;
+    this.assignment = assignment;
+    this.loads = loads;
+    this.maxLoad = maxLoad;
+    this.targets = targets;
+    this.unmatchedByFlow = unmatchedByFlow;
+  }
+
+  public Strategy strategy() {
+    return strategy;
+  }
+
+  public Map<String, String> assignment() {
+    return assignment;
+  }
+
+  public Map<String, Long> loads() {
+    return loads;
+  }
+
+  public long maxLoad() {
+    return maxLoad;
+  }
+
+  public Map<String, Integer> targets() {
+    return targets;
+  }
+
+  public int unmatchedByFlow() {
+    return unmatchedByFlow;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (this == o) {
+      return true;
+    }
+    if (!(o instanceof BalanceResult)) {
+      return false;
+    }
+    BalanceResult other = (BalanceResult) o;
+    return Objects.equals(strategy, other.strategy)
+        && Objects.equals(assignment, other.assignment)
+        && Objects.equals(loads, other.loads)
+        && maxLoad == other.maxLoad
+        && Objects.equals(targets, other.targets)
+        && unmatchedByFlow == other.unmatchedByFlow;
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(strategy, assignment, loads, maxLoad, targets, unmatchedByFlow);
+  }
+
+  @Override
+  public String toString() {
+    return "BalanceResult["
+        + "strategy=" + strategy
+        + ", assignment=" + assignment
+        + ", loads=" + loads
+        + ", maxLoad=" + maxLoad
+        + ", targets=" + targets
+        + ", unmatchedByFlow=" + unmatchedByFlow
+        + "]";
   }
 
   /** Number of reads this batch assigned to {@code dataNode} (0 if it got none). */

@@ -3,6 +3,7 @@ package org.opass.read.balance;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -17,9 +18,11 @@ import java.util.Set;
  * @param id      the read's id; not null
  * @param holders the DataNodes holding a replica; not null, not empty, no null element
  */
-public record ChunkRead(String id, List<String> holders) {
+public final class ChunkRead {
+  private final String id;
+  private final List<String> holders;
 
-  public ChunkRead {
+  public ChunkRead(String id, List<String> holders) {
     if (id == null) {
       throw new IllegalArgumentException("chunk read id is null");
     }
@@ -34,6 +37,42 @@ public record ChunkRead(String id, List<String> holders) {
       unique.add(h);
     }
     holders = List.copyOf(unique);
+    this.id = id;
+    this.holders = holders;
+  }
+
+  public String id() {
+    return id;
+  }
+
+  public List<String> holders() {
+    return holders;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (this == o) {
+      return true;
+    }
+    if (!(o instanceof ChunkRead)) {
+      return false;
+    }
+    ChunkRead other = (ChunkRead) o;
+    return Objects.equals(id, other.id)
+        && Objects.equals(holders, other.holders);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(id, holders);
+  }
+
+  @Override
+  public String toString() {
+    return "ChunkRead["
+        + "id=" + id
+        + ", holders=" + holders
+        + "]";
   }
 
   /** Convenience factory: {@code ChunkRead.of("r1", "dn1", "dn2")}. */

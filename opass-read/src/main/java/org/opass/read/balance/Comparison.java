@@ -8,11 +8,49 @@ import java.util.Objects;
  * @param algorithm2 the {@link Strategy#ALGORITHM2} result
  * @param optimal    the {@link Strategy#OPTIMAL} result
  */
-public record Comparison(BalanceResult algorithm2, BalanceResult optimal) {
+public final class Comparison {
+  private final BalanceResult algorithm2;
+  private final BalanceResult optimal;
 
-  public Comparison {
+  public Comparison(BalanceResult algorithm2, BalanceResult optimal) {
     Objects.requireNonNull(algorithm2, "algorithm2");
     Objects.requireNonNull(optimal, "optimal");
+    this.algorithm2 = algorithm2;
+    this.optimal = optimal;
+  }
+
+  public BalanceResult algorithm2() {
+    return algorithm2;
+  }
+
+  public BalanceResult optimal() {
+    return optimal;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (this == o) {
+      return true;
+    }
+    if (!(o instanceof Comparison)) {
+      return false;
+    }
+    Comparison other = (Comparison) o;
+    return Objects.equals(algorithm2, other.algorithm2)
+        && Objects.equals(optimal, other.optimal);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(algorithm2, optimal);
+  }
+
+  @Override
+  public String toString() {
+    return "Comparison["
+        + "algorithm2=" + algorithm2
+        + ", optimal=" + optimal
+        + "]";
   }
 
   /** How much higher Algorithm 2's maximum DataNode load is than the optimum (never < 0). */

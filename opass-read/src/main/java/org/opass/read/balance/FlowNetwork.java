@@ -1,5 +1,8 @@
 package org.opass.read.balance;
 
+import java.util.Arrays;
+import java.util.Objects;
+
 /**
  * The Fig. 7 network as int arrays: source -> read (cap 1), read -> holder (cap 1),
  * DataNode -> sink (cap set by the caller, only ever raised). Max flow is Dinic's algorithm
@@ -251,7 +254,56 @@ final class FlowNetwork {
     }
   }
 
-  record Snapshot(int[] cap, int[] limit, int flow) {
+  static final class Snapshot {
+    private final int[] cap;
+    private final int[] limit;
+    private final int flow;
+
+    public Snapshot(int[] cap, int[] limit, int flow) {
+      this.cap = cap;
+      this.limit = limit;
+      this.flow = flow;
+    }
+
+    public int[] cap() {
+      return cap;
+    }
+
+    public int[] limit() {
+      return limit;
+    }
+
+    public int flow() {
+      return flow;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (this == o) {
+        return true;
+      }
+      if (!(o instanceof Snapshot)) {
+        return false;
+      }
+      Snapshot other = (Snapshot) o;
+      return Arrays.equals(cap, other.cap)
+          && Arrays.equals(limit, other.limit)
+          && flow == other.flow;
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(Arrays.hashCode(cap), Arrays.hashCode(limit), flow);
+    }
+
+    @Override
+    public String toString() {
+      return "Snapshot["
+          + "cap=" + Arrays.toString(cap)
+          + ", limit=" + Arrays.toString(limit)
+          + ", flow=" + flow
+          + "]";
+    }
   }
 
   private boolean bfs() {

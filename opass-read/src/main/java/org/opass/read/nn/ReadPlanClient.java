@@ -16,6 +16,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.web.URLConnectionFactory;
 import org.apache.hadoop.security.UserGroupInformation;
@@ -33,7 +34,65 @@ public final class ReadPlanClient {
    * One read of a batch: {@code reader} reads {@code [offset, offset+length)}. The reader is a
    * DataNode's host name or IP address, or the IP address of a host that runs no DataNode.
    */
-  public record Read(String path, String reader, long offset, long length) {
+  public static final class Read {
+    private final String path;
+    private final String reader;
+    private final long offset;
+    private final long length;
+
+    public Read(String path, String reader, long offset, long length) {
+      this.path = path;
+      this.reader = reader;
+      this.offset = offset;
+      this.length = length;
+    }
+
+    public String path() {
+      return path;
+    }
+
+    public String reader() {
+      return reader;
+    }
+
+    public long offset() {
+      return offset;
+    }
+
+    public long length() {
+      return length;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (this == o) {
+        return true;
+      }
+      if (!(o instanceof Read)) {
+        return false;
+      }
+      Read other = (Read) o;
+      return Objects.equals(path, other.path)
+          && Objects.equals(reader, other.reader)
+          && offset == other.offset
+          && length == other.length;
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(path, reader, offset, length);
+    }
+
+    @Override
+    public String toString() {
+      return "Read["
+          + "path=" + path
+          + ", reader=" + reader
+          + ", offset=" + offset
+          + ", length=" + length
+          + "]";
+    }
+
     /** The whole file. */
     public static Read wholeFile(String path, String reader) {
       return new Read(path, reader, 0, Long.MAX_VALUE);
@@ -54,8 +113,98 @@ public final class ReadPlanClient {
    * @param servedByDatanode   chunk reads of this plan per serving DataNode (transfer address)
    * @param json               the whole response document
    */
-  public record Result(String id, int reads, int local, long maxLoad, long algorithm2MaxLoad,
-      long optimalMaxLoad, Map<String, Integer> servedByDatanode, String json) {
+  public static final class Result {
+    private final String id;
+    private final int reads;
+    private final int local;
+    private final long maxLoad;
+    private final long algorithm2MaxLoad;
+    private final long optimalMaxLoad;
+    private final Map<String, Integer> servedByDatanode;
+    private final String json;
+
+    public Result(String id, int reads, int local, long maxLoad, long algorithm2MaxLoad,
+        long optimalMaxLoad, Map<String, Integer> servedByDatanode, String json) {
+      this.id = id;
+      this.reads = reads;
+      this.local = local;
+      this.maxLoad = maxLoad;
+      this.algorithm2MaxLoad = algorithm2MaxLoad;
+      this.optimalMaxLoad = optimalMaxLoad;
+      this.servedByDatanode = servedByDatanode;
+      this.json = json;
+    }
+
+    public String id() {
+      return id;
+    }
+
+    public int reads() {
+      return reads;
+    }
+
+    public int local() {
+      return local;
+    }
+
+    public long maxLoad() {
+      return maxLoad;
+    }
+
+    public long algorithm2MaxLoad() {
+      return algorithm2MaxLoad;
+    }
+
+    public long optimalMaxLoad() {
+      return optimalMaxLoad;
+    }
+
+    public Map<String, Integer> servedByDatanode() {
+      return servedByDatanode;
+    }
+
+    public String json() {
+      return json;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (this == o) {
+        return true;
+      }
+      if (!(o instanceof Result)) {
+        return false;
+      }
+      Result other = (Result) o;
+      return Objects.equals(id, other.id)
+          && reads == other.reads
+          && local == other.local
+          && maxLoad == other.maxLoad
+          && algorithm2MaxLoad == other.algorithm2MaxLoad
+          && optimalMaxLoad == other.optimalMaxLoad
+          && Objects.equals(servedByDatanode, other.servedByDatanode)
+          && Objects.equals(json, other.json);
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(id, reads, local, maxLoad, algorithm2MaxLoad, optimalMaxLoad,
+          servedByDatanode, json);
+    }
+
+    @Override
+    public String toString() {
+      return "Result["
+          + "id=" + id
+          + ", reads=" + reads
+          + ", local=" + local
+          + ", maxLoad=" + maxLoad
+          + ", algorithm2MaxLoad=" + algorithm2MaxLoad
+          + ", optimalMaxLoad=" + optimalMaxLoad
+          + ", servedByDatanode=" + servedByDatanode
+          + ", json=" + json
+          + "]";
+    }
   }
 
   /**

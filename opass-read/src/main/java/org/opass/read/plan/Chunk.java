@@ -15,8 +15,14 @@ import java.util.Objects;
  *               occurrence kept, because a host reads its replica once however often listed);
  *               may be empty (a chunk with no live replica is never local)
  */
-public record Chunk(int id, String path, long offset, long length, List<String> hosts) {
-  public Chunk {
+public final class Chunk {
+  private final int id;
+  private final String path;
+  private final long offset;
+  private final long length;
+  private final List<String> hosts;
+
+  public Chunk(int id, String path, long offset, long length, List<String> hosts) {
     Objects.requireNonNull(path, "path");
     if (offset < 0) {
       throw new IllegalArgumentException("offset must be >= 0, got " + offset + " for " + path);
@@ -31,6 +37,63 @@ public record Chunk(int id, String path, long offset, long length, List<String> 
       }
     }
     hosts = List.copyOf(new LinkedHashSet<>(hosts));
+    this.id = id;
+    this.path = path;
+    this.offset = offset;
+    this.length = length;
+    this.hosts = hosts;
+  }
+
+  public int id() {
+    return id;
+  }
+
+  public String path() {
+    return path;
+  }
+
+  public long offset() {
+    return offset;
+  }
+
+  public long length() {
+    return length;
+  }
+
+  public List<String> hosts() {
+    return hosts;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (this == o) {
+      return true;
+    }
+    if (!(o instanceof Chunk)) {
+      return false;
+    }
+    Chunk other = (Chunk) o;
+    return id == other.id
+        && Objects.equals(path, other.path)
+        && offset == other.offset
+        && length == other.length
+        && Objects.equals(hosts, other.hosts);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(id, path, offset, length, hosts);
+  }
+
+  @Override
+  public String toString() {
+    return "Chunk["
+        + "id=" + id
+        + ", path=" + path
+        + ", offset=" + offset
+        + ", length=" + length
+        + ", hosts=" + hosts
+        + "]";
   }
 
   /** Convenience for tests and examples. */

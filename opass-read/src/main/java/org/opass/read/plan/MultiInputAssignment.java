@@ -59,11 +59,118 @@ public final class MultiInputAssignment {
    * @param action        what happened
    * @param previousOwner index of p_l for {@code REASSIGN} and {@code KEEP}, else -1
    */
-  public record Step(int process, int task, long value, Action action, int previousOwner) {
+  public static final class Step {
+    private final int process;
+    private final int task;
+    private final long value;
+    private final Action action;
+    private final int previousOwner;
+
+    public Step(int process, int task, long value, Action action, int previousOwner) {
+      this.process = process;
+      this.task = task;
+      this.value = value;
+      this.action = action;
+      this.previousOwner = previousOwner;
+    }
+
+    public int process() {
+      return process;
+    }
+
+    public int task() {
+      return task;
+    }
+
+    public long value() {
+      return value;
+    }
+
+    public Action action() {
+      return action;
+    }
+
+    public int previousOwner() {
+      return previousOwner;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (this == o) {
+        return true;
+      }
+      if (!(o instanceof Step)) {
+        return false;
+      }
+      Step other = (Step) o;
+      return process == other.process
+          && task == other.task
+          && value == other.value
+          && Objects.equals(action, other.action)
+          && previousOwner == other.previousOwner;
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(process, task, value, action, previousOwner);
+    }
+
+    @Override
+    public String toString() {
+      return "Step["
+          + "process=" + process
+          + ", task=" + task
+          + ", value=" + value
+          + ", action=" + action
+          + ", previousOwner=" + previousOwner
+          + "]";
+    }
   }
 
   /** Algorithm 1's total against the best possible total for the same quotas. */
-  public record Optimality(long algorithm1, long optimum) {
+  public static final class Optimality {
+    private final long algorithm1;
+    private final long optimum;
+
+    public Optimality(long algorithm1, long optimum) {
+      this.algorithm1 = algorithm1;
+      this.optimum = optimum;
+    }
+
+    public long algorithm1() {
+      return algorithm1;
+    }
+
+    public long optimum() {
+      return optimum;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (this == o) {
+        return true;
+      }
+      if (!(o instanceof Optimality)) {
+        return false;
+      }
+      Optimality other = (Optimality) o;
+      return algorithm1 == other.algorithm1
+          && optimum == other.optimum;
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(algorithm1, optimum);
+    }
+
+    @Override
+    public String toString() {
+      return "Optimality["
+          + "algorithm1=" + algorithm1
+          + ", optimum=" + optimum
+          + "]";
+    }
+
     /** Bytes Algorithm 1 leaves remote that the optimum reads locally. */
     public long gap() {
       return optimum - algorithm1;

@@ -123,13 +123,22 @@ public final class PlanCli {
         value = a.substring(eq + 1);
       }
       switch (name) {
-        case "-h", "--help" -> {
+        case "-h":
+        case "--help":
           return null;
-        }
-        case "--" -> endOfOptions = true;
-        case "--json" -> o.json = flag(name, value);
-        case "--names" -> o.names = flag(name, value);
-        case "--rack-map", "--processes", "--processes-file", "--submit" -> {
+        case "--":
+          endOfOptions = true;
+          break;
+        case "--json":
+          o.json = flag(name, value);
+          break;
+        case "--names":
+          o.names = flag(name, value);
+          break;
+        case "--rack-map":
+        case "--processes":
+        case "--processes-file":
+        case "--submit": {
           if (value == null) {
             if (i + 1 >= args.length) {
               throw new UsageException(name + " needs a value");
@@ -152,8 +161,10 @@ public final class PlanCli {
           } else {
             o.processesFile = once(name, o.processesFile, value);
           }
+          break;
         }
-        default -> throw new UsageException("unknown option '" + a + "'");
+        default:
+          throw new UsageException("unknown option '" + a + "'");
       }
     }
     if (o.processes != null && o.processesFile != null) {
@@ -233,8 +244,8 @@ public final class PlanCli {
       Chunk ch = plan.chunks().get(c);
       String host = plan.processes().get(plan.processOf(c)).host();
       int colon = host.lastIndexOf(':'); // --names: ip:port
-      reads.add(new ReadPlanClient.Read(new Path(ch.path()).toUri().getPath(), colon > 0 ? host.substring(0, colon) : host,
-          ch.offset(), ch.length()));
+      reads.add(new ReadPlanClient.Read(new Path(ch.path()).toUri().getPath(),
+          colon > 0 ? host.substring(0, colon) : host, ch.offset(), ch.length()));
     }
     return reads;
   }

@@ -77,18 +77,27 @@ public final class PlanJson {
     for (int i = 0; i < s.length(); i++) {
       char ch = s.charAt(i);
       switch (ch) {
-        case '"' -> sb.append("\\\"");
-        case '\\' -> sb.append("\\\\");
-        case '\n' -> sb.append("\\n");
-        case '\r' -> sb.append("\\r");
-        case '\t' -> sb.append("\\t");
-        default -> {
+        case '"':
+          sb.append("\\\"");
+          break;
+        case '\\':
+          sb.append("\\\\");
+          break;
+        case '\n':
+          sb.append("\\n");
+          break;
+        case '\r':
+          sb.append("\\r");
+          break;
+        case '\t':
+          sb.append("\\t");
+          break;
+        default:
           if (ch < 0x20) {
             sb.append(String.format("\\u%04x", (int) ch));
           } else {
             sb.append(ch);
           }
-        }
       }
     }
     return sb.append('"');

@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Random;
 
 /**
@@ -37,10 +38,132 @@ public final class PlannerScale {
    * @param medianMillis median of the repeats
    * @param algorithm1Millis median of Algorithm 1 on n/2 two-input tasks
    */
-  public record Result(int processes, int chunks, int replicas, double firstMillis,
-      double bestMillis, double medianMillis, int localChunks, int rackLocalChunks,
-      int remoteChunks, double algorithm1Millis, long algorithm1ColocatedBytes,
-      long algorithm1TotalBytes) {
+  public static final class Result {
+    private final int processes;
+    private final int chunks;
+    private final int replicas;
+    private final double firstMillis;
+    private final double bestMillis;
+    private final double medianMillis;
+    private final int localChunks;
+    private final int rackLocalChunks;
+    private final int remoteChunks;
+    private final double algorithm1Millis;
+    private final long algorithm1ColocatedBytes;
+    private final long algorithm1TotalBytes;
+
+    public Result(int processes, int chunks, int replicas, double firstMillis, double bestMillis,
+        double medianMillis, int localChunks, int rackLocalChunks, int remoteChunks,
+            double algorithm1Millis, long algorithm1ColocatedBytes, long algorithm1TotalBytes) {
+      this.processes = processes;
+      this.chunks = chunks;
+      this.replicas = replicas;
+      this.firstMillis = firstMillis;
+      this.bestMillis = bestMillis;
+      this.medianMillis = medianMillis;
+      this.localChunks = localChunks;
+      this.rackLocalChunks = rackLocalChunks;
+      this.remoteChunks = remoteChunks;
+      this.algorithm1Millis = algorithm1Millis;
+      this.algorithm1ColocatedBytes = algorithm1ColocatedBytes;
+      this.algorithm1TotalBytes = algorithm1TotalBytes;
+    }
+
+    public int processes() {
+      return processes;
+    }
+
+    public int chunks() {
+      return chunks;
+    }
+
+    public int replicas() {
+      return replicas;
+    }
+
+    public double firstMillis() {
+      return firstMillis;
+    }
+
+    public double bestMillis() {
+      return bestMillis;
+    }
+
+    public double medianMillis() {
+      return medianMillis;
+    }
+
+    public int localChunks() {
+      return localChunks;
+    }
+
+    public int rackLocalChunks() {
+      return rackLocalChunks;
+    }
+
+    public int remoteChunks() {
+      return remoteChunks;
+    }
+
+    public double algorithm1Millis() {
+      return algorithm1Millis;
+    }
+
+    public long algorithm1ColocatedBytes() {
+      return algorithm1ColocatedBytes;
+    }
+
+    public long algorithm1TotalBytes() {
+      return algorithm1TotalBytes;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (this == o) {
+        return true;
+      }
+      if (!(o instanceof Result)) {
+        return false;
+      }
+      Result other = (Result) o;
+      return processes == other.processes
+          && chunks == other.chunks
+          && replicas == other.replicas
+          && Double.compare(firstMillis, other.firstMillis) == 0
+          && Double.compare(bestMillis, other.bestMillis) == 0
+          && Double.compare(medianMillis, other.medianMillis) == 0
+          && localChunks == other.localChunks
+          && rackLocalChunks == other.rackLocalChunks
+          && remoteChunks == other.remoteChunks
+          && Double.compare(algorithm1Millis, other.algorithm1Millis) == 0
+          && algorithm1ColocatedBytes == other.algorithm1ColocatedBytes
+          && algorithm1TotalBytes == other.algorithm1TotalBytes;
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(processes, chunks, replicas, firstMillis, bestMillis, medianMillis,
+          localChunks, rackLocalChunks, remoteChunks, algorithm1Millis, algorithm1ColocatedBytes,
+              algorithm1TotalBytes);
+    }
+
+    @Override
+    public String toString() {
+      return "Result["
+          + "processes=" + processes
+          + ", chunks=" + chunks
+          + ", replicas=" + replicas
+          + ", firstMillis=" + firstMillis
+          + ", bestMillis=" + bestMillis
+          + ", medianMillis=" + medianMillis
+          + ", localChunks=" + localChunks
+          + ", rackLocalChunks=" + rackLocalChunks
+          + ", remoteChunks=" + remoteChunks
+          + ", algorithm1Millis=" + algorithm1Millis
+          + ", algorithm1ColocatedBytes=" + algorithm1ColocatedBytes
+          + ", algorithm1TotalBytes=" + algorithm1TotalBytes
+          + "]";
+    }
   }
 
   private PlannerScale() {

@@ -10,10 +10,49 @@ import java.util.Objects;
  * @param id     caller's identifier, unique within one planning call
  * @param inputs the chunks the task reads; may be empty
  */
-public record Task(int id, List<Chunk> inputs) {
-  public Task {
+public final class Task {
+  private final int id;
+  private final List<Chunk> inputs;
+
+  public Task(int id, List<Chunk> inputs) {
     Objects.requireNonNull(inputs, "inputs");
     inputs = List.copyOf(inputs);
+    this.id = id;
+    this.inputs = inputs;
+  }
+
+  public int id() {
+    return id;
+  }
+
+  public List<Chunk> inputs() {
+    return inputs;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (this == o) {
+      return true;
+    }
+    if (!(o instanceof Task)) {
+      return false;
+    }
+    Task other = (Task) o;
+    return id == other.id
+        && Objects.equals(inputs, other.inputs);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(id, inputs);
+  }
+
+  @Override
+  public String toString() {
+    return "Task["
+        + "id=" + id
+        + ", inputs=" + inputs
+        + "]";
   }
 
   /** Total bytes the task reads. */
