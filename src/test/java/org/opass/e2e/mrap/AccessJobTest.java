@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -19,12 +20,19 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.BytesWritable;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.SequenceFile;
+import org.apache.hadoop.mapreduce.InputSplit;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.util.ToolRunner;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.mrap.examples.ExtractRegions;
+import org.opass.mrap.mapreduce.AccessInputFormat;
+import org.opass.mrap.mapreduce.AccessSplit;
+import org.opass.mrap.pattern.AccessPattern;
+import org.opass.mrap.pattern.RegionCursor;
 import org.opass.mrap.pattern.PatternConfig;
 
 /**
@@ -75,14 +83,16 @@ class AccessJobTest {
     conf.set(PatternConfig.STRIDED_START, "1000"); // regions straddle block boundaries
     assertEquals(0, ToolRunner.run(conf, new ExtractRegions(),
         new String[] {"/mrap/data", "/mrap/out"}));
-    Map<Long, byte[]> records = read(new Path("/mrap/out"), conf);
+    assertTheRegions(read(new Path("/mrap/out"), conf));
+  }
+
+  /** The 51 regions of 4 KiB every 20 KiB from byte 1000, keyed by logical offset. */
+  private static void assertTheRegions(Map<Long, byte[]> records) {
     assertEquals(51, records.size());
-    long logical = 0;
     for (int k = 0; k < 51; k++) {
       int offset = 1000 + k * 20 * 1024;
-      assertArrayEquals(Arrays.copyOfRange(data, offset, offset + 4096), records.get(logical),
-          "region " + k);
-      logical += 4096;
+      assertArrayEquals(Arrays.copyOfRange(data, offset, offset + 4096),
+          records.get(k * 4096L), "region " + k);
     }
   }
 
@@ -105,6 +115,39 @@ class AccessJobTest {
     assertTrue(err.toString().contains("strided.region_count: =60"), err.toString());
     assertFalse(cluster.miniCluster().getFileSystem().exists(new Path("/mrap/bad")),
         "nothing written");
+  }
+
+  @Test
+  void virtualSplitsAreLocalToTheirHostAndLoseNoRegion() throws Exception {
+    Configuration conf = jobConf(cluster, "virtual");
+    conf.set(PatternConfig.STRIDED_SIZE, "4k");
+    conf.set(PatternConfig.STRIDED_SPACING, "16k");
+    conf.set(PatternConfig.STRIDED_COUNT, "51");
+    conf.set(PatternConfig.STRIDED_START, "1000");
+    conf.set(AccessInputFormat.CHUNKS, "independent");
+    conf.set(AccessInputFormat.SPLIT_BYTES, "12k");
+    Job job = Job.getInstance(conf);
+    FileInputFormat.setInputPaths(job, new Path("/mrap/data"));
+    BlockLocation[] blocks = cluster.miniCluster().getFileSystem().getFileBlockLocations(
+        new Path("/mrap/data"), 0, data.length);
+    int regions = 0;
+    for (InputSplit s : new AccessInputFormat().getSplits(job)) {
+      AccessSplit split = (AccessSplit) s;
+      String host = split.getLocations()[0];
+      for (AccessPattern part : split.parts()) {
+        RegionCursor c = part.cursor();
+        while (c.next()) {
+          BlockLocation b = blocks[(int) (c.offset() / BLOCK)];
+          assertTrue(Arrays.asList(b.getHosts()).contains(host), "the region at "
+              + c.offset() + " starts in a block " + host + " holds");
+          regions++;
+        }
+      }
+    }
+    assertEquals(51, regions);
+    assertEquals(0, ToolRunner.run(conf, new ExtractRegions(),
+        new String[] {"/mrap/data", "/mrap/out-virtual"}));
+    assertTheRegions(read(new Path("/mrap/out-virtual"), conf));
   }
 
   /** Every (key, value) of the job's SequenceFile outputs. */

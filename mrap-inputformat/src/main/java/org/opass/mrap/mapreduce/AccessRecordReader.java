@@ -21,7 +21,10 @@ public class AccessRecordReader extends RecordReader<LongWritable, BytesWritable
   private static final int QUEUE = 1024;
 
   private FSDataInputStream in;
+  private AccessSplit split;
+  private int part; // the part the cursor walks
   private RegionCursor cursor;
+  private long cursorLogical; // logical offset of the cursor's next region
   private long regionCount;
   private long gap;
   private long blockSize;
@@ -30,12 +33,12 @@ public class AccessRecordReader extends RecordReader<LongWritable, BytesWritable
   private Counter bytesRead;
   private Counter bytesOfInterest;
   private long done;
-  private long logical;
   private final LongWritable key = new LongWritable();
   private final BytesWritable value = new BytesWritable();
   // upcoming regions: [head, head + size) of these arrays
   private final long[] queuedOffset = new long[QUEUE];
   private final long[] queuedLength = new long[QUEUE];
+  private final long[] queuedLogical = new long[QUEUE];
   private int head;
   private int size;
   // the last joined read: bytes [windowStart, windowEnd) of the file
@@ -45,17 +48,17 @@ public class AccessRecordReader extends RecordReader<LongWritable, BytesWritable
 
   @Override
   public void initialize(InputSplit genericSplit, TaskAttemptContext ctx) throws IOException {
-    AccessSplit split = (AccessSplit) genericSplit;
+    split = (AccessSplit) genericSplit;
     Configuration conf = ctx.getConfiguration();
     readCalls = ctx.getCounter(MrapCounter.READ_CALLS);
     bytesRead = ctx.getCounter(MrapCounter.BYTES_READ);
     bytesOfInterest = ctx.getCounter(MrapCounter.BYTES_OF_INTEREST);
-    cursor = split.pattern().cursor();
-    regionCount = split.pattern().regionCount();
+    cursor = split.parts().get(0).cursor();
+    cursorLogical = split.logicalStart(0);
+    regionCount = split.regionCount();
     gap = MrapConf.bytes(conf, AccessInputFormat.COALESCE_GAP,
         AccessInputFormat.COALESCE_GAP_DEFAULT);
     blockSize = Math.max(1, split.blockSize());
-    logical = split.logicalStart();
     in = split.path().getFileSystem(conf).open(split.path());
   }
 
@@ -64,11 +67,23 @@ public class AccessRecordReader extends RecordReader<LongWritable, BytesWritable
     if (head + k > QUEUE) { // keep the queue at the front of the arrays
       System.arraycopy(queuedOffset, head, queuedOffset, 0, size);
       System.arraycopy(queuedLength, head, queuedLength, 0, size);
+      System.arraycopy(queuedLogical, head, queuedLogical, 0, size);
       head = 0;
     }
-    while (size < k && cursor.next()) {
+    while (size < k) {
+      if (!cursor.next()) {
+        if (part + 1 == split.parts().size()) {
+          break;
+        }
+        part++;
+        cursor = split.parts().get(part).cursor();
+        cursorLogical = split.logicalStart(part);
+        continue;
+      }
       queuedOffset[head + size] = cursor.offset();
       queuedLength[head + size] = cursor.length();
+      queuedLogical[head + size] = cursorLogical;
+      cursorLogical += cursor.length();
       size++;
     }
     return size >= k;
@@ -81,7 +96,7 @@ public class AccessRecordReader extends RecordReader<LongWritable, BytesWritable
     }
     long off = queuedOffset[head];
     int len = (int) queuedLength[head];
-    key.set(logical);
+    key.set(queuedLogical[head]);
     value.setSize(len); // grows the array when needed, never shrinks it
     if (off < windowStart || off + len > windowEnd) {
       plan(off, len);
@@ -95,7 +110,6 @@ public class AccessRecordReader extends RecordReader<LongWritable, BytesWritable
     if (bytesOfInterest != null) {
       bytesOfInterest.increment(len);
     }
-    logical += len;
     head++;
     size--;
     done++;

@@ -1,0 +1,254 @@
+package org.opass.mrap.locality;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Function;
+import org.opass.read.plan.Chunk;
+import org.opass.read.plan.EqualAssignment;
+import org.opass.read.plan.Plan;
+import org.opass.read.plan.Proc;
+
+/**
+ * Where to run a map task whose input spans several chunks (MRAP thesis §4.3.3). Pure Java:
+ * chunks are bytes and holder host names.
+ * <ul>
+ *   <li>{@link #rank}: chunks read together. Algorithm 4.3.2's weighted set cover: each host
+ *   holding part of the split is priced {@code w / contribution}, where {@code contribution} is
+ *   the split's bytes it holds and {@code w} the cost of fetching the rest (bytes times 1 from a
+ *   host of its rack, {@code offRackCost} from another rack); the cheapest host is the primary,
+ *   and the holders of what it lacks, cheapest first, its secondaries.</li>
+ *   <li>{@link #virtualSplits}: chunks that can be processed independently. They are regrouped
+ *   by host so that every group is local to its host: an equal-share max-flow assignment of
+ *   chunks to their holders (Opass's planner, {@link EqualAssignment}), each host's chunks then
+ *   cut into groups of about the target bytes.</li>
+ * </ul>
+ */
+public final class SplitLocality {
+  private SplitLocality() {
+  }
+
+  /** A chunk's part of a split: bytes of interest in it, and the hosts holding the chunk. */
+  public static final class Piece {
+    private final long bytes;
+    private final List<String> hosts;
+
+    public Piece(long bytes, List<String> hosts) {
+      if (bytes < 0) {
+        throw new IllegalArgumentException("bytes must be >= 0, got " + bytes);
+      }
+      this.bytes = bytes;
+      this.hosts = Collections.unmodifiableList(new ArrayList<>(new LinkedHashSet<>(
+          Objects.requireNonNull(hosts, "hosts"))));
+    }
+
+    public long bytes() {
+      return bytes;
+    }
+
+    public List<String> hosts() {
+      return hosts;
+    }
+  }
+
+  /** A host's price for one split (lower is better) and what it holds of it. */
+  public static final class HostPrice {
+    private final String host;
+    private final double price;
+    private final long contribution;
+
+    HostPrice(String host, double price, long contribution) {
+      this.host = host;
+      this.price = price;
+      this.contribution = contribution;
+    }
+
+    public String host() {
+      return host;
+    }
+
+    public double price() {
+      return price;
+    }
+
+    public long contribution() {
+      return contribution;
+    }
+
+    @Override
+    public String toString() {
+      return host + "(" + price + ")";
+    }
+  }
+
+  /**
+   * Algorithm 4.3.2 for one split: every host holding part of it, cheapest first (ties: more
+   * bytes held, then name). The first is the primary.
+   *
+   * @param rackOf      a host's rack; {@code h -> ""} when there are no racks
+   * @param offRackCost cost per byte fetched from another rack, relative to 1 from the same
+   *                    rack (>= 1)
+   */
+  public static List<HostPrice> rank(List<Piece> split, Function<String, String> rackOf,
+      double offRackCost) {
+    if (!(offRackCost >= 1)) {
+      throw new IllegalArgumentException("offRackCost must be >= 1, got " + offRackCost);
+    }
+    Map<String, Long> held = new HashMap<>();
+    for (Piece p : split) {
+      for (String h : p.hosts) {
+        held.merge(h, p.bytes, Long::sum);
+      }
+    }
+    List<HostPrice> out = new ArrayList<>(held.size());
+    for (Map.Entry<String, Long> e : held.entrySet()) {
+      String host = e.getKey();
+      String rack = rackOf.apply(host);
+      double w = 0;
+      for (Piece p : split) {
+        if (p.hosts.contains(host)) {
+          continue;
+        }
+        boolean sameRack = false;
+        for (String h : p.hosts) {
+          sameRack |= rack.equals(rackOf.apply(h));
+        }
+        w += p.bytes * (sameRack ? 1 : offRackCost);
+      }
+      long c = e.getValue();
+      out.add(new HostPrice(host, c == 0 ? Double.MAX_VALUE : w / c, c));
+    }
+    out.sort((a, b) -> a.price != b.price ? Double.compare(a.price, b.price)
+        : a.contribution != b.contribution ? Long.compare(b.contribution, a.contribution)
+            : a.host.compareTo(b.host));
+    return out;
+  }
+
+  /**
+   * The hosts that supply what {@code primary} lacks of the split: for each piece it does not
+   * hold, the holder on its rack if any, else the first holder; without repeats.
+   */
+  public static List<String> secondaries(List<Piece> split, String primary,
+      Function<String, String> rackOf) {
+    Set<String> out = new LinkedHashSet<>();
+    String rack = rackOf.apply(primary);
+    for (Piece p : split) {
+      if (p.hosts.contains(primary) || p.hosts.isEmpty()) {
+        continue;
+      }
+      String pick = p.hosts.get(0);
+      for (String h : p.hosts) {
+        if (rack.equals(rackOf.apply(h))) {
+          pick = h;
+          break;
+        }
+      }
+      out.add(pick);
+    }
+    return new ArrayList<>(out);
+  }
+
+  /** One virtual split: the indices of its chunks (ascending), all held by {@code host}. */
+  public static final class Group {
+    private final String host;
+    private final int[] chunks;
+    private final long bytes;
+
+    Group(String host, int[] chunks, long bytes) {
+      this.host = host;
+      this.chunks = chunks;
+      this.bytes = bytes;
+    }
+
+    /** The host holding every chunk of the group; null for chunks no host holds. */
+    public String host() {
+      return host;
+    }
+
+    public int[] chunks() {
+      return chunks.clone();
+    }
+
+    public long bytes() {
+      return bytes;
+    }
+  }
+
+  /**
+   * Regroups independent chunks into groups of about {@code targetBytes}, each held entirely
+   * by its host where the replicas allow (every chunk is assigned to one of its holders by an
+   * equal-share max flow over the hosts; a chunk with no holder goes to a group of its own
+   * with no host).
+   */
+  public static List<Group> virtualSplits(List<Piece> chunks, long targetBytes) {
+    if (targetBytes < 1) {
+      throw new IllegalArgumentException("targetBytes must be >= 1, got " + targetBytes);
+    }
+    Set<String> hostSet = new LinkedHashSet<>();
+    List<Chunk> planned = new ArrayList<>();
+    List<Integer> orphans = new ArrayList<>();
+    for (int i = 0; i < chunks.size(); i++) {
+      Piece p = chunks.get(i);
+      if (p.hosts.isEmpty()) {
+        orphans.add(i);
+        continue;
+      }
+      hostSet.addAll(p.hosts);
+      planned.add(new Chunk(i, "", 0, p.bytes, p.hosts));
+    }
+    List<Group> out = new ArrayList<>();
+    if (!planned.isEmpty()) {
+      List<String> hosts = new ArrayList<>(hostSet);
+      Collections.sort(hosts);
+      List<Proc> procs = new ArrayList<>(hosts.size());
+      for (int h = 0; h < hosts.size(); h++) {
+        procs.add(new Proc(h, hosts.get(h)));
+      }
+      Plan plan = EqualAssignment.plan(planned, procs);
+      for (int h = 0; h < hosts.size(); h++) {
+        List<Chunk> mine = new ArrayList<>(plan.chunksOf(h));
+        mine.sort((a, b) -> Integer.compare(a.id(), b.id()));
+        cut(hosts.get(h), mine, targetBytes, out);
+      }
+    }
+    for (int i : orphans) {
+      out.add(new Group(null, new int[] {i}, chunks.get(i).bytes));
+    }
+    return out;
+  }
+
+  /** Cuts one host's chunks into groups of about {@code target} bytes, balanced in size. */
+  private static void cut(String host, List<Chunk> mine, long target, List<Group> out) {
+    long total = 0;
+    for (Chunk c : mine) {
+      total += c.length();
+    }
+    if (mine.isEmpty()) {
+      return;
+    }
+    int groups = (int) Math.max(1, Math.min(mine.size(), (total + target / 2) / target));
+    long per = (total + groups - 1) / groups;
+    List<Integer> ids = new ArrayList<>();
+    long bytes = 0;
+    for (int k = 0; k < mine.size(); k++) {
+      Chunk c = mine.get(k);
+      ids.add(c.id());
+      bytes += c.length();
+      boolean last = k == mine.size() - 1;
+      if (last || bytes >= per) {
+        int[] arr = new int[ids.size()];
+        for (int j = 0; j < arr.length; j++) {
+          arr[j] = ids.get(j);
+        }
+        out.add(new Group(host, arr, bytes));
+        ids.clear();
+        bytes = 0;
+      }
+    }
+  }
+}
