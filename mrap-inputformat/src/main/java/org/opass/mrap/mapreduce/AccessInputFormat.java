@@ -20,11 +20,13 @@ import org.apache.hadoop.mapreduce.JobContext;
 import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.opass.mrap.layout.RestructuredLayout;
 import org.opass.mrap.locality.SplitLocality;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.PatternConfig;
 import org.opass.mrap.pattern.PatternException;
 import org.opass.mrap.pattern.RegionCursor;
+import org.opass.mrap.pattern.StridedPattern;
 import org.opass.mrap.pattern.TiledPattern;
 
 /**
@@ -58,6 +60,13 @@ public class AccessInputFormat extends FileInputFormat<LongWritable, BytesWritab
   public static final long COALESCE_GAP_DEFAULT = 64 * 1024;
   /** {@code together} (default) or {@code independent}: how a split's chunks are placed. */
   public static final String CHUNKS = "mrap.access.chunks";
+  /**
+   * How a restructured input file (one with a stored layout, written by MRAP's copy) is read:
+   * {@code stored} (default) requires the job's pattern to be the one it was restructured for
+   * and reads each task's packed chunks contiguously; {@code index} reads any pattern through
+   * the stored index (a few reads a region, and no locality).
+   */
+  public static final String RESTRUCTURED = "mrap.access.restructured";
   /** Cost of a byte from another rack, against 1 from the same rack, in Algorithm 4.3.2. */
   static final double OFF_RACK_COST = 2;
   /** Most bytes read at once when regions are joined. */
@@ -86,32 +95,77 @@ public class AccessInputFormat extends FileInputFormat<LongWritable, BytesWritab
     MrapConf.bytes(conf, COALESCE_GAP, COALESCE_GAP_DEFAULT); // checked now, not in a task
     boolean independent = independent(conf, pc);
     List<InputSplit> splits = new ArrayList<>();
+    String restructured = conf.getTrimmed(RESTRUCTURED, "stored");
+    if (!restructured.equals("stored") && !restructured.equals("index")) {
+      throw new InvalidJobConfException(RESTRUCTURED + "=" + restructured + " must be stored "
+          + "or index");
+    }
     for (FileStatus file : listStatus(job)) {
       Path path = file.getPath();
+      FileSystem fs = path.getFileSystem(conf);
+      RestructuredLayout layout = RestructuredFiles.layoutOf(fs, path);
+      long logicalLength = layout != null ? layout.logicalLength() : file.getLen();
       try {
-        pc.checkWithin(file.getLen(), path.toString());
+        pc.checkWithin(logicalLength, path.toString());
       } catch (PatternException e) {
         throw MrapConf.invalid(e);
       }
-      FileSystem fs = path.getFileSystem(conf);
       Blocks blocks = new Blocks(fs.getFileBlockLocations(file, 0, file.getLen()));
       long perSplit = splitBytes > 0 ? splitBytes : Math.max(1, file.getBlockSize());
-      if (pc.tiles() != null) {
-        TiledPattern tiles = pc.tiles();
-        long logical = 0;
-        for (long t = 0; t < tiles.tileCount(); t++) {
-          AccessPattern tile = tiles.tile(t);
-          splits.add(new AccessSplit(path, tile, logical, file.getBlockSize(),
-              blocks.ranked(tile)));
-          logical += tile.totalBytes();
+      if (layout != null && restructured.equals("stored")) {
+        if (pc.pattern() == null || !pc.pattern().equals(layout.pattern())) {
+          throw new InvalidJobConfException(path + " was restructured for the pattern "
+              + layout.pattern() + ", and this job reads " + pc + ": run it with the stored "
+              + "pattern, set " + RESTRUCTURED + "=index to read it through the stored index "
+              + "(slower), or restructure the file again for this pattern");
         }
+        packed(layout, path, file, blocks, splits);
+      } else if (layout != null) {
+        List<InputSplit> logicalSplits = pc.tiles() != null ? tileSplits(pc, path, file, blocks)
+            : plainSplits(pc, perSplit, path, file, blocks);
+        for (InputSplit s : logicalSplits) {
+          AccessSplit a = (AccessSplit) s;
+          splits.add(AccessSplit.throughIndex(path, a.parts().get(0), a.logicalStart(0),
+              file.getBlockSize()));
+        }
+      } else if (pc.tiles() != null) {
+        splits.addAll(tileSplits(pc, path, file, blocks));
       } else if (independent) {
         virtual(pc, path, file, blocks, perSplit, splits);
       } else {
-        cut(pc, perSplit, path, file, blocks, splits);
+        splits.addAll(plainSplits(pc, perSplit, path, file, blocks));
       }
     }
     return splits;
+  }
+
+  private static List<InputSplit> tileSplits(PatternConfig pc, Path path, FileStatus file,
+      Blocks blocks) throws IOException {
+    List<InputSplit> out = new ArrayList<>();
+    TiledPattern tiles = pc.tiles();
+    long logical = 0;
+    for (long t = 0; t < tiles.tileCount(); t++) {
+      AccessPattern tile = tiles.tile(t);
+      out.add(new AccessSplit(path, tile, logical, file.getBlockSize(), blocks.ranked(tile)));
+      logical += tile.totalBytes();
+    }
+    return out;
+  }
+
+  /** One split per task of a restructured file, each reading its packed chunks. */
+  private static void packed(RestructuredLayout layout, Path path, FileStatus file,
+      Blocks blocks, List<InputSplit> out) throws IOException {
+    long logical = 0;
+    for (int t = 0; t < layout.tasks(); t++) {
+      AccessPattern task = layout.pattern().slice(layout.taskFrom(t), layout.taskTo(t));
+      long start = layout.taskStart(t);
+      long end = Math.min(layout.taskEnd(t), file.getLen());
+      String[] hosts = end > start
+          ? blocks.ranked(StridedPattern.vector(start, end - start, 0, 1)) : new String[0];
+      out.add(AccessSplit.packed(path, task, logical, layout.chunkSize(), layout.taskStart(t),
+          file.getBlockSize(), hosts));
+      logical += task.totalBytes();
+    }
   }
 
   private static boolean independent(Configuration conf, PatternConfig pc)
@@ -137,8 +191,9 @@ public class AccessInputFormat extends FileInputFormat<LongWritable, BytesWritab
   }
 
   /** Cuts the pattern into runs of regions of about {@code perSplit} bytes, in file order. */
-  private static void cut(PatternConfig pc, long perSplit, Path path, FileStatus file,
-      Blocks blocks, List<InputSplit> out) throws IOException {
+  private static List<InputSplit> plainSplits(PatternConfig pc, long perSplit, Path path,
+      FileStatus file, Blocks blocks) throws IOException {
+    List<InputSplit> out = new ArrayList<>();
     AccessPattern p = pc.pattern();
     RegionCursor c = p.cursor();
     long from = 0;
@@ -157,6 +212,7 @@ public class AccessInputFormat extends FileInputFormat<LongWritable, BytesWritab
         bytes = 0;
       }
     }
+    return out;
   }
 
   /**

@@ -3,28 +3,32 @@ package org.opass.mrap.mapreduce;
 import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.io.BytesWritable;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.mapreduce.Counter;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.opass.mrap.layout.RestructuredLayout;
+import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.RegionCursor;
 
 /**
- * Reads an {@link AccessSplit}'s regions, one record each, with positioned reads of only those
- * bytes, and of the gaps up to {@link AccessInputFormat#COALESCE_GAP} between regions of one
- * block, which are read once for several regions. Counts its reads in {@link MrapCounter}.
+ * Reads an {@link AccessSplit}'s regions, one record each (key: logical offset), with
+ * positioned reads of only those bytes, and of the gaps up to
+ * {@link AccessInputFormat#COALESCE_GAP} between regions of one block, which are read once for
+ * several regions. A packed task of a restructured file is read in physical order, chunk by
+ * chunk; a restructured file read with another pattern goes through its index. Counts its reads
+ * in {@link MrapCounter}.
  */
 public class AccessRecordReader extends RecordReader<LongWritable, BytesWritable> {
   /** Regions looked ahead to plan a joined read. */
   private static final int QUEUE = 1024;
 
   private FSDataInputStream in;
-  private AccessSplit split;
-  private int part; // the part the cursor walks
-  private RegionCursor cursor;
-  private long cursorLogical; // logical offset of the cursor's next region
+  private Source source;
+  private RestructuredFiles.LogicalView view; // THROUGH_INDEX only
   private long regionCount;
   private long gap;
   private long blockSize;
@@ -38,7 +42,7 @@ public class AccessRecordReader extends RecordReader<LongWritable, BytesWritable
   // upcoming regions: [head, head + size) of these arrays
   private final long[] queuedOffset = new long[QUEUE];
   private final long[] queuedLength = new long[QUEUE];
-  private final long[] queuedLogical = new long[QUEUE];
+  private final long[] queuedKey = new long[QUEUE];
   private int head;
   private int size;
   // the last joined read: bytes [windowStart, windowEnd) of the file
@@ -46,20 +50,132 @@ public class AccessRecordReader extends RecordReader<LongWritable, BytesWritable
   private long windowStart;
   private long windowEnd;
 
+  /** Where the split's regions are in the file, in the order to read them. */
+  private interface Source {
+    boolean next();
+
+    long offset();
+
+    long length();
+
+    long key();
+  }
+
   @Override
   public void initialize(InputSplit genericSplit, TaskAttemptContext ctx) throws IOException {
-    split = (AccessSplit) genericSplit;
+    AccessSplit split = (AccessSplit) genericSplit;
     Configuration conf = ctx.getConfiguration();
     readCalls = ctx.getCounter(MrapCounter.READ_CALLS);
     bytesRead = ctx.getCounter(MrapCounter.BYTES_READ);
     bytesOfInterest = ctx.getCounter(MrapCounter.BYTES_OF_INTEREST);
-    cursor = split.parts().get(0).cursor();
-    cursorLogical = split.logicalStart(0);
     regionCount = split.regionCount();
     gap = MrapConf.bytes(conf, AccessInputFormat.COALESCE_GAP,
         AccessInputFormat.COALESCE_GAP_DEFAULT);
     blockSize = Math.max(1, split.blockSize());
-    in = split.path().getFileSystem(conf).open(split.path());
+    FileSystem fs = split.path().getFileSystem(conf);
+    switch (split.layout()) {
+      case PACKED:
+        source = packed(split);
+        break;
+      case THROUGH_INDEX: {
+        RestructuredLayout layout = RestructuredFiles.layoutOf(fs, split.path());
+        if (layout == null) {
+          throw new IOException(split.path() + " lost its layout ("
+              + RestructuredFiles.layoutPath(split.path()) + ") since the job was submitted");
+        }
+        view = new RestructuredFiles.LogicalView(layout);
+        gap = 0; // regions are joined in logical order, which is not the file's
+        source = inOrder(split);
+        break;
+      }
+      default:
+        source = inOrder(split);
+    }
+    in = fs.open(split.path());
+  }
+
+  /** The parts' regions at their own offsets, keys counting up from each part's start. */
+  private static Source inOrder(AccessSplit split) {
+    return new Source() {
+      private int part;
+      private RegionCursor cursor = split.parts().get(0).cursor();
+      private long nextKey = split.logicalStart(0);
+      private long key;
+
+      @Override
+      public boolean next() {
+        while (!cursor.next()) {
+          if (part + 1 == split.parts().size()) {
+            return false;
+          }
+          part++;
+          cursor = split.parts().get(part).cursor();
+          nextKey = split.logicalStart(part);
+        }
+        key = nextKey;
+        nextKey += cursor.length();
+        return true;
+      }
+
+      @Override
+      public long offset() {
+        return cursor.offset();
+      }
+
+      @Override
+      public long length() {
+        return cursor.length();
+      }
+
+      @Override
+      public long key() {
+        return key;
+      }
+    };
+  }
+
+  /** A packed task's regions where the layout put them, in physical order. */
+  private static Source packed(AccessSplit split) {
+    AccessPattern task = split.parts().get(0);
+    long[] physical = RestructuredLayout.place(task, split.chunkSize(), split.taskStart());
+    int n = physical.length;
+    long[] lengths = new long[n];
+    long[] keys = new long[n];
+    RegionCursor c = task.cursor();
+    long k = split.logicalStart(0);
+    for (int i = 0; c.next(); i++) {
+      lengths[i] = c.length();
+      keys[i] = k;
+      k += c.length();
+    }
+    Integer[] order = new Integer[n];
+    for (int i = 0; i < n; i++) {
+      order[i] = i;
+    }
+    java.util.Arrays.sort(order, (a, b) -> Long.compare(physical[a], physical[b]));
+    return new Source() {
+      private int i = -1;
+
+      @Override
+      public boolean next() {
+        return ++i < n;
+      }
+
+      @Override
+      public long offset() {
+        return physical[order[i]];
+      }
+
+      @Override
+      public long length() {
+        return lengths[order[i]];
+      }
+
+      @Override
+      public long key() {
+        return keys[order[i]];
+      }
+    };
   }
 
   /** Makes at least {@code k} regions queued if the split has them; false if it has not. */
@@ -67,23 +183,13 @@ public class AccessRecordReader extends RecordReader<LongWritable, BytesWritable
     if (head + k > QUEUE) { // keep the queue at the front of the arrays
       System.arraycopy(queuedOffset, head, queuedOffset, 0, size);
       System.arraycopy(queuedLength, head, queuedLength, 0, size);
-      System.arraycopy(queuedLogical, head, queuedLogical, 0, size);
+      System.arraycopy(queuedKey, head, queuedKey, 0, size);
       head = 0;
     }
-    while (size < k) {
-      if (!cursor.next()) {
-        if (part + 1 == split.parts().size()) {
-          break;
-        }
-        part++;
-        cursor = split.parts().get(part).cursor();
-        cursorLogical = split.logicalStart(part);
-        continue;
-      }
-      queuedOffset[head + size] = cursor.offset();
-      queuedLength[head + size] = cursor.length();
-      queuedLogical[head + size] = cursorLogical;
-      cursorLogical += cursor.length();
+    while (size < k && source.next()) {
+      queuedOffset[head + size] = source.offset();
+      queuedLength[head + size] = source.length();
+      queuedKey[head + size] = source.key();
       size++;
     }
     return size >= k;
@@ -96,16 +202,19 @@ public class AccessRecordReader extends RecordReader<LongWritable, BytesWritable
     }
     long off = queuedOffset[head];
     int len = (int) queuedLength[head];
-    key.set(queuedLogical[head]);
+    key.set(queuedKey[head]);
     value.setSize(len); // grows the array when needed, never shrinks it
     if (off < windowStart || off + len > windowEnd) {
       plan(off, len);
     }
     if (off >= windowStart && off + len <= windowEnd) {
       System.arraycopy(window, (int) (off - windowStart), value.getBytes(), 0, len);
+    } else if (view != null) {
+      int reads = view.read(in, off, value.getBytes(), 0, len);
+      counted(reads, len);
     } else {
       in.readFully(off, value.getBytes(), 0, len);
-      counted(len);
+      counted(1, len);
     }
     if (bytesOfInterest != null) {
       bytesOfInterest.increment(len);
@@ -146,14 +255,14 @@ public class AccessRecordReader extends RecordReader<LongWritable, BytesWritable
       window = new byte[bytes];
     }
     in.readFully(off, window, 0, bytes);
-    counted(bytes);
+    counted(1, bytes);
     windowStart = off;
     windowEnd = end;
   }
 
-  private void counted(long bytes) {
+  private void counted(int reads, long bytes) {
     if (readCalls != null) {
-      readCalls.increment(1);
+      readCalls.increment(reads);
       bytesRead.increment(bytes);
     }
   }

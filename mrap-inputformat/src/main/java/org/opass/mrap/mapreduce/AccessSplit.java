@@ -21,7 +21,20 @@ import org.opass.mrap.pattern.PatternCodec;
  * regions of the chunks its host holds.
  */
 public final class AccessSplit extends InputSplit implements Writable {
+  /** How the split's file holds its regions. */
+  public enum Layout {
+    /** At their own offsets (a plain file). */
+    PLAIN,
+    /** Packed into the task's chunks of a restructured file (read contiguously). */
+    PACKED,
+    /** Anywhere in a restructured file: read through its stored index. */
+    THROUGH_INDEX
+  }
+
   private Path path;
+  private Layout layout = Layout.PLAIN;
+  private long chunkSize;
+  private long taskStart;
   private long blockSize;
   private List<AccessPattern> parts = new ArrayList<>();
   private long[] logicalStarts = new long[0];
@@ -49,8 +62,43 @@ public final class AccessSplit extends InputSplit implements Writable {
     this.hosts = hosts.clone();
   }
 
+  /**
+   * A split of one task of a restructured file, read contiguously: its regions were packed from
+   * {@code taskStart} into chunks of {@code chunkSize} ({@code RestructuredLayout}).
+   */
+  static AccessSplit packed(Path path, AccessPattern task, long logicalStart, long chunkSize,
+      long taskStart, long blockSize, String[] hosts) {
+    AccessSplit s = new AccessSplit(path, task, logicalStart, blockSize, hosts);
+    s.layout = Layout.PACKED;
+    s.chunkSize = chunkSize;
+    s.taskStart = taskStart;
+    return s;
+  }
+
+  /** A split of a restructured file read through its index (a pattern it was not packed for). */
+  static AccessSplit throughIndex(Path path, AccessPattern part, long logicalStart,
+      long blockSize) {
+    AccessSplit s = new AccessSplit(path, part, logicalStart, blockSize, new String[0]);
+    s.layout = Layout.THROUGH_INDEX;
+    return s;
+  }
+
   public Path path() {
     return path;
+  }
+
+  public Layout layout() {
+    return layout;
+  }
+
+  /** For {@link Layout#PACKED}: the restructured file's chunk size. */
+  public long chunkSize() {
+    return chunkSize;
+  }
+
+  /** For {@link Layout#PACKED}: where the task's chunks start in the file. */
+  public long taskStart() {
+    return taskStart;
   }
 
   public List<AccessPattern> parts() {
@@ -94,6 +142,9 @@ public final class AccessSplit extends InputSplit implements Writable {
   @Override
   public void write(DataOutput out) throws IOException {
     Text.writeString(out, path.toString());
+    out.writeByte(layout.ordinal());
+    out.writeLong(chunkSize);
+    out.writeLong(taskStart);
     out.writeLong(blockSize);
     WritableUtils.writeVInt(out, parts.size());
     for (int k = 0; k < parts.size(); k++) {
@@ -105,6 +156,13 @@ public final class AccessSplit extends InputSplit implements Writable {
   @Override
   public void readFields(DataInput in) throws IOException {
     path = new Path(Text.readString(in));
+    int kind = in.readUnsignedByte();
+    if (kind >= Layout.values().length) {
+      throw new IOException("corrupt split: layout " + kind);
+    }
+    layout = Layout.values()[kind];
+    chunkSize = in.readLong();
+    taskStart = in.readLong();
     blockSize = in.readLong();
     int n = WritableUtils.readVInt(in);
     parts = new ArrayList<>(n);
