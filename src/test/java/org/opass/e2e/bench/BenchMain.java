@@ -17,20 +17,23 @@ public final class BenchMain {
     Map<String, Object> run(File outDir, boolean quick) throws Exception;
   }
 
-  static final Map<String, Bench> BENCHES = new TreeMap<>(Map.of(
-      "write", new WriteBench(),
-      "planner-scale", new PlannerScaleBench(),
-      "read-nn-cost", new ReadNameNodeCostBench(),
-      "read-plan-limits", new ReadPlanLimitsBench(),
-      "read-single", new ReadBench(ReadBench.Kind.SINGLE),
-      "read-multi", new ReadBench(ReadBench.Kind.MULTI),
-      "read-dynamic", new ReadBench(ReadBench.Kind.DYNAMIC),
-      "read-tenants", new ReadBench(ReadBench.Kind.TENANTS),
-      "read-analysis", (outDir, quick) -> {
+  static final Map<String, Bench> BENCHES = new TreeMap<>(Map.ofEntries(
+      Map.entry("mrap-strided", new MrapStridedBench()),
+      Map.entry("mrap-splits", new MrapSplitsBench()),
+      Map.entry("mrap-pairs", new MrapPairsBench()),
+      Map.entry("write", new WriteBench()),
+      Map.entry("planner-scale", new PlannerScaleBench()),
+      Map.entry("read-nn-cost", new ReadNameNodeCostBench()),
+      Map.entry("read-plan-limits", new ReadPlanLimitsBench()),
+      Map.entry("read-single", new ReadBench(ReadBench.Kind.SINGLE)),
+      Map.entry("read-multi", new ReadBench(ReadBench.Kind.MULTI)),
+      Map.entry("read-dynamic", new ReadBench(ReadBench.Kind.DYNAMIC)),
+      Map.entry("read-tenants", new ReadBench(ReadBench.Kind.TENANTS)),
+      Map.entry("read-analysis", (outDir, quick) -> {
         Map<String, Object> doc = RandomAccessAnalysis.run(quick);
         System.out.println(RandomAccessAnalysis.table(doc));
         return doc;
-      }));
+      })));
 
   private BenchMain() {
   }

@@ -493,12 +493,26 @@ public final class EmulatedCluster implements AutoCloseable {
     if (closed) {
       throw new IllegalStateException("the cluster is closed");
     }
+    return FileSystem.newInstance(uri(), clientConf(address, clientContext));
+  }
+
+  private Configuration clientConf(String address, String clientContext) {
     Configuration client = conf();
     client.set(HostBindingSocketFactory.BIND_ADDRESS_KEY, address);
     // Clients of one context share a cache of DataNode connections; with one context per host
     // a cached connection never carries another host's address.
     client.set(HdfsClientConfigKeys.DFS_CLIENT_CONTEXT, clientContext);
-    return FileSystem.newInstance(uri(), client);
+    return client;
+  }
+
+  /**
+   * The configuration of a client on host {@code k}, for code that opens its own file system
+   * from a configuration (record readers): give each host its own user, or Hadoop's file
+   * system cache hands every host the first host's client.
+   */
+  public Configuration hostConf(int k) {
+    checkIndex(k);
+    return clientConf(hostAddress(k), "opass-host-" + k);
   }
 
   /**

@@ -36,10 +36,12 @@ import org.opass.mrap.pattern.TiledPattern;
  * the file's regions laid end to end), the value its bytes. The pattern is checked against each
  * input file when the job is submitted.
  *
- * <p>Splits: a tiled pattern gives one split per tile; the other kinds are cut, in file order,
- * into splits of about {@value #SPLIT_BYTES} bytes of interest (default: the file's block
- * size). A split's regions usually span several chunks (HDFS blocks); {@value #CHUNKS} says how
- * to place it (thesis §4.3.3):
+ * <p>Splits: a tiled pattern gives one split per tile; the other kinds are cut in file order,
+ * by default into one split per block of the file (the regions starting in it: as many tasks as
+ * a plain scan, each local to its block), or, when {@value #SPLIT_BYTES} is set, into splits
+ * of about that many bytes of interest (fewer tasks for a sparse pattern). A split's regions
+ * may span several chunks (HDFS blocks); {@value #CHUNKS} says how to place it (thesis
+ * §4.3.3):
  * <ul>
  *   <li>{@code together} (default): the split stays as cut and prefers the hosts Algorithm
  *   4.3.2's weighted set cover prices cheapest (most of its bytes, the rest nearest by rack);</li>
@@ -53,7 +55,7 @@ import org.opass.mrap.pattern.TiledPattern;
  * bytes from the DataNode) to save a round trip each; 0 reads exactly the regions.
  */
 public class AccessInputFormat extends FileInputFormat<LongWritable, BytesWritable> {
-  /** Bytes of interest per split (k, m, g suffixes); default the file's block size. */
+  /** Bytes of interest per split (k, m, g suffixes); default: a split per block of the file. */
   public static final String SPLIT_BYTES = "mrap.access.split.bytes";
   /** Largest gap read through to join two regions in one read; 0 never joins. */
   public static final String COALESCE_GAP = "mrap.access.coalesce.gap";
@@ -111,7 +113,7 @@ public class AccessInputFormat extends FileInputFormat<LongWritable, BytesWritab
         throw MrapConf.invalid(e);
       }
       Blocks blocks = new Blocks(fs.getFileBlockLocations(file, 0, file.getLen()));
-      long perSplit = splitBytes > 0 ? splitBytes : Math.max(1, file.getBlockSize());
+      long perSplit = splitBytes; // 0: cut at block boundaries
       if (layout != null && restructured.equals("stored")) {
         if (pc.pattern() == null || !pc.pattern().equals(layout.pattern())) {
           throw new InvalidJobConfException(path + " was restructured for the pattern "
@@ -190,12 +192,17 @@ public class AccessInputFormat extends FileInputFormat<LongWritable, BytesWritab
     }
   }
 
-  /** Cuts the pattern into runs of regions of about {@code perSplit} bytes, in file order. */
+  /**
+   * Cuts the pattern into runs of regions in file order: of about {@code perSplit} bytes of
+   * interest, or, for {@code perSplit} 0, of the regions starting in one block.
+   */
   private static List<InputSplit> plainSplits(PatternConfig pc, long perSplit, Path path,
       FileStatus file, Blocks blocks) throws IOException {
     List<InputSplit> out = new ArrayList<>();
     AccessPattern p = pc.pattern();
     RegionCursor c = p.cursor();
+    RegionCursor ahead = p.cursor(); // one region ahead, to see where the next one starts
+    ahead.next();
     long from = 0;
     long index = 0;
     long bytes = 0;
@@ -204,7 +211,10 @@ public class AccessInputFormat extends FileInputFormat<LongWritable, BytesWritab
       checkRegion(pc, c.length());
       bytes += c.length();
       index++;
-      if (bytes >= perSplit || index == p.regionCount()) {
+      boolean last = !ahead.next();
+      boolean cut = perSplit > 0 ? bytes >= perSplit
+          : last || blocks.indexOf(ahead.offset()) != blocks.indexOf(c.offset());
+      if (cut || last) {
         AccessPattern part = p.slice(from, index);
         out.add(new AccessSplit(path, part, logical, file.getBlockSize(), blocks.ranked(part)));
         logical += bytes;
@@ -245,7 +255,8 @@ public class AccessInputFormat extends FileInputFormat<LongWritable, BytesWritab
     for (int k = 0; k < chunks.size(); k++) {
       pieces.add(new SplitLocality.Piece(chunks.get(k)[3], blocks.hosts(blockOf.get(k))));
     }
-    for (SplitLocality.Group g : SplitLocality.virtualSplits(pieces, perSplit)) {
+    long target = perSplit > 0 ? perSplit : Math.max(1, file.getBlockSize());
+    for (SplitLocality.Group g : SplitLocality.virtualSplits(pieces, target)) {
       List<AccessPattern> parts = new ArrayList<>();
       List<Long> starts = new ArrayList<>();
       long partFrom = -1;
