@@ -24,9 +24,9 @@ import org.opass.read.plan.Proc;
  *   host of its rack, {@code offRackCost} from another rack); the cheapest host is the primary,
  *   and the holders of what it lacks, cheapest first, its secondaries.</li>
  *   <li>{@link #virtualSplits}: chunks that can be processed independently. They are regrouped
- *   by host so that every group is local to its host: an equal-share max-flow assignment of
- *   chunks to their holders (Opass's planner, {@link EqualAssignment}), each host's chunks then
- *   cut into groups of about the target bytes.</li>
+ *   by host so that every group is local to its host: each chunk assigned to one of its
+ *   holders, as evenly as that allows (Opass's equal-share max flow, {@link EqualAssignment}),
+ *   each host's chunks then cut into groups of about the target bytes.</li>
  * </ul>
  */
 public final class SplitLocality {
@@ -180,10 +180,12 @@ public final class SplitLocality {
   }
 
   /**
-   * Regroups independent chunks into groups of about {@code targetBytes}, each held entirely
-   * by its host where the replicas allow (every chunk is assigned to one of its holders by an
-   * equal-share max flow over the hosts; a chunk with no holder goes to a group of its own
-   * with no host).
+   * Regroups independent chunks into groups of about {@code targetBytes}, each held entirely by
+   * its host. Chunks are shared out evenly over the hosts with as many local as a max flow
+   * allows (Opass's equal-share planner, {@link EqualAssignment}); a chunk that share would
+   * read remotely goes instead to the least busy of its own holders, so every group is local
+   * and the balance is as even as the replicas allow. A chunk with no holder goes to a group of
+   * its own with no host.
    */
   public static List<Group> virtualSplits(List<Piece> chunks, long targetBytes) {
     if (targetBytes < 1) {
@@ -206,14 +208,31 @@ public final class SplitLocality {
       List<String> hosts = new ArrayList<>(hostSet);
       Collections.sort(hosts);
       List<Proc> procs = new ArrayList<>(hosts.size());
+      Map<String, List<Integer>> byHost = new HashMap<>();
       for (int h = 0; h < hosts.size(); h++) {
         procs.add(new Proc(h, hosts.get(h)));
+        byHost.put(hosts.get(h), new ArrayList<>());
       }
       Plan plan = EqualAssignment.plan(planned, procs);
+      List<Integer> displaced = new ArrayList<>();
       for (int h = 0; h < hosts.size(); h++) {
-        List<Chunk> mine = new ArrayList<>(plan.chunksOf(h));
-        mine.sort((a, b) -> Integer.compare(a.id(), b.id()));
-        cut(hosts.get(h), mine, targetBytes, out);
+        for (Chunk c : plan.chunksOf(h)) {
+          (c.hosts().contains(hosts.get(h)) ? byHost.get(hosts.get(h)) : displaced).add(c.id());
+        }
+      }
+      for (int i : displaced) { // to the least busy of its holders
+        String best = null;
+        for (String h : chunks.get(i).hosts) {
+          if (best == null || byHost.get(h).size() < byHost.get(best).size()) {
+            best = h;
+          }
+        }
+        byHost.get(best).add(i);
+      }
+      for (String h : hosts) {
+        List<Integer> mine = byHost.get(h);
+        Collections.sort(mine);
+        cut(h, mine, chunks, targetBytes, out);
       }
     }
     for (int i : orphans) {
@@ -222,25 +241,25 @@ public final class SplitLocality {
     return out;
   }
 
-  /** Cuts one host's chunks into groups of about {@code target} bytes, balanced in size. */
-  private static void cut(String host, List<Chunk> mine, long target, List<Group> out) {
-    long total = 0;
-    for (Chunk c : mine) {
-      total += c.length();
-    }
+  /** Cuts one host's chunks (indices, in order) into groups of about {@code target} bytes. */
+  private static void cut(String host, List<Integer> mine, List<Piece> chunks, long target,
+      List<Group> out) {
     if (mine.isEmpty()) {
       return;
+    }
+    long total = 0;
+    for (int i : mine) {
+      total += chunks.get(i).bytes;
     }
     int groups = (int) Math.max(1, Math.min(mine.size(), (total + target / 2) / target));
     long per = (total + groups - 1) / groups;
     List<Integer> ids = new ArrayList<>();
     long bytes = 0;
     for (int k = 0; k < mine.size(); k++) {
-      Chunk c = mine.get(k);
-      ids.add(c.id());
-      bytes += c.length();
-      boolean last = k == mine.size() - 1;
-      if (last || bytes >= per) {
+      int i = mine.get(k);
+      ids.add(i);
+      bytes += chunks.get(i).bytes;
+      if (k == mine.size() - 1 || bytes >= per) {
         int[] arr = new int[ids.size()];
         for (int j = 0; j < arr.length; j++) {
           arr[j] = ids.get(j);

@@ -53,6 +53,25 @@ class SplitLocalityTest {
   }
 
   @Test
+  void virtualSplitsStayLocalWhenEqualSharesAreNotPossible() {
+    // eight chunks on host a only, two on b: every group local, a's groups carry more
+    List<Piece> chunks = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      chunks.add(new Piece(10, List.of("a")));
+    }
+    chunks.add(new Piece(10, List.of("a", "b")));
+    chunks.add(new Piece(10, List.of("b")));
+    int onA = 0;
+    for (Group g : SplitLocality.virtualSplits(chunks, 20)) {
+      for (int c : g.chunks()) {
+        assertTrue(chunks.get(c).hosts().contains(g.host()));
+        onA += g.host().equals("a") ? 1 : 0;
+      }
+    }
+    assertEquals(8, onA, "the shared chunk goes to b, the less busy of its holders");
+  }
+
+  @Test
   void chunksWithoutReplicasGetGroupsOfTheirOwn() {
     List<Piece> chunks = List.of(new Piece(10, List.of("a")), new Piece(10, List.of()),
         new Piece(10, List.of("a")));
