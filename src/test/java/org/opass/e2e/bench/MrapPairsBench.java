@@ -233,10 +233,7 @@ final class MrapPairsBench implements BenchMain.Bench {
         throws IOException, InterruptedException {
       List<String> as = new ArrayList<>();
       List<String> bs = new ArrayList<>();
-      for (Text t : values) {
-        String s = t.toString();
-        (s.charAt(0) == 'A' ? as : bs).add(s.substring(1));
-      }
+      untag(values, as, bs);
       for (String x : as) {
         a.set(key + "\t" + x);
         for (String y : bs) {
@@ -257,10 +254,7 @@ final class MrapPairsBench implements BenchMain.Bench {
         throws IOException, InterruptedException {
       List<String> as = new ArrayList<>();
       List<String> bs = new ArrayList<>();
-      for (Text t : values) {
-        String s = t.toString();
-        (s.charAt(0) == 'A' ? as : bs).add(s.substring(1));
-      }
+      untag(values, as, bs);
       out.set(grouped(bs));
       for (String x : as) {
         a.set(key + "\t" + x);
@@ -282,6 +276,14 @@ final class MrapPairsBench implements BenchMain.Bench {
       }
       out.set(grouped(bs));
       ctx.write(aLine, out);
+    }
+  }
+
+  /** Sorts a key's tagged lines into its A lines and its B lines, tags removed. */
+  static void untag(Iterable<Text> values, List<String> as, List<String> bs) {
+    for (Text t : values) {
+      String s = t.toString();
+      (s.charAt(0) == 'A' ? as : bs).add(s.substring(1));
     }
   }
 
