@@ -1,0 +1,83 @@
+package org.opass.mrap.copy;
+
+import org.opass.mrap.pattern.PatternConfig;
+
+/** What a copy does besides copying; immutable, built with {@link #builder()}. */
+public final class CopyOptions {
+  private final PatternConfig pattern;
+  private final long taskBytes;
+  private final boolean verify;
+  private final boolean overwrite;
+
+  private CopyOptions(Builder b) {
+    this.pattern = b.pattern;
+    this.taskBytes = b.taskBytes;
+    this.verify = b.verify;
+    this.overwrite = b.overwrite;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The pattern to restructure for, or null for a plain copy. */
+  public PatternConfig pattern() {
+    return pattern;
+  }
+
+  /** Bytes of interest one map task reads; 0 for the destination's block size. */
+  public long taskBytes() {
+    return taskBytes;
+  }
+
+  public boolean verify() {
+    return verify;
+  }
+
+  public boolean overwrite() {
+    return overwrite;
+  }
+
+  /** Builder: a plain, verified copy that refuses an existing destination by default. */
+  public static final class Builder {
+    private PatternConfig pattern;
+    private long taskBytes;
+    private boolean verify = true;
+    private boolean overwrite;
+
+    private Builder() {
+    }
+
+    /** Restructure for this pattern (a tiled pattern is not supported: tiles overlap chunks). */
+    public Builder pattern(PatternConfig p) {
+      if (p != null && p.pattern() == null) {
+        throw new IllegalArgumentException(PatternConfig.KIND + "=" + p.kind() + ": a copy "
+            + "restructures for one pattern of regions; tiles are read as they lie");
+      }
+      pattern = p;
+      return this;
+    }
+
+    public Builder taskBytes(long bytes) {
+      if (bytes < 0) {
+        throw new IllegalArgumentException("task bytes must be >= 0, got " + bytes);
+      }
+      taskBytes = bytes;
+      return this;
+    }
+
+    public Builder verify(boolean v) {
+      verify = v;
+      return this;
+    }
+
+    public Builder overwrite(boolean o) {
+      overwrite = o;
+      return this;
+    }
+
+    public CopyOptions build() {
+      return new CopyOptions(this);
+    }
+  }
+}

@@ -1,0 +1,199 @@
+package org.opass.mrap.copy;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.conf.Configured;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapred.InvalidJobConfException;
+import org.apache.hadoop.util.Tool;
+import org.apache.hadoop.util.ToolRunner;
+import org.opass.mrap.mapreduce.MrapConf;
+import org.opass.mrap.pattern.PatternConfig;
+
+/**
+ * {@code hadoop jar mrap-copy.jar [generic options] [-pattern pattern.xml] SRC... DST}: copies
+ * files into a file system, restructured for an access pattern when one is given (MRAP thesis
+ * §4.3.2): the regions each map task of the pattern reads are packed into whole chunks, and the
+ * layout is stored beside the data, so that {@code AccessInputFormat} with the same pattern
+ * reads each task's data contiguously. Without {@code -pattern} it is a plain copy. Sources are
+ * files of any Hadoop file system. One source: DST is the new file (or an existing folder to
+ * copy into); several: DST is a folder.
+ *
+ * <p>Exit codes: 0 copied, 1 a copy failed (nothing published), 2 a mistake in what was asked
+ * (a bad option or pattern, a missing source, an existing destination), named.
+ */
+public class MrapCopy extends Configured implements Tool {
+  static final String NAME = "mrap-copy";
+
+  private final PrintStream out;
+  private final PrintStream err;
+
+  public MrapCopy() {
+    this(System.out, System.err);
+  }
+
+  MrapCopy(PrintStream out, PrintStream err) {
+    this.out = out;
+    this.err = err;
+  }
+
+  static String usage() {
+    return "usage: hadoop jar mrap-copy.jar [generic options] [-pattern FILE] [-task-bytes N] "
+        + "[-overwrite] [-no-verify] SRC... DST\n"
+        + "  -pattern FILE     restructure for the access pattern in this Hadoop XML file "
+        + "(strided.*, mrap.pattern.*; -D works too)\n"
+        + "  -task-bytes N     bytes of interest one map task reads (default: the block size)\n"
+        + "  -overwrite        replace an existing destination\n"
+        + "  -no-verify        skip the checksum comparison after the copy\n"
+        + "  SRC...            files of any file system (file://, hdfs://, another cluster)\n"
+        + "  DST               the new file, or a folder for several sources\n"
+        + "exit codes: 0 copied, 1 a copy failed (nothing published), 2 a mistake in what was "
+        + "asked";
+  }
+
+  @Override
+  public int run(String[] args) throws Exception {
+    List<String> paths = new ArrayList<>();
+    String patternFile = null;
+    CopyOptions.Builder options = CopyOptions.builder();
+    Configuration conf = getConf();
+    try {
+      for (int i = 0; i < args.length; i++) {
+        String a = args[i];
+        switch (a) {
+          case "-h":
+          case "-help":
+          case "--help":
+            out.println(usage());
+            return 0;
+          case "-pattern":
+            patternFile = value(args, ++i, a);
+            break;
+          case "-task-bytes":
+            options.taskBytes(bytes(value(args, ++i, a), a));
+            break;
+          case "-overwrite":
+            options.overwrite(true);
+            break;
+          case "-no-verify":
+            options.verify(false);
+            break;
+          default:
+            if (a.startsWith("-") && a.length() > 1) {
+              throw new CopyException(true, "unknown option '" + a + "'");
+            }
+            paths.add(a);
+        }
+      }
+      if (paths.size() < 2) {
+        throw new CopyException(true, "name at least one source and the destination");
+      }
+      if (patternFile != null || hasPatternKeys(conf)) {
+        Configuration withPattern = new Configuration(conf);
+        if (patternFile != null) {
+          Path p = new Path(patternFile);
+          if (!p.getFileSystem(conf).exists(p)) {
+            throw new CopyException(true, "-pattern " + patternFile + ": no such file");
+          }
+          withPattern.addResource(p.getFileSystem(conf).open(p), patternFile);
+        }
+        try {
+          options.pattern(MrapConf.pattern(withPattern));
+        } catch (InvalidJobConfException e) {
+          throw new CopyException(true, e.getMessage(), e);
+        } catch (IllegalArgumentException e) {
+          throw new CopyException(true, e.getMessage(), e);
+        }
+      }
+      CopyOptions o = options.build();
+      List<Path> sources = new ArrayList<>();
+      for (String s : paths.subList(0, paths.size() - 1)) {
+        sources.add(new Path(s));
+      }
+      Path dst = new Path(paths.get(paths.size() - 1));
+      FileSystem dstFs = dst.getFileSystem(conf);
+      boolean intoFolder = sources.size() > 1
+          || (dstFs.exists(dst) && dstFs.getFileStatus(dst).isDirectory());
+      for (Path src : sources) {
+        Path target = intoFolder ? new Path(dst, src.getName()) : dst;
+        long t0 = System.nanoTime();
+        RestructuringCopy.Result r = RestructuringCopy.copy(conf, src, target, o,
+            progressLine(src));
+        double s = (System.nanoTime() - t0) / 1e9;
+        if (System.console() != null) {
+          err.print("\r");
+        }
+        out.printf(Locale.ROOT, "%s: %s -> %s, %d bytes in %.1f s (%.1f MiB/s)%s%n", NAME,
+            src, r.destination(), r.bytes(), s, r.bytes() / 1048576.0 / Math.max(s, 1e-9),
+            r.layout() == null ? "" : ", restructured into " + r.layout().tasks()
+                + " tasks' chunks");
+      }
+      return 0;
+    } catch (CopyException e) {
+      err.println(NAME + ": " + e.getMessage());
+      if (e.usage() && e.getMessage().startsWith("name at least")) {
+        err.println(usage());
+      }
+      return e.usage() ? 2 : 1;
+    } catch (IOException e) {
+      err.println(NAME + ": the copy failed: " + e.getMessage());
+      return 1;
+    }
+  }
+
+  private static boolean hasPatternKeys(Configuration conf) {
+    for (String prefix : PatternConfig.PREFIXES) {
+      if (!conf.getPropsWithPrefix(prefix).isEmpty()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** A progress line on a terminal only (the console shows progress and results). */
+  private RestructuringCopy.Progress progressLine(Path src) {
+    if (System.console() == null) {
+      return null;
+    }
+    long[] last = {0};
+    return (bytes, total) -> {
+      long now = System.nanoTime();
+      if (now - last[0] > 500_000_000L || bytes == total) {
+        last[0] = now;
+        err.printf(Locale.ROOT, "\r%s: %s %5.1f%% (%d of %d MiB)", NAME, src.getName(),
+            total == 0 ? 100.0 : 100.0 * bytes / total, bytes >> 20, total >> 20);
+      }
+    };
+  }
+
+  private static String value(String[] args, int i, String option) throws CopyException {
+    if (i >= args.length) {
+      throw new CopyException(true, option + " needs a value");
+    }
+    return args[i];
+  }
+
+  private static long bytes(String v, String option) throws CopyException {
+    Configuration c = new Configuration(false);
+    c.set("v", v);
+    try {
+      long n = c.getLongBytes("v", -1);
+      if (n > 0) {
+        return n;
+      }
+    } catch (IllegalArgumentException e) {
+      // below
+    }
+    throw new CopyException(true, option + " " + v + ": give a byte count > 0 (k, m, g "
+        + "suffixes allowed)");
+  }
+
+  public static void main(String[] args) throws Exception {
+    System.exit(ToolRunner.run(new MrapCopy(), args));
+  }
+}

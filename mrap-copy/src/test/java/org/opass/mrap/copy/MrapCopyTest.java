@@ -1,0 +1,223 @@
+package org.opass.mrap.copy;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.File;
+import java.io.FileInputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.Arrays;
+import java.util.Random;
+import java.util.zip.CRC32C;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.util.ToolRunner;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.opass.mrap.layout.RestructuredLayout;
+import org.opass.mrap.mapreduce.MrapConf;
+import org.opass.mrap.pattern.AccessPattern;
+import org.opass.mrap.pattern.PatternConfig;
+import org.opass.mrap.pattern.RegionCursor;
+
+/** {@code mrap-copy} on Hadoop's local file system: round trips, refusals, interruptions. */
+class MrapCopyTest {
+  @TempDir
+  File tmp;
+
+  private static Configuration conf(long blockSize) {
+    Configuration conf = new Configuration();
+    conf.set("fs.defaultFS", "file:///");
+    conf.setLong("dfs.blocksize", blockSize);
+    return conf;
+  }
+
+  /** Runs the tool; returns {exit code, stdout, stderr}. */
+  private static Object[] run(Configuration conf, String... args) throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int rc = ToolRunner.run(conf, new MrapCopy(new PrintStream(out, true),
+        new PrintStream(err, true)), args);
+    return new Object[] {rc, out.toString(), err.toString()};
+  }
+
+  private static RestructuredLayout layoutOf(File data) throws IOException {
+    File layout = new File(data.getParentFile(), "." + data.getName() + ".mrap-layout");
+    try (DataInputStream in = new DataInputStream(new FileInputStream(layout))) {
+      return RestructuredLayout.read(in, layout.toString());
+    }
+  }
+
+  /** The original bytes of a restructured copy, through its layout. */
+  private static byte[] logical(File copy) throws IOException {
+    RestructuredLayout layout = layoutOf(copy);
+    byte[] physical = Files.readAllBytes(copy.toPath());
+    assertEquals(layout.physicalLength(), physical.length);
+    byte[] out = new byte[(int) layout.logicalLength()];
+    for (long[] s : layout.segments()) {
+      System.arraycopy(physical, (int) s[1], out, (int) s[0], (int) s[2]);
+    }
+    return out;
+  }
+
+  private static File write(File dir, String name, byte[] data) throws IOException {
+    File f = new File(dir, name);
+    Files.write(f.toPath(), data);
+    return f;
+  }
+
+  private void assertNoLeftovers(File dir) {
+    for (String name : dir.list()) {
+      assertFalse(name.contains(".mrap-copy-"), "left over: " + name);
+    }
+  }
+
+  @Test
+  void restructuredCopiesKeepEveryByteAndPackEachTasksRegions() throws Exception {
+    Random rnd = new Random(1);
+    for (int c = 0; c < 40; c++) {
+      byte[] data = new byte[1 + rnd.nextInt(400_000)];
+      rnd.nextBytes(data);
+      File src = write(tmp, "src" + c, data);
+      long block = 4096L << rnd.nextInt(4);
+      Configuration conf = conf(block);
+      long size = 1 + rnd.nextInt(3000);
+      long spacing = rnd.nextInt(8000);
+      long count = Math.max(1, Math.min(50, (data.length - size) / (size + spacing) + 1));
+      if (size > data.length) {
+        continue;
+      }
+      conf.set(PatternConfig.STRIDED_SIZE, Long.toString(size));
+      conf.set(PatternConfig.STRIDED_SPACING, Long.toString(spacing));
+      conf.set(PatternConfig.STRIDED_COUNT, Long.toString(count));
+      File dst = new File(tmp, "dst" + c);
+      Object[] r = run(conf, src.getPath(), dst.getPath());
+      assertEquals(0, r[0], r[2].toString());
+      assertArrayEquals(data, logical(dst), "case " + c);
+      // each region where the layout says, inside its task's chunks
+      RestructuredLayout layout = layoutOf(dst);
+      byte[] physical = Files.readAllBytes(dst.toPath());
+      AccessPattern p = MrapConf.pattern(conf).pattern();
+      for (int t = 0; t < layout.tasks(); t++) {
+        long[] at = layout.place(t);
+        RegionCursor rc = p.cursor(layout.taskFrom(t), layout.taskTo(t));
+        for (int i = 0; rc.next(); i++) {
+          assertArrayEquals(Arrays.copyOfRange(data, (int) rc.offset(),
+              (int) (rc.offset() + rc.length())), Arrays.copyOfRange(physical, (int) at[i],
+              (int) (at[i] + rc.length())));
+          if (rc.length() <= block) {
+            assertEquals(at[i] / block, (at[i] + rc.length() - 1) / block, "no straddling");
+          }
+        }
+      }
+      assertNoLeftovers(tmp);
+    }
+  }
+
+  @Test
+  void aPlainCopyIsTheSameBytesAndSeveralSourcesGoIntoAFolder() throws Exception {
+    byte[] a = "first file\n".repeat(1000).getBytes(StandardCharsets.UTF_8);
+    byte[] b = new byte[70_000];
+    new Random(2).nextBytes(b);
+    File fa = write(tmp, "a", a);
+    File fb = write(tmp, "b", b);
+    File dir = new File(tmp, "copies");
+    Object[] r = run(conf(4096), fa.getPath(), fb.getPath(), dir.getPath());
+    assertEquals(0, r[0], r[2].toString());
+    assertArrayEquals(a, Files.readAllBytes(new File(dir, "a").toPath()));
+    assertArrayEquals(b, Files.readAllBytes(new File(dir, "b").toPath()));
+    assertFalse(new File(dir, ".a.mrap-layout").exists(), "a plain copy has no layout");
+    assertTrue(r[1].toString().contains("mrap-copy: "), r[1].toString());
+  }
+
+  @Test
+  void mistakesAreNamedWithExitCode2AndNothingIsWritten() throws Exception {
+    File src = write(tmp, "src", new byte[10_000]);
+    File dst = new File(tmp, "dst");
+    String[][] cases = {
+        {"-pattern"}, {"-frobnicate", src.getPath(), dst.getPath()}, {src.getPath()},
+        {new File(tmp, "nope").getPath(), dst.getPath()},
+        {"-task-bytes", "lots", src.getPath(), dst.getPath()},
+        {"-pattern", new File(tmp, "no-pattern.xml").getPath(), src.getPath(), dst.getPath()}};
+    String[] named = {"-pattern needs a value", "unknown option '-frobnicate'",
+        "name at least one source", "no such source", "-task-bytes lots",
+        "-pattern " + new File(tmp, "no-pattern.xml").getPath() + ": no such file"};
+    for (int i = 0; i < cases.length; i++) {
+      Object[] r = run(conf(4096), cases[i]);
+      assertEquals(2, r[0], Arrays.toString(cases[i]));
+      assertTrue(r[2].toString().contains(named[i]), r[2].toString());
+    }
+    Configuration bad = conf(4096);
+    bad.set(PatternConfig.STRIDED_SIZE, "32");
+    bad.set(PatternConfig.STRIDED_SPACING, "-4");
+    bad.set(PatternConfig.STRIDED_COUNT, "3");
+    Object[] r = run(bad, src.getPath(), dst.getPath());
+    assertEquals(2, r[0]);
+    assertTrue(r[2].toString().contains("strided.region_spacing"), r[2].toString());
+    Configuration past = conf(4096);
+    past.set(PatternConfig.STRIDED_SIZE, "1000");
+    past.set(PatternConfig.STRIDED_SPACING, "1000");
+    past.set(PatternConfig.STRIDED_COUNT, "6"); // ends at 11,000 of 10,000
+    r = run(past, src.getPath(), dst.getPath());
+    assertEquals(2, r[0]);
+    assertTrue(r[2].toString().contains("strided.region_count: =6"), r[2].toString());
+    Configuration tiled = conf(4096);
+    tiled.set(PatternConfig.KIND, "tiled");
+    tiled.set(PatternConfig.ARRAY_SHAPE, "10,10");
+    tiled.set(PatternConfig.ARRAY_ELEMENT, "8");
+    tiled.set(PatternConfig.TILE_SHAPE, "5,5");
+    r = run(tiled, src.getPath(), dst.getPath());
+    assertEquals(2, r[0]);
+    assertTrue(r[2].toString().contains("mrap.pattern.kind=tiled"), r[2].toString());
+    assertFalse(dst.exists());
+    assertNoLeftovers(tmp);
+    File exists = write(tmp, "exists", new byte[1]);
+    r = run(conf(4096), src.getPath(), exists.getPath());
+    assertEquals(2, r[0]);
+    assertTrue(r[2].toString().contains("exists: remove it"), r[2].toString());
+    assertEquals(0, run(conf(4096), "-overwrite", src.getPath(), exists.getPath())[0]);
+    assertEquals(10_000, exists.length());
+  }
+
+  @Test
+  void aCopyStoppedHalfWayLeavesNoDestinationAndARerunSucceeds() throws Exception {
+    byte[] data = new byte[3 << 20];
+    new Random(3).nextBytes(data);
+    File src = write(tmp, "big", data);
+    File dst = new File(tmp, "big-copy");
+    Configuration conf = conf(1 << 20);
+    conf.set(PatternConfig.STRIDED_SIZE, "4k");
+    conf.set(PatternConfig.STRIDED_SPACING, "12k");
+    conf.set(PatternConfig.STRIDED_COUNT, "150");
+    CopyOptions options = CopyOptions.builder().pattern(MrapConf.pattern(conf)).build();
+    // stopped by an interrupt after the first megabyte
+    Thread self = Thread.currentThread();
+    assertThrows(IOException.class, () -> RestructuringCopy.copy(conf, new Path(src.toURI()),
+        new Path(dst.toURI()), options, (bytes, total) -> {
+          if (bytes >= 1 << 20) {
+            self.interrupt();
+          }
+        }));
+    Thread.interrupted();
+    assertFalse(dst.exists());
+    assertNoLeftovers(tmp);
+    // killed outright: its temporary files stay behind, and the next copy clears them
+    Files.write(new File(tmp, ".big-copy.mrap-copy-dead").toPath(), new byte[100]);
+    Files.write(new File(tmp, ".big-copy.mrap-copy-dead.layout").toPath(), new byte[10]);
+    RestructuringCopy.Result r = RestructuringCopy.copy(conf, new Path(src.toURI()),
+        new Path(dst.toURI()), options, null);
+    assertArrayEquals(data, logical(dst));
+    assertNoLeftovers(tmp);
+    CRC32C crc = new CRC32C();
+    crc.update(data);
+    assertEquals((int) crc.getValue(), r.crc(), "the CRC of the original, composed in order");
+  }
+}
