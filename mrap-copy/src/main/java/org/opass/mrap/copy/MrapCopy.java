@@ -45,8 +45,8 @@ public class MrapCopy extends Configured implements Tool {
   static String usage() {
     return "usage: hadoop jar mrap-copy.jar [generic options] [-pattern FILE] [-task-bytes N] "
         + "[-overwrite] [-no-verify] SRC... DST\n"
-        + "  -pattern FILE     restructure for the access pattern in this Hadoop XML file "
-        + "(strided.*, mrap.pattern.*; -D works too)\n"
+        + "  -pattern FILE     restructure for the access pattern in this Hadoop XML file, "
+        + "local unless it names its file system (strided.*, mrap.pattern.*; -D works too)\n"
         + "  -task-bytes N     bytes of interest one map task reads (default: the block size)\n"
         + "  -overwrite        replace an existing destination\n"
         + "  -no-verify        skip the checksum comparison after the copy\n"
@@ -96,11 +96,14 @@ public class MrapCopy extends Configured implements Tool {
       if (patternFile != null || hasPatternKeys(conf)) {
         Configuration withPattern = new Configuration(conf);
         if (patternFile != null) {
+          // a local file unless it names its file system, as -conf is
           Path p = new Path(patternFile);
-          if (!p.getFileSystem(conf).exists(p)) {
+          FileSystem fs = p.toUri().getScheme() == null ? FileSystem.getLocal(conf)
+              : p.getFileSystem(conf);
+          if (!fs.exists(p)) {
             throw new CopyException(true, "-pattern " + patternFile + ": no such file");
           }
-          withPattern.addResource(p.getFileSystem(conf).open(p), patternFile);
+          withPattern.addResource(fs.open(p), patternFile);
         }
         try {
           options.pattern(MrapConf.pattern(withPattern));

@@ -16,6 +16,7 @@ import org.apache.hadoop.fs.FileChecksum;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.util.CrcUtil;
 import org.opass.mrap.layout.RestructuredLayout;
 import org.opass.mrap.mapreduce.RestructuredFiles;
@@ -134,8 +135,8 @@ public final class RestructuringCopy {
           : List.of(new long[] {0, 0, length});
       long physicalLength = layout != null ? layout.physicalLength() : length;
       int[] crcs = new int[segments.size()];
-      int written = write(srcFs, src, dstFs, tempData, blockSize, segments, physicalLength,
-          crcs, progress);
+      int written = write(conf, srcFs, src, dstFs, tempData, blockSize, segments,
+          physicalLength, crcs, progress);
       int logical = compose(segments, crcs);
       if (options.verify()) {
         verify(conf, dstFs, tempData, written, physicalLength, dst);
@@ -196,9 +197,9 @@ public final class RestructuringCopy {
   }
 
   /** Writes the segments in physical order; returns the CRC32C of all bytes written. */
-  private static int write(FileSystem srcFs, Path src, FileSystem dstFs, Path temp,
-      long blockSize, List<long[]> segments, long physicalLength, int[] crcs, Progress progress)
-      throws IOException {
+  private static int write(Configuration conf, FileSystem srcFs, Path src, FileSystem dstFs,
+      Path temp, long blockSize, List<long[]> segments, long physicalLength, int[] crcs,
+      Progress progress) throws IOException {
     Integer[] order = new Integer[segments.size()];
     for (int i = 0; i < order.length; i++) {
       order[i] = i;
@@ -209,9 +210,14 @@ public final class RestructuringCopy {
     CRC32C all = new CRC32C();
     CRC32C one = new CRC32C();
     long pos = 0;
-    short replication = dstFs.getDefaultReplication(temp);
+    // this copy's settings, not those of whichever client the file system cache returned
+    short replication = (short) conf.getInt("dfs.replication",
+        dstFs.getDefaultReplication(temp));
+    FsPermission permission = FsPermission.getFileDefault().applyUMask(
+        FsPermission.getUMask(conf));
     try (FSDataInputStream in = srcFs.open(src);
-        FSDataOutputStream out = dstFs.create(temp, true, BUFFER, replication, blockSize)) {
+        FSDataOutputStream out = dstFs.create(temp, permission, true, BUFFER, replication,
+            blockSize, null)) {
       for (int i : order) {
         long[] s = segments.get(i);
         pos = zeros(out, all, pos, s[1], buf);
@@ -285,6 +291,16 @@ public final class RestructuringCopy {
           + "checksum (CRC32C " + Integer.toHexString(logical) + " against "
           + Integer.toHexString(stored) + "): was it changed during the copy?");
     }
+  }
+
+  /**
+   * CRC32C of a whole file: HDFS's composite CRC where the file system gives one (computed by
+   * the DataNodes from their block checksums, no data read), else read and computed here.
+   */
+  public static int crcOf(Configuration conf, Path p) throws IOException {
+    FileSystem fs = p.getFileSystem(conf);
+    Integer stored = compositeCrc(conf, fs, p);
+    return stored != null ? stored : reread(fs, p);
   }
 
   /** The file's whole-file CRC32C as HDFS computes it from its block checksums, or null. */

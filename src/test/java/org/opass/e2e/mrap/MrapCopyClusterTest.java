@@ -1,0 +1,146 @@
+package org.opass.e2e.mrap;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.Random;
+import java.util.zip.CRC32C;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.CompositeCrcFileChecksum;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.io.IOUtils;
+import org.apache.hadoop.util.ToolRunner;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.opass.e2e.cluster.EmulatedCluster;
+import org.opass.mrap.copy.MrapCopy;
+import org.opass.mrap.copy.RestructuringCopy;
+import org.opass.mrap.examples.ExtractRegions;
+import org.opass.mrap.mapreduce.RestructuredFiles;
+import org.opass.mrap.pattern.PatternConfig;
+
+/**
+ * {@code mrap-copy} into HDFS: a local file restructured for a strided pattern, then read by
+ * {@code AccessInputFormat} with the same pattern, task by task from packed chunks; HDFS's
+ * block size, replication and umask as asked; the composite-CRC check.
+ */
+class MrapCopyClusterTest {
+  private static final int BLOCK = 256 * 1024;
+  private static EmulatedCluster cluster;
+
+  @TempDir
+  static File local;
+
+  @BeforeAll
+  static void start() throws Exception {
+    cluster = EmulatedCluster.builder().dataNodes(4).racks(2).blockSize(BLOCK)
+        .baseDir(new File("target/e2e/mrap-copy")).start();
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  @Test
+  void aRestructuredCopyIsReadContiguouslyWithItsPattern() throws Exception {
+    byte[] data = new byte[4 << 20];
+    new Random(8).nextBytes(data);
+    File src = new File(local, "particles");
+    Files.write(src.toPath(), data);
+    File pattern = new File(local, "pattern.xml");
+    Files.writeString(pattern.toPath(), "<configuration>"
+        + "<property><name>strided.region_size</name><value>4k</value></property>"
+        + "<property><name>strided.region_spacing</name><value>16k</value></property>"
+        + "<property><name>strided.region_count</name><value>204</value></property>"
+        + "</configuration>");
+    Configuration conf = AccessJobTest.jobConf(cluster, "copy");
+    conf.set("dfs.replication", "2");
+    conf.set("fs.permissions.umask-mode", "027");
+    assertEquals(0, ToolRunner.run(conf, new MrapCopy(), new String[] {"-pattern",
+        pattern.getPath(), src.toURI().toString(), "/mrap/particles"}));
+    FileSystem fs = cluster.miniCluster().getFileSystem();
+    FileStatus st = fs.getFileStatus(new Path("/mrap/particles"));
+    assertEquals(2, st.getReplication());
+    assertEquals(BLOCK, st.getBlockSize());
+    assertEquals(new FsPermission((short) 0640), st.getPermission(), "umask 027 applied");
+    assertTrue(fs.exists(RestructuredFiles.layoutPath(new Path("/mrap/particles"))));
+
+    // the job with the same pattern reads it from packed chunks
+    conf.set(PatternConfig.STRIDED_SIZE, "4k");
+    conf.set(PatternConfig.STRIDED_SPACING, "16k");
+    conf.set(PatternConfig.STRIDED_COUNT, "204");
+    assertEquals(0, ToolRunner.run(conf, new ExtractRegions(),
+        new String[] {"/mrap/particles", "/mrap/particles-regions"}));
+    Map<Long, byte[]> records = AccessJobTest.read(new Path("/mrap/particles-regions"), conf);
+    assertEquals(204, records.size());
+    for (int k = 0; k < 204; k++) {
+      int offset = k * 20 * 1024;
+      assertArrayEquals(Arrays.copyOfRange(data, offset, offset + 4096),
+          records.get(k * 4096L), "region " + k);
+    }
+
+    // and copied back out plainly, then read through its index, it is the original
+    byte[] physical = new byte[(int) st.getLen()];
+    try (FSDataInputStream in = fs.open(new Path("/mrap/particles"))) {
+      IOUtils.readFully(in, physical, 0, physical.length);
+    }
+    CRC32C crc = new CRC32C();
+    crc.update(physical);
+    assertEquals((int) crc.getValue(), RestructuringCopy.crcOf(conf,
+        new Path("/mrap/particles")), "HDFS's composite CRC is the CRC32C of the bytes");
+    Configuration composite = new Configuration(conf);
+    composite.set("dfs.checksum.combine.mode", "COMPOSITE_CRC");
+    try (FileSystem c = FileSystem.newInstance(fs.getUri(), composite)) {
+      assertTrue(c.getFileChecksum(new Path("/mrap/particles"))
+          instanceof CompositeCrcFileChecksum, "the check reads HDFS's own checksums");
+    }
+    assertFalse(Arrays.equals(data, Arrays.copyOf(physical, data.length)), "restructured");
+  }
+
+  @Test
+  void aPlainCopyFromHdfsToHdfsIsCheckedByCompositeCrc() throws Exception {
+    byte[] data = new byte[(3 << 20) + 123];
+    new Random(9).nextBytes(data);
+    FileSystem fs = cluster.miniCluster().getFileSystem();
+    try (var out = fs.create(new Path("/mrap/plain-src"))) {
+      out.write(data);
+    }
+    Configuration conf = AccessJobTest.jobConf(cluster, "plain");
+    PrintStream old = System.out;
+    ByteArrayOutputStream said = new ByteArrayOutputStream();
+    int rc;
+    try {
+      System.setOut(new PrintStream(said, true));
+      rc = ToolRunner.run(conf, new MrapCopy(), new String[] {"/mrap/plain-src",
+          "/mrap/plain-dst"});
+    } finally {
+      System.setOut(old);
+    }
+    assertEquals(0, rc);
+    assertTrue(said.toString().contains("/mrap/plain-dst"), said.toString());
+    byte[] back = new byte[data.length];
+    try (FSDataInputStream in = fs.open(new Path("/mrap/plain-dst"))) {
+      IOUtils.readFully(in, back, 0, back.length);
+    }
+    assertArrayEquals(data, back);
+    assertEquals(0, Arrays.stream(fs.listStatus(new Path("/mrap")))
+        .filter(s -> s.getPath().getName().contains(".mrap-copy-")).count(), "no leftovers");
+  }
+}
