@@ -24,15 +24,16 @@ import org.apache.hadoop.util.ToolRunner;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.opass.mrap.copy.MrapCopy;
 import org.opass.mrap.examples.ExtractRegions;
 import org.opass.mrap.examples.JoinOnKey;
 import org.opass.mrap.mapreduce.SequenceMatchingInputFormat;
 import org.opass.mrap.pattern.PatternConfig;
 
 /**
- * Both MRAP InputFormats in real job submissions to YARN ({@code MiniMRYarnCluster}): the
- * splits are serialized into the job's split file, read back by the ApplicationMaster and the
- * tasks, and run in containers of their own.
+ * Both MRAP InputFormats and {@code mrap-copy}'s parallel mode in real job submissions to YARN
+ * ({@code MiniMRYarnCluster}): the splits are serialized into the job's split file, read back
+ * by the ApplicationMaster and the tasks, and run in containers of their own.
  */
 class MrapOnYarnTest {
   private static MiniDFSCluster dfs;
@@ -42,6 +43,7 @@ class MrapOnYarnTest {
   @BeforeAll
   static void start() throws Exception {
     Configuration base = new Configuration();
+    base.setLong("dfs.namenode.fs-limits.min-block-size", 64 * 1024);
     dfs = new MiniDFSCluster.Builder(base, new File("target/e2e/mrap-yarn/dfs"))
         .numDataNodes(3).build();
     dfs.waitActive();
@@ -132,6 +134,27 @@ class MrapOnYarnTest {
       }
     }
     assertEquals(expected, got);
+  }
+
+  @Test
+  void aParallelCopyRunsOnYarn() throws Exception {
+    byte[] data = new byte[(3 << 20) + 5000];
+    new Random(11).nextBytes(data);
+    FileSystem fs = dfs.getFileSystem();
+    try (FSDataOutputStream out = fs.create(new Path("/yarn/copy-src"), true, 4096, (short) 2,
+        256 * 1024)) {
+      out.write(data);
+    }
+    Configuration job = new Configuration(conf);
+    job.set(PatternConfig.STRIDED_SIZE, "10000");
+    job.set(PatternConfig.STRIDED_SPACING, "30000");
+    job.set(PatternConfig.STRIDED_COUNT, "70");
+    assertEquals(0, ToolRunner.run(job, new MrapCopy(), new String[] {"-D",
+        "dfs.blocksize=256k", "-mode", "parallel", "/yarn/copy-src", "/yarn/copy"}));
+    Path copy = new Path("/yarn/copy");
+    assertEquals(256 * 1024, fs.getFileStatus(copy).getBlockSize());
+    assertArrayEquals(data, MrapParallelCopyTest.logical(fs, copy));
+    MrapParallelCopyTest.assertChunkAligned(fs, copy);
   }
 
   private static void write(FileSystem fs, String path, String text) throws IOException {

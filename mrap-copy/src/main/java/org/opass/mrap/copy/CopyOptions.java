@@ -8,12 +8,24 @@ public final class CopyOptions {
   private final long taskBytes;
   private final boolean verify;
   private final boolean overwrite;
+  private final Mode mode;
+
+  /** How the bytes are written. */
+  public enum Mode {
+    /** Parallel for a large copy between cluster file systems into HDFS, else single. */
+    AUTO,
+    /** One stream from this process. */
+    SINGLE,
+    /** A MapReduce job of chunk writers, the parts joined by HDFS's concat. */
+    PARALLEL
+  }
 
   private CopyOptions(Builder b) {
     this.pattern = b.pattern;
     this.taskBytes = b.taskBytes;
     this.verify = b.verify;
     this.overwrite = b.overwrite;
+    this.mode = b.mode;
   }
 
   public static Builder builder() {
@@ -38,12 +50,17 @@ public final class CopyOptions {
     return overwrite;
   }
 
+  public Mode mode() {
+    return mode;
+  }
+
   /** Builder: a plain, verified copy that refuses an existing destination by default. */
   public static final class Builder {
     private PatternConfig pattern;
     private long taskBytes;
     private boolean verify = true;
     private boolean overwrite;
+    private Mode mode = Mode.AUTO;
 
     private Builder() {
     }
@@ -73,6 +90,11 @@ public final class CopyOptions {
 
     public Builder overwrite(boolean o) {
       overwrite = o;
+      return this;
+    }
+
+    public Builder mode(Mode m) {
+      mode = java.util.Objects.requireNonNull(m, "mode");
       return this;
     }
 

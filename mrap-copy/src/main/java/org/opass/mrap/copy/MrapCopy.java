@@ -20,8 +20,10 @@ import org.opass.mrap.pattern.PatternConfig;
  * files into a file system, restructured for an access pattern when one is given (MRAP thesis
  * §4.3.2): the regions each map task of the pattern reads are packed into whole chunks, and the
  * layout is stored beside the data, so that {@code AccessInputFormat} with the same pattern
- * reads each task's data contiguously. Without {@code -pattern} it is a plain copy. Sources are
- * files of any Hadoop file system. One source: DST is the new file (or an existing folder to
+ * reads each task's data contiguously. Without {@code -pattern} it is a plain copy; a
+ * restructured source is copied as its original bytes. A large copy from a cluster file system
+ * into HDFS runs as a MapReduce job of chunk writers joined by {@code concat} (CHAIO's
+ * aggregator selection; {@code -mode}). Sources are files of any Hadoop file system. One source: DST is the new file (or an existing folder to
  * copy into); several: DST is a folder.
  *
  * <p>Exit codes: 0 copied, 1 a copy failed (nothing published), 2 a mistake in what was asked
@@ -44,10 +46,14 @@ public class MrapCopy extends Configured implements Tool {
 
   static String usage() {
     return "usage: hadoop jar mrap-copy.jar [generic options] [-pattern FILE] [-task-bytes N] "
-        + "[-overwrite] [-no-verify] SRC... DST\n"
+        + "[-mode auto|single|parallel] [-overwrite] [-no-verify] SRC... DST\n"
         + "  -pattern FILE     restructure for the access pattern in this Hadoop XML file, "
         + "local unless it names its file system (strided.*, mrap.pattern.*; -D works too)\n"
         + "  -task-bytes N     bytes of interest one map task reads (default: the block size)\n"
+        + "  -mode M           single: one stream from here; parallel: a MapReduce job of "
+        + "chunk writers joined by concat (into HDFS); auto (default): parallel from a "
+        + "cluster file system once a file reaches " + RestructuringCopy.PARALLEL_BYTES
+        + " (default 1g)\n"
         + "  -overwrite        replace an existing destination\n"
         + "  -no-verify        skip the checksum comparison after the copy\n"
         + "  SRC...            files of any file system (file://, hdfs://, another cluster)\n"
@@ -76,6 +82,9 @@ public class MrapCopy extends Configured implements Tool {
             break;
           case "-task-bytes":
             options.taskBytes(bytes(value(args, ++i, a), a));
+            break;
+          case "-mode":
+            options.mode(mode(value(args, ++i, a)));
             break;
           case "-overwrite":
             options.overwrite(true);
@@ -131,10 +140,11 @@ public class MrapCopy extends Configured implements Tool {
         if (System.console() != null) {
           err.print("\r");
         }
-        out.printf(Locale.ROOT, "%s: %s -> %s, %d bytes in %.1f s (%.1f MiB/s)%s%n", NAME,
+        out.printf(Locale.ROOT, "%s: %s -> %s, %d bytes in %.1f s (%.1f MiB/s%s)%s%n", NAME,
             src, r.destination(), r.bytes(), s, r.bytes() / 1048576.0 / Math.max(s, 1e-9),
-            r.layout() == null ? "" : ", restructured into " + r.layout().tasks()
-                + " tasks' chunks");
+            r.parallel() ? ", a MapReduce job of chunk writers" : "",
+            r.layout() == null ? "" : ", restructured for " + r.layout().tasks()
+                + (r.layout().tasks() == 1 ? " map task" : " map tasks"));
       }
       return 0;
     } catch (CopyException e) {
@@ -179,6 +189,15 @@ public class MrapCopy extends Configured implements Tool {
       throw new CopyException(true, option + " needs a value");
     }
     return args[i];
+  }
+
+  private static CopyOptions.Mode mode(String v) throws CopyException {
+    for (CopyOptions.Mode m : CopyOptions.Mode.values()) {
+      if (m.name().equalsIgnoreCase(v)) {
+        return m;
+      }
+    }
+    throw new CopyException(true, "-mode " + v + ": give auto, single or parallel");
   }
 
   private static long bytes(String v, String option) throws CopyException {

@@ -7,6 +7,7 @@ import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.LongConsumer;
 import java.util.zip.CRC32C;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CompositeCrcFileChecksum;
@@ -18,6 +19,8 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.util.CrcUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.opass.mrap.layout.RestructuredLayout;
 import org.opass.mrap.mapreduce.RestructuredFiles;
 import org.opass.mrap.pattern.AccessPattern;
@@ -38,8 +41,11 @@ import org.opass.mrap.pattern.RegionCursor;
  * bytes in original order.
  */
 public final class RestructuringCopy {
+  private static final Logger LOG = LoggerFactory.getLogger(RestructuringCopy.class);
   private static final int BUFFER = 1 << 20;
   private static final String TEMP_MARK = ".mrap-copy-";
+  /** From this size on, {@link CopyOptions.Mode#AUTO} copies with a MapReduce job. */
+  public static final String PARALLEL_BYTES = "mrap.copy.parallel.bytes";
 
   private RestructuringCopy() {
   }
@@ -55,12 +61,20 @@ public final class RestructuringCopy {
     private final long bytes;
     private final RestructuredLayout layout;
     private final int crc;
+    private final boolean parallel;
 
-    Result(Path destination, long bytes, RestructuredLayout layout, int crc) {
+    Result(Path destination, long bytes, RestructuredLayout layout, int crc,
+        boolean parallel) {
       this.destination = destination;
       this.bytes = bytes;
       this.layout = layout;
       this.crc = crc;
+      this.parallel = parallel;
+    }
+
+    /** Whether a MapReduce job of chunk writers wrote it. */
+    public boolean parallel() {
+      return parallel;
     }
 
     public Path destination() {
@@ -105,7 +119,9 @@ public final class RestructuringCopy {
       throw new CopyException(true, dst + " exists: remove it, name another destination, or "
           + "overwrite it (-overwrite)");
     }
-    long length = source.getLen();
+    // a restructured source is copied as its original bytes, read through its index
+    RestructuredLayout from = RestructuredFiles.layoutOf(srcFs, src);
+    long length = from != null ? from.logicalLength() : source.getLen();
     long blockSize = conf.getLongBytes("dfs.blocksize", dstFs.getDefaultBlockSize(dst));
     RestructuredLayout layout = null;
     if (options.pattern() != null) {
@@ -121,6 +137,8 @@ public final class RestructuringCopy {
             + options.pattern() + ": " + e.getMessage(), e);
       }
     }
+    long physicalLength = layout != null ? layout.physicalLength() : length;
+    boolean parallel = parallel(options.mode(), conf, srcFs, dstFs, physicalLength);
     Path parent = dst.getParent();
     if (parent != null && !dstFs.exists(parent)) {
       dstFs.mkdirs(parent);
@@ -129,18 +147,30 @@ public final class RestructuringCopy {
     String tag = TEMP_MARK + UUID.randomUUID();
     Path tempData = new Path(parent, "." + dst.getName() + tag);
     Path tempLayout = new Path(parent, "." + dst.getName() + tag + ".layout");
+    Path parts = new Path(parent, "." + dst.getName() + tag + ".parts");
     boolean done = false;
     try {
-      List<long[]> segments = layout != null ? layout.segments()
-          : List.of(new long[] {0, 0, length});
-      long physicalLength = layout != null ? layout.physicalLength() : length;
-      int[] crcs = new int[segments.size()];
-      int written = write(conf, srcFs, src, dstFs, tempData, blockSize, segments,
-          physicalLength, crcs, progress);
-      int logical = compose(segments, crcs);
+      List<long[]> segments = reads(layout != null ? layout.segments()
+          : List.of(new long[] {0, 0, length}), from);
+      int written;
+      int logical;
+      if (parallel) {
+        int[] crcs = ParallelCopy.write(conf, src, source, dstFs, parts, tempData, blockSize,
+            segments, physicalLength, progress);
+        written = crcs[0];
+        logical = crcs[1];
+      } else {
+        int[] crcs = new int[segments.size()];
+        written = write(conf, srcFs, src, dstFs, tempData, blockSize, segments,
+            physicalLength, crcs, progress);
+        logical = compose(segments, crcs);
+      }
+      long wrote = System.nanoTime();
       if (options.verify()) {
         verify(conf, dstFs, tempData, written, physicalLength, dst);
-        verifySource(conf, srcFs, src, logical, length);
+        if (from == null) { // a restructured source's checksum covers its own layout's bytes
+          verifySource(conf, srcFs, src, logical, length);
+        }
       }
       if (layout != null) {
         try (DataOutputStream out = dstFs.create(tempLayout, true)) {
@@ -161,13 +191,44 @@ public final class RestructuringCopy {
             + "copy create it meanwhile?)");
       }
       done = true;
-      return new Result(dst, physicalLength, layout, logical);
+      LOG.info("{} -> {}: {} bytes{}, checked and published in {} ms", src, dst,
+          physicalLength, parallel ? " in parallel" : "", (System.nanoTime() - wrote) / 1_000_000);
+      return new Result(dst, physicalLength, layout, logical, parallel);
     } finally {
+      // an interrupted thread's RPCs fail at once: clean up first, then keep the interrupt
+      boolean interrupted = Thread.interrupted();
+      quietDelete(dstFs, parts);
       if (!done) {
         quietDelete(dstFs, tempData);
         quietDelete(dstFs, tempLayout);
       }
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
+  }
+
+  /**
+   * Whether to copy with a MapReduce job: asked for, or, by default, a file of at least
+   * {@value #PARALLEL_BYTES} bytes from a cluster file system into HDFS (a local source is on
+   * this machine only, where the cluster's tasks cannot read it).
+   */
+  static boolean parallel(CopyOptions.Mode mode, Configuration conf, FileSystem srcFs,
+      FileSystem dstFs, long physicalLength) throws CopyException {
+    boolean intoHdfs = "hdfs".equals(dstFs.getScheme());
+    if (mode == CopyOptions.Mode.SINGLE) {
+      return false;
+    }
+    if (mode == CopyOptions.Mode.PARALLEL) {
+      if (!intoHdfs) {
+        throw new CopyException(true, "-mode parallel joins its parts with HDFS's concat: "
+            + "copy into hdfs://, or use -mode single");
+      }
+      return physicalLength > 0; // concat refuses empty parts; nothing to share out anyway
+    }
+    long threshold = conf.getLongBytes(PARALLEL_BYTES, 1L << 30);
+    return intoHdfs && !"file".equals(srcFs.getScheme()) && physicalLength > 0
+        && physicalLength >= threshold;
   }
 
   /**
@@ -196,6 +257,43 @@ public final class RestructuringCopy {
     return out;
   }
 
+  /**
+   * What to read for each segment, in logical order: {@code {logical, physical, length, source
+   * offset}}; through the source's own index when it is restructured (split where its
+   * segments split).
+   */
+  static List<long[]> reads(List<long[]> segments, RestructuredLayout from) {
+    List<long[]> out = new ArrayList<>(segments.size());
+    if (from == null) {
+      for (long[] s : segments) {
+        out.add(new long[] {s[0], s[1], s[2], s[0]});
+      }
+      return out;
+    }
+    List<long[]> index = from.segments();
+    long[] starts = new long[index.size()];
+    for (int i = 0; i < starts.length; i++) {
+      starts[i] = index.get(i)[0];
+    }
+    for (long[] s : segments) {
+      long logical = s[0];
+      long physical = s[1];
+      long left = s[2];
+      int i = java.util.Arrays.binarySearch(starts, logical);
+      i = i >= 0 ? i : -i - 2;
+      while (left > 0) {
+        long[] f = index.get(i++);
+        long into = logical - f[0];
+        long n = Math.min(left, f[2] - into);
+        out.add(new long[] {logical, physical, n, f[1] + into});
+        logical += n;
+        physical += n;
+        left -= n;
+      }
+    }
+    return out;
+  }
+
   /** Writes the segments in physical order; returns the CRC32C of all bytes written. */
   private static int write(Configuration conf, FileSystem srcFs, Path src, FileSystem dstFs,
       Path temp, long blockSize, List<long[]> segments, long physicalLength, int[] crcs,
@@ -208,8 +306,7 @@ public final class RestructuringCopy {
         segments.get(b)[1]));
     byte[] buf = new byte[BUFFER];
     CRC32C all = new CRC32C();
-    CRC32C one = new CRC32C();
-    long pos = 0;
+    long[] pos = {0};
     // this copy's settings, not those of whichever client the file system cache returned
     short replication = (short) conf.getInt("dfs.replication",
         dstFs.getDefaultReplication(temp));
@@ -220,32 +317,43 @@ public final class RestructuringCopy {
             blockSize, null)) {
       for (int i : order) {
         long[] s = segments.get(i);
-        pos = zeros(out, all, pos, s[1], buf);
-        one.reset();
-        for (long done = 0; done < s[2]; ) {
-          if (Thread.interrupted()) {
-            throw new InterruptedIOException("the copy of " + src + " was interrupted");
-          }
-          int n = (int) Math.min(buf.length, s[2] - done);
-          in.readFully(s[0] + done, buf, 0, n);
-          out.write(buf, 0, n);
-          all.update(buf, 0, n);
-          one.update(buf, 0, n);
-          done += n;
-          pos += n;
+        pos[0] = zeros(out, all, pos[0], s[1], buf);
+        crcs[i] = copyRange(in, s[3], s[2], out, all, buf, n -> {
+          pos[0] += n;
           if (progress != null) {
-            progress.copied(pos, physicalLength);
+            progress.copied(pos[0], physicalLength);
           }
-        }
-        crcs[i] = (int) one.getValue();
+        });
       }
-      zeros(out, all, pos, physicalLength, buf);
+      zeros(out, all, pos[0], physicalLength, buf);
     }
     return (int) all.getValue();
   }
 
+  /**
+   * Copies {@code length} bytes of {@code in} from {@code from} to {@code out}, adding them to
+   * {@code all}; returns their own CRC32C. Stops on an interrupt.
+   */
+  static int copyRange(FSDataInputStream in, long from, long length, FSDataOutputStream out,
+      CRC32C all, byte[] buf, LongConsumer copied) throws IOException {
+    CRC32C one = new CRC32C();
+    for (long done = 0; done < length; ) {
+      if (Thread.interrupted()) {
+        throw new InterruptedIOException("interrupted while copying");
+      }
+      int n = (int) Math.min(buf.length, length - done);
+      in.readFully(from + done, buf, 0, n);
+      out.write(buf, 0, n);
+      all.update(buf, 0, n);
+      one.update(buf, 0, n);
+      done += n;
+      copied.accept(n);
+    }
+    return (int) one.getValue();
+  }
+
   /** Writes zeros from {@code pos} up to {@code to} (holes no byte of the original filled). */
-  private static long zeros(FSDataOutputStream out, CRC32C crc, long pos, long to, byte[] buf)
+  static long zeros(FSDataOutputStream out, CRC32C crc, long pos, long to, byte[] buf)
       throws IOException {
     if (pos >= to) {
       return pos;
@@ -337,13 +445,13 @@ public final class RestructuringCopy {
     Path parent = dst.getParent();
     String prefix = "." + dst.getName() + TEMP_MARK;
     for (FileStatus st : fs.listStatus(parent, p -> p.getName().startsWith(prefix))) {
-      fs.delete(st.getPath(), false);
+      fs.delete(st.getPath(), true);
     }
   }
 
   private static void quietDelete(FileSystem fs, Path p) {
     try {
-      fs.delete(p, false);
+      fs.delete(p, true);
     } catch (IOException e) {
       // best effort: the next copy to this destination removes it
     }

@@ -102,6 +102,22 @@ class MrapCopyTest {
       Object[] r = run(conf, src.getPath(), dst.getPath());
       assertEquals(0, r[0], r[2].toString());
       assertArrayEquals(data, logical(dst), "case " + c);
+      // copied back out plainly: the original bytes; restructured again: the same content
+      File back = new File(tmp, "back" + c);
+      Configuration plain = conf(block);
+      Object[] out = run(plain, dst.getPath(), back.getPath());
+      assertEquals(0, out[0], out[2].toString());
+      assertArrayEquals(data, Files.readAllBytes(back.toPath()), "copied back, case " + c);
+      if (c % 4 == 0) {
+        File again = new File(tmp, "again" + c);
+        Configuration other = conf(block);
+        other.set(PatternConfig.STRIDED_SIZE, Long.toString(1 + size / 2));
+        other.set(PatternConfig.STRIDED_SPACING, Long.toString(spacing + size / 2));
+        other.set(PatternConfig.STRIDED_COUNT, "1");
+        Object[] re = run(other, dst.getPath(), again.getPath());
+        assertEquals(0, re[0], re[2].toString());
+        assertArrayEquals(data, logical(again), "restructured again, case " + c);
+      }
       // each region where the layout says, inside its task's chunks
       RestructuredLayout layout = layoutOf(dst);
       byte[] physical = Files.readAllBytes(dst.toPath());
@@ -146,10 +162,13 @@ class MrapCopyTest {
         {"-pattern"}, {"-frobnicate", src.getPath(), dst.getPath()}, {src.getPath()},
         {new File(tmp, "nope").getPath(), dst.getPath()},
         {"-task-bytes", "lots", src.getPath(), dst.getPath()},
-        {"-pattern", new File(tmp, "no-pattern.xml").getPath(), src.getPath(), dst.getPath()}};
+        {"-pattern", new File(tmp, "no-pattern.xml").getPath(), src.getPath(), dst.getPath()},
+        {"-mode", "fast", src.getPath(), dst.getPath()},
+        {"-mode", "parallel", src.getPath(), dst.getPath()}};
     String[] named = {"-pattern needs a value", "unknown option '-frobnicate'",
         "name at least one source", "no such source", "-task-bytes lots",
-        "-pattern " + new File(tmp, "no-pattern.xml").getPath() + ": no such file"};
+        "-pattern " + new File(tmp, "no-pattern.xml").getPath() + ": no such file",
+        "-mode fast: give auto, single or parallel", "copy into hdfs://, or use -mode single"};
     for (int i = 0; i < cases.length; i++) {
       Object[] r = run(conf(4096), cases[i]);
       assertEquals(2, r[0], Arrays.toString(cases[i]));
@@ -211,6 +230,9 @@ class MrapCopyTest {
     assertNoLeftovers(tmp);
     // killed outright: its temporary files stay behind, and the next copy clears them
     Files.write(new File(tmp, ".big-copy.mrap-copy-dead").toPath(), new byte[100]);
+    File parts = new File(tmp, ".big-copy.mrap-copy-dead.parts");
+    assertTrue(parts.mkdir());
+    Files.write(new File(parts, "part-00000000").toPath(), new byte[100]);
     Files.write(new File(tmp, ".big-copy.mrap-copy-dead.layout").toPath(), new byte[10]);
     RestructuringCopy.Result r = RestructuringCopy.copy(conf, new Path(src.toURI()),
         new Path(dst.toURI()), options, null);
