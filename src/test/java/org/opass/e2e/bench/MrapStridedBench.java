@@ -1,6 +1,5 @@
 package org.opass.e2e.bench;
 
-import java.io.DataOutputStream;
 import java.io.File;
 import java.security.PrivilegedExceptionAction;
 import java.util.ArrayList;
@@ -15,7 +14,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.BytesWritable;
 import org.apache.hadoop.io.LongWritable;
@@ -33,10 +31,11 @@ import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.opass.e2e.cluster.DataNodeCounter;
 import org.opass.e2e.cluster.EmulatedCluster;
-import org.opass.mrap.layout.RestructuredLayout;
+import org.opass.mrap.copy.CopyOptions;
+import org.opass.mrap.copy.RestructuringCopy;
 import org.opass.mrap.mapreduce.AccessInputFormat;
+import org.opass.mrap.mapreduce.MrapConf;
 import org.opass.mrap.mapreduce.MrapCounter;
-import org.opass.mrap.mapreduce.RestructuredFiles;
 import org.opass.mrap.pattern.PatternConfig;
 import org.opass.mrap.pattern.StridedPattern;
 
@@ -51,8 +50,9 @@ import org.opass.mrap.pattern.StridedPattern;
  *   <li>{@code access}: {@code AccessInputFormat} with the pattern (reads of the regions, joined
  *   across gaps up to 64 KiB, the default); {@code access-nojoin}: the same reading exactly
  *   the regions ({@code mrap.access.coalesce.gap=0});</li>
- *   <li>{@code restructured}: the same pattern on a restructured copy (each task's regions
- *   packed into whole chunks, {@code RestructuredLayout}), read contiguously.</li>
+ *   <li>{@code restructured}: the same pattern on a copy restructured by {@code mrap-copy}
+ *   (each task's regions packed into whole chunks, {@code RestructuredLayout}), read
+ *   contiguously.</li>
  * </ul>
  * Bytes read are the DataNodes' own counters; every run checks that each system delivered
  * exactly the bytes of interest (a checksum of the records).
@@ -90,7 +90,7 @@ final class MrapStridedBench implements BenchMain.Bench {
         StridedPattern p = StridedPattern.vector(0, r, 4L * r, fileBytes / (5L * r));
         long interest = p.totalBytes();
         long expected = checksum(data, p);
-        Path packed = restructure(cluster, data, p, r);
+        Path packed = restructure(cluster, original, p, r);
         Map<String, double[]> time = new LinkedHashMap<>();
         Map<String, double[]> bytes = new LinkedHashMap<>();
         Map<String, double[]> calls = new LinkedHashMap<>();
@@ -188,7 +188,7 @@ final class MrapStridedBench implements BenchMain.Bench {
   }
 
   /** Sum of the regions' hashes: what the records of any correct reader add up to. */
-  private static long checksum(byte[] data, StridedPattern p) {
+  static long checksum(byte[] data, StridedPattern p) {
     long sum = 0;
     for (long k = 0; k < p.regionCount(); k++) {
       sum += hash(data, (int) p.offsetOf(k), (int) p.size());
@@ -204,35 +204,34 @@ final class MrapStridedBench implements BenchMain.Bench {
     return h;
   }
 
-  /** Writes a restructured copy of the file for the pattern, its layout beside it. */
-  private static Path restructure(EmulatedCluster cluster, byte[] data, StridedPattern p,
+  /**
+   * Restructures the file for the pattern with {@code mrap-copy} (a task's regions fill about
+   * one chunk), its layout beside it.
+   */
+  private static Path restructure(EmulatedCluster cluster, Path original, StridedPattern p,
       int r) throws Exception {
-    long perTask = BLOCK; // a task's regions fill about one chunk
-    long regionsPerTask = Math.max(1, perTask / r);
-    int tasks = (int) ((p.regionCount() + regionsPerTask - 1) / regionsPerTask);
-    long[] bounds = new long[tasks + 1];
-    for (int t = 1; t <= tasks; t++) {
-      bounds[t] = Math.min(p.regionCount(), t * regionsPerTask);
-    }
-    RestructuredLayout layout = RestructuredLayout.plan(p, bounds, BLOCK, data.length);
-    byte[] physical = new byte[(int) layout.physicalLength()];
-    for (long[] s : layout.segments()) {
-      System.arraycopy(data, (int) s[0], physical, (int) s[1], (int) s[2]);
-    }
     Path file = new Path("/mrap/restructured-" + human(r));
-    FileSystem fs = cluster.offClusterFileSystem();
-    try (FSDataOutputStream out = fs.create(file, (short) 3)) {
-      out.write(physical);
-    }
-    try (DataOutputStream out = fs.create(RestructuredFiles.layoutPath(file), (short) 3)) {
-      layout.write(out);
-    }
+    Configuration conf = new Configuration(cluster.conf());
+    conf.setInt("dfs.replication", 3);
+    RestructuringCopy.copy(conf, original, file, CopyOptions.builder()
+        .pattern(MrapConf.pattern(patternConf(conf, p))).mode(CopyOptions.Mode.SINGLE)
+        .taskBytes(BLOCK).build(), null);
     cluster.waitForReplication(file, (short) 3);
     return file;
   }
 
+  /** {@code conf} with the pattern's {@code strided.*} keys set. */
+  static Configuration patternConf(Configuration conf, StridedPattern p) {
+    Configuration c = new Configuration(conf);
+    c.set(PatternConfig.STRIDED_START, Long.toString(p.offsetOf(0)));
+    c.set(PatternConfig.STRIDED_SIZE, Long.toString(p.size()));
+    c.set(PatternConfig.STRIDED_SPACING, Long.toString(p.spacing(0)));
+    c.set(PatternConfig.STRIDED_COUNT, Long.toString(p.count(0)));
+    return c;
+  }
+
   /** What one read of the data set did. */
-  private static final class Result {
+  static final class Result {
     double seconds;
     long bytesRead;
     long calls;
@@ -267,17 +266,19 @@ final class MrapStridedBench implements BenchMain.Bench {
     }
   }
 
-  private static Result read(EmulatedCluster cluster, String system, Path file,
-      StridedPattern p, int r) throws Exception {
+  /**
+   * Reads the pattern's regions of {@code file} as {@code system} does ({@code scan},
+   * {@code access}, {@code access-nojoin}, {@code restructured}), every DataNode host a reader.
+   */
+  static Result read(EmulatedCluster cluster, String system, Path file, StridedPattern p,
+      int r) throws Exception {
     Configuration conf = new Configuration(cluster.conf());
     InputFormat<LongWritable, BytesWritable> format;
     if (system.equals("scan")) {
       FixedLengthInputFormat.setRecordLength(conf, r);
       format = new FixedLengthInputFormat();
     } else {
-      conf.set(PatternConfig.STRIDED_SIZE, Long.toString(p.size()));
-      conf.set(PatternConfig.STRIDED_SPACING, Long.toString(p.spacing(0)));
-      conf.set(PatternConfig.STRIDED_COUNT, Long.toString(p.count(0)));
+      conf = patternConf(conf, p);
       format = new AccessInputFormat();
       if (system.equals("access-nojoin")) {
         conf.setLong(AccessInputFormat.COALESCE_GAP, 0);
@@ -290,10 +291,10 @@ final class MrapStridedBench implements BenchMain.Bench {
     long[] before = cluster.counterPerDataNode(DataNodeCounter.BYTES_READ);
     Reporter reporter = new Reporter();
     AtomicLong checksum = new AtomicLong();
-    ExecutorService pool = Executors.newFixedThreadPool(DATANODES);
+    ExecutorService pool = Executors.newFixedThreadPool(cluster.size());
     long t0 = System.nanoTime();
     List<Future<?>> done = new ArrayList<>();
-    for (int k = 0; k < DATANODES; k++) {
+    for (int k = 0; k < cluster.size(); k++) {
       int host = k;
       Configuration hostConf = new Configuration(cluster.hostConf(host));
       for (Map.Entry<String, String> e : conf) {
@@ -342,8 +343,8 @@ final class MrapStridedBench implements BenchMain.Bench {
   private static List<List<InputSplit>> assign(EmulatedCluster cluster, List<InputSplit> splits)
       throws Exception {
     List<List<InputSplit>> byHost = new ArrayList<>();
-    long[] load = new long[DATANODES];
-    for (int k = 0; k < DATANODES; k++) {
+    long[] load = new long[cluster.size()];
+    for (int k = 0; k < cluster.size(); k++) {
       byHost.add(new ArrayList<>());
     }
     for (InputSplit s : splits) {
@@ -356,7 +357,7 @@ final class MrapStridedBench implements BenchMain.Bench {
       }
       if (best < 0) {
         best = 0;
-        for (int k = 1; k < DATANODES; k++) {
+        for (int k = 1; k < cluster.size(); k++) {
           best = load[k] < load[best] ? k : best;
         }
       }

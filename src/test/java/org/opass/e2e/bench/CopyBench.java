@@ -1,0 +1,452 @@
+package org.opass.e2e.bench;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.zip.CRC32C;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.FsShell;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.tools.DistCp;
+import org.apache.hadoop.util.CrcUtil;
+import org.apache.hadoop.util.ToolRunner;
+import org.opass.e2e.cluster.EmulatedCluster;
+import org.opass.mrap.copy.CopyOptions;
+import org.opass.mrap.copy.RestructuringCopy;
+import org.opass.mrap.mapreduce.MrapConf;
+import org.opass.mrap.pattern.StridedPattern;
+
+/**
+ * {@code mrap-copy} (MRAP thesis §4.3.2, §4.4.3, Figs. 4.14-4.15; CHAIO §III) against the stock
+ * ways, the same bytes each way, on 16 DataNodes whose disks read and write at 8 MiB/s each:
+ * <ul>
+ *   <li>from a local file: stock {@code hdfs dfs -put} (FsShell) against {@code mrap-copy},
+ *   plain and restructured for a strided pattern (one process: what it picks for a local
+ *   source);</li>
+ *   <li>HDFS to HDFS: DistCp against {@code mrap-copy} plain ({@code one-stream}) and
+ *   restructured, one process each. On the LocalJobRunner DistCp runs one map, one stream, even
+ *   with {@code -blocksperchunk} (it sizes splits from {@code mapreduce.job.maps}, which the
+ *   LocalJobRunner forces to 1), so this compares one stream with one stream;</li>
+ *   <li>N-1 writes of one file: one writer stream against the chunk-aware parallel write
+ *   ({@code -mode parallel}: aggregator selection, whole-chunk parts, concat) and against N
+ *   writers of N separate files (the stock way to write in parallel, without one file):
+ *   bandwidth, and blocks stored per DataNode;</li>
+ *   <li>copy-then-read (Fig. 4.15): the restructured copy's cost against what each later run of
+ *   the same strided job saves (the readers of {@link MrapStridedBench}), so after how many
+ *   runs the copy has paid for itself: re-laying out a file already in HDFS (the whole
+ *   parallel restructuring copy), and restructuring while ingesting (its time beyond
+ *   {@code -put}'s).</li>
+ * </ul>
+ * Every copy is checked: the destination's CRC32C against the source's. Systems rotate who
+ * goes first; ratios are the mean of the per-repetition ratios with a 95% interval.
+ */
+final class CopyBench implements BenchMain.Bench {
+  private static final int DATANODES = 16;
+  private static final int BLOCK = 4 << 20;
+  private static final long DISK_BANDWIDTH = 8L << 20; // per DataNode, reads and writes
+  private static final int REGION = 4 << 10; // a fifth of the file: regions of 4 KiB, 16 KiB apart
+  private static final int RUNS_CHARTED = 10;
+
+  private static final String[] COPIES = {"put", "copy", "copy-restructured", "distcp",
+      "one-stream", "copy-hdfs-restructured", "parallel", "parallel-restructured", "n-files"};
+  private static final String[] READS = {"scan", "access", "access-nojoin", "restructured"};
+
+  @Override
+  public Map<String, Object> run(File outDir, boolean quick) throws Exception {
+    int reps = quick ? 3 : 5;
+    int fileBytes = (quick ? 60 : 120) << 20; // whole 20 KiB strides: the scan keeps 1 in 5
+    byte[] data = new byte[fileBytes];
+    new Random(7).nextBytes(data);
+    CRC32C crc = new CRC32C();
+    crc.update(data);
+    int expectedCrc = (int) crc.getValue();
+    File local = new File(outDir, "copy-source");
+    Files.write(local.toPath(), data);
+    StridedPattern p = StridedPattern.vector(0, REGION, 4L * REGION, fileBytes / (5L * REGION));
+    long expectedRegions = MrapStridedBench.checksum(data, p);
+    Map<String, double[]> seconds = new LinkedHashMap<>();
+    for (String s : COPIES) {
+      seconds.put(s, new double[reps]);
+    }
+    for (String s : READS) {
+      seconds.put(s, new double[reps]);
+    }
+    Map<String, long[]> blocksPerNode = new LinkedHashMap<>();
+    try (EmulatedCluster cluster = EmulatedCluster.builder().dataNodes(DATANODES).racks(2)
+        .blockSize(BLOCK).readBandwidthPerDataNode(DISK_BANDWIDTH)
+        .writeBandwidthPerDataNode(DISK_BANDWIDTH)
+        .baseDir(new File(outDir, "copy-cluster")).start()) {
+      Configuration conf = jobConf(cluster, outDir);
+      FileSystem fs = FileSystem.get(conf);
+      Path src = new Path("/copy/src");
+      try (FSDataOutputStream out = fs.create(src)) {
+        out.write(data);
+      }
+      cluster.waitForReplication(src, (short) 3);
+      System.out.printf("%ncopy: %d MiB, %d DataNodes reading and writing %d MiB/s each, "
+          + "%d-byte blocks, 3 replicas, %d repetitions%n", fileBytes >> 20, DATANODES,
+          DISK_BANDWIDTH >> 20, BLOCK, reps);
+      warmUp(conf, local, src, p);
+      for (int rep = 0; rep < reps; rep++) {
+        for (int k = 0; k < COPIES.length; k++) {
+          String s = COPIES[(k + rep) % COPIES.length]; // who goes first rotates
+          Path dst = new Path("/copy/" + s + "-" + rep);
+          long t0 = System.nanoTime();
+          RestructuringCopy.Result ours = copy(s, conf, local, src, dst, p, fileBytes);
+          seconds.get(s)[rep] = (System.nanoTime() - t0) / 1e9;
+          check(s, conf, dst, ours, expectedCrc);
+          if (s.equals("one-stream") || s.equals("parallel") || s.equals("n-files")) {
+            long[] b = blocksPerNode(cluster, fs, dst);
+            long[] sum = blocksPerNode.computeIfAbsent(s, x -> new long[DATANODES]);
+            for (int d = 0; d < DATANODES; d++) {
+              sum[d] += b[d];
+            }
+          }
+          if (s.equals("parallel-restructured")) {
+            // the job of Fig. 4.15, on the original and on this copy
+            for (int j = 0; j < READS.length; j++) {
+              String r = READS[(j + rep) % READS.length];
+              MrapStridedBench.Result res = MrapStridedBench.read(cluster, r,
+                  r.equals("restructured") ? dst : src, p, REGION);
+              if (res.checksum != expectedRegions) {
+                throw new IllegalStateException(r + " delivered other bytes than the "
+                    + "pattern's");
+              }
+              seconds.get(r)[rep] = res.seconds;
+            }
+          }
+          fs.delete(dst, true);
+          fs.delete(new Path("/copy/." + dst.getName() + ".mrap-layout"), false);
+        }
+      }
+    } finally {
+      local.delete();
+    }
+    return report(outDir, seconds, blocksPerNode, fileBytes, reps);
+  }
+
+  /** Every system once on a few MiB, untimed: the first job in a JVM loads and compiles a lot. */
+  private static void warmUp(Configuration conf, File local, Path src, StridedPattern p)
+      throws Exception {
+    FileSystem fs = src.getFileSystem(conf);
+    Path small = new Path("/copy/warm-up-src");
+    File smallLocal = new File(local.getParentFile(), "copy-warm-up");
+    byte[] bytes = new byte[(int) ((p.spacing(0) + p.size()) * 200)];
+    Files.write(smallLocal.toPath(), bytes);
+    try (FSDataOutputStream out = fs.create(small)) {
+      out.write(bytes);
+    }
+    StridedPattern few = StridedPattern.vector(0, p.size(), p.spacing(0), 200);
+    for (String s : COPIES) {
+      Path dst = new Path("/copy/warm-up-" + s);
+      copy(s, conf, smallLocal, small, dst, few, bytes.length);
+      fs.delete(dst, true);
+      fs.delete(new Path("/copy/." + dst.getName() + ".mrap-layout"), false);
+    }
+    fs.delete(small, false);
+    smallLocal.delete();
+  }
+
+  /** A LocalJobRunner configuration on the cluster (its writers are clients on no DataNode). */
+  private static Configuration jobConf(EmulatedCluster cluster, File outDir) {
+    Configuration conf = new Configuration(cluster.conf());
+    File jobs = new File(outDir, "copy-jobs").getAbsoluteFile();
+    conf.set("mapreduce.framework.name", "local");
+    conf.set("mapreduce.jobtracker.staging.root.dir", new File(jobs, "staging").getPath());
+    conf.set("mapreduce.cluster.local.dir", new File(jobs, "local").getPath());
+    conf.setInt("dfs.replication", 3);
+    return conf;
+  }
+
+  /** Copies as {@code system} does; returns what {@code mrap-copy} reported, if it copied. */
+  private static RestructuringCopy.Result copy(String system, Configuration conf, File local,
+      Path src, Path dst, StridedPattern p, int fileBytes) throws Exception {
+    Path localSrc = new Path(local.toURI());
+    CopyOptions.Builder single = CopyOptions.builder().mode(CopyOptions.Mode.SINGLE);
+    CopyOptions.Builder restructured = CopyOptions.builder().mode(CopyOptions.Mode.SINGLE)
+        .pattern(MrapConf.pattern(MrapStridedBench.patternConf(conf, p)));
+    switch (system) {
+      case "put":
+        run(ToolRunner.run(conf, new FsShell(), new String[] {"-put", localSrc.toString(),
+            dst.toString()}), system);
+        return null;
+      case "copy":
+        return RestructuringCopy.copy(conf, localSrc, dst, single.build(), null);
+      case "copy-restructured":
+        return RestructuringCopy.copy(conf, localSrc, dst, restructured.build(), null);
+      case "distcp":
+        run(ToolRunner.run(conf, new DistCp(conf, null), new String[] {src.toString(),
+            dst.toString()}), system);
+        return null;
+      case "one-stream":
+        return RestructuringCopy.copy(conf, src, dst, single.build(), null);
+      case "copy-hdfs-restructured":
+        return RestructuringCopy.copy(conf, src, dst, restructured.build(), null);
+      case "parallel":
+        return RestructuringCopy.copy(conf, src, dst, CopyOptions.builder()
+            .mode(CopyOptions.Mode.PARALLEL).build(), null);
+      case "parallel-restructured":
+        return RestructuringCopy.copy(conf, src, dst, CopyOptions.builder()
+            .mode(CopyOptions.Mode.PARALLEL)
+            .pattern(MrapConf.pattern(MrapStridedBench.patternConf(conf, p))).build(), null);
+      case "n-files":
+        separateFiles(conf, src, dst, fileBytes);
+        return null;
+      default:
+        throw new IllegalArgumentException(system);
+    }
+  }
+
+  private static void run(int rc, String system) {
+    if (rc != 0) {
+      throw new IllegalStateException(system + " exited " + rc);
+    }
+  }
+
+  /** N writers (one per DataNode's worth of chunks), each its slice into a file of its own. */
+  private static void separateFiles(Configuration conf, Path src, Path dir, int fileBytes)
+      throws Exception {
+    FileSystem fs = src.getFileSystem(conf);
+    fs.mkdirs(dir);
+    int slice = fileBytes / DATANODES;
+    ExecutorService pool = Executors.newFixedThreadPool(DATANODES);
+    try {
+      List<Future<?>> done = new ArrayList<>();
+      for (int k = 0; k < DATANODES; k++) {
+        int w = k;
+        done.add(pool.submit(() -> {
+          byte[] buf = new byte[1 << 20];
+          try (FSDataInputStream in = fs.open(src);
+              FSDataOutputStream out = fs.create(new Path(dir, "part-" + w))) {
+            long end = w == DATANODES - 1 ? fileBytes : (long) (w + 1) * slice;
+            for (long pos = (long) w * slice; pos < end; pos += buf.length) {
+              int n = (int) Math.min(buf.length, end - pos);
+              in.readFully(pos, buf, 0, n);
+              out.write(buf, 0, n);
+            }
+          }
+          return null;
+        }));
+      }
+      for (Future<?> f : done) {
+        f.get();
+      }
+    } finally {
+      pool.shutdown();
+    }
+  }
+
+  /**
+   * The copy holds the source's bytes: its CRC32C (HDFS's composite CRC; of all parts, in
+   * order) is the source's. A restructured copy: the CRC32C of the original bytes as
+   * {@code mrap-copy} composed them (it checked the destination against what it wrote).
+   */
+  private static void check(String system, Configuration conf, Path dst,
+      RestructuringCopy.Result ours, int expected) throws IOException {
+    int got;
+    if (system.endsWith("restructured")) {
+      got = ours.crc();
+    } else if (system.equals("n-files")) {
+      got = 0;
+      FileSystem fs = dst.getFileSystem(conf);
+      for (int k = 0; k < DATANODES; k++) {
+        Path part = new Path(dst, "part-" + k);
+        int c = RestructuringCopy.crcOf(conf, part);
+        got = k == 0 ? c : CrcUtil.compose(got, c, fs.getFileStatus(part).getLen(),
+            CrcUtil.CASTAGNOLI_POLYNOMIAL);
+      }
+    } else {
+      got = RestructuringCopy.crcOf(conf, dst);
+    }
+    if (got != expected) {
+      throw new IllegalStateException(system + " copied other bytes (CRC32C "
+          + Integer.toHexString(got) + ", source " + Integer.toHexString(expected) + ")");
+    }
+  }
+
+  /** Replicas of the copy's blocks on each DataNode. */
+  private static long[] blocksPerNode(EmulatedCluster cluster, FileSystem fs, Path dst)
+      throws IOException, InterruptedException {
+    long[] n = new long[DATANODES];
+    List<Path> files = new ArrayList<>();
+    if (fs.getFileStatus(dst).isDirectory()) {
+      for (var st : fs.listStatus(dst)) {
+        files.add(st.getPath());
+      }
+    } else {
+      files.add(dst);
+    }
+    for (Path f : files) {
+      cluster.waitForReplication(f, (short) 3);
+      for (Set<Integer> holders : cluster.replicaHolders(f)) {
+        for (int k : holders) {
+          n[k]++;
+        }
+      }
+    }
+    return n;
+  }
+
+  private static Map<String, Object> report(File outDir, Map<String, double[]> seconds,
+      Map<String, long[]> blocksPerNode, int fileBytes, int reps) throws IOException {
+    double mib = fileBytes / 1048576.0;
+    Map<String, Object> systems = new LinkedHashMap<>();
+    System.out.printf("%-24s %14s %10s %18s%n", "copy", "time s", "MiB/s", "blocks/DataNode");
+    for (String s : COPIES) {
+      Stats t = Stats.of(seconds.get(s));
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("seconds", t.json());
+      m.put("mib_per_s", mib / t.mean);
+      String spread = "";
+      if (blocksPerNode.containsKey(s)) {
+        long[] b = blocksPerNode.get(s);
+        m.put("blocks_per_datanode", b);
+        m.put("blocks_max_over_mean", maxOverMean(b));
+        spread = String.format(java.util.Locale.ROOT, "max/mean %.2f", maxOverMean(b));
+      }
+      systems.put(s, m);
+      System.out.printf(java.util.Locale.ROOT, "%-24s %14s %10.1f %18s%n", s, t, mib / t.mean,
+          spread);
+    }
+    Map<String, Object> reads = new LinkedHashMap<>();
+    for (String r : READS) {
+      reads.put(r, Stats.of(seconds.get(r)).json());
+      System.out.printf("%-24s %14s%n", "read: " + r, Stats.of(seconds.get(r)));
+    }
+    Map<String, Object> ratios = new LinkedHashMap<>();
+    // throughput ratios: the stock time over ours, per repetition
+    Stats vsPut = ratio(seconds, "put", "copy-restructured");
+    Stats plainVsPut = ratio(seconds, "put", "copy");
+    Stats vsDistcp = ratio(seconds, "distcp", "copy-hdfs-restructured");
+    Stats plainVsDistcp = ratio(seconds, "distcp", "one-stream");
+    Stats n1 = ratio(seconds, "one-stream", "parallel");
+    Stats vsFiles = ratio(seconds, "n-files", "parallel");
+    ratios.put("copy_vs_put", vsPut.json());
+    ratios.put("plain_copy_vs_put", plainVsPut.json());
+    ratios.put("copy_vs_distcp", vsDistcp.json());
+    ratios.put("plain_copy_vs_distcp", plainVsDistcp.json());
+    ratios.put("n1_write_speedup", n1.json());
+    ratios.put("parallel_vs_n_files", vsFiles.json());
+    // re-laying out a file already in HDFS costs the whole copy; restructuring while ingesting
+    // costs only what it takes beyond the stock ingest (-put)
+    double copyCost = Stats.of(seconds.get("parallel-restructured")).mean;
+    double ingestCost = Stats.of(seconds.get("copy-restructured")).mean
+        - Stats.of(seconds.get("put")).mean;
+    double restructuredRun = Stats.of(seconds.get("restructured")).mean;
+    Map<String, Object> breakEven = new LinkedHashMap<>();
+    Map<String, Object> ingestBreakEven = new LinkedHashMap<>();
+    for (String r : new String[] {"scan", "access", "access-nojoin"}) {
+      double saved = Stats.of(seconds.get(r)).mean - restructuredRun;
+      breakEven.put(r, runsToPayBack(copyCost, saved));
+      ingestBreakEven.put(r, runsToPayBack(ingestCost, saved));
+    }
+    System.out.printf(java.util.Locale.ROOT, "ratios (stock time / ours): restructuring copy vs "
+        + "put %s, plain %s; vs DistCp %s, plain %s; parallel vs one stream %s, vs %d separate "
+        + "files %s%ncopy-then-read, runs until the restructured copy has paid for itself "
+        + "against the scan / AccessInputFormat / its exact reads: re-laid out in HDFS "
+        + "(%.1f s) %s / %s / %s; restructured while ingesting (%+.1f s over -put) %s / %s / %s%n",
+        vsPut, plainVsPut, vsDistcp, plainVsDistcp, n1, DATANODES, vsFiles, copyCost,
+        breakEven.get("scan"), breakEven.get("access"), breakEven.get("access-nojoin"),
+        ingestCost, ingestBreakEven.get("scan"), ingestBreakEven.get("access"),
+        ingestBreakEven.get("access-nojoin"));
+    chart(new File(outDir, "copy.png"), seconds, blocksPerNode, mib, copyCost);
+    Map<String, Object> summary = new LinkedHashMap<>();
+    summary.put("copy_vs_put_ratio", vsPut.mean);
+    summary.put("plain_copy_vs_put_ratio", plainVsPut.mean);
+    summary.put("copy_vs_distcp_ratio", vsDistcp.mean);
+    summary.put("n1_write_speedup", n1.mean);
+    summary.put("parallel_vs_n_files_ratio", vsFiles.mean);
+    summary.put("break_even_runs_vs_access", breakEven.get("access"));
+    summary.put("break_even_runs_vs_scan", breakEven.get("scan"));
+    summary.put("ingest_break_even_runs_vs_access", ingestBreakEven.get("access"));
+    Map<String, Object> doc = new LinkedHashMap<>();
+    doc.put("summary", summary);
+    doc.put("setup", Map.of("datanodes", DATANODES, "block_bytes", BLOCK,
+        "disk_bandwidth_per_datanode", DISK_BANDWIDTH, "file_bytes", fileBytes,
+        "repetitions", reps, "replication", 3, "pattern", "regions of 4 KiB, 16 KiB apart "
+            + "(a fifth of the file)", "runner", "LocalJobRunner; its writer tasks are "
+            + "clients on no DataNode"));
+    doc.put("copies", systems);
+    doc.put("reads", reads);
+    doc.put("ratios", ratios);
+    doc.put("break_even_runs", breakEven);
+    doc.put("ingest_break_even_runs", ingestBreakEven);
+    return doc;
+  }
+
+  /** Runs of the job after which a cost is paid back by what each run saves ("never"). */
+  private static Object runsToPayBack(double cost, double savedPerRun) {
+    if (cost <= 0) {
+      return 0.0;
+    }
+    return savedPerRun > 0 ? (Object) Math.ceil(cost / savedPerRun) : "never";
+  }
+
+  private static Stats ratio(Map<String, double[]> seconds, String stock, String ours) {
+    double[] s = seconds.get(stock);
+    double[] o = seconds.get(ours);
+    double[] r = new double[s.length];
+    for (int i = 0; i < r.length; i++) {
+      r[i] = s[i] / o[i];
+    }
+    return Stats.of(r);
+  }
+
+  private static double maxOverMean(long[] n) {
+    long max = 0;
+    long sum = 0;
+    for (long x : n) {
+      max = Math.max(max, x);
+      sum += x;
+    }
+    return sum == 0 ? 0 : max / ((double) sum / n.length);
+  }
+
+  private static void chart(File png, Map<String, double[]> seconds,
+      Map<String, long[]> blocksPerNode, double mib, double copyCost) throws IOException {
+    List<String> copies = List.of(COPIES);
+    double[] speed = new double[copies.size()];
+    for (int i = 0; i < speed.length; i++) {
+      speed[i] = mib / Stats.of(seconds.get(copies.get(i))).mean;
+    }
+    List<String> writers = new ArrayList<>(blocksPerNode.keySet());
+    double[] spread = new double[writers.size()];
+    for (int i = 0; i < spread.length; i++) {
+      spread[i] = maxOverMean(blocksPerNode.get(writers.get(i)));
+    }
+    List<String> runs = new ArrayList<>();
+    Map<String, double[]> cumulative = new LinkedHashMap<>();
+    for (String r : new String[] {"scan", "access", "access-nojoin", "restructured"}) {
+      cumulative.put(r.equals("restructured") ? "copy + restructured" : r,
+          new double[RUNS_CHARTED]);
+    }
+    for (int n = 1; n <= RUNS_CHARTED; n++) {
+      runs.add(Integer.toString(n));
+      for (String r : READS) {
+        double t = n * Stats.of(seconds.get(r)).mean;
+        cumulative.get(r.equals("restructured") ? "copy + restructured" : r)[n - 1] =
+            r.equals("restructured") ? copyCost + t : t;
+      }
+    }
+    Charts.write(png, List.of(
+        new Charts.Panel("copy: throughput of the same bytes", "MiB/s", copies,
+            Map.of("MiB/s", speed)),
+        new Charts.Panel("copy: one file written by one stream or in parallel, or N files: "
+            + "replicas per DataNode, max over mean", "max/mean", writers,
+            Map.of("max/mean", spread)),
+        new Charts.Panel("copy-then-read (Fig. 4.15): total time after n runs of the strided "
+            + "job", "s", runs, cumulative)));
+  }
+}
