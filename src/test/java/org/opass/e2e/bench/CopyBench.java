@@ -20,10 +20,10 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FsShell;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.tools.DistCp;
-import org.apache.hadoop.util.CrcUtil;
 import org.apache.hadoop.util.ToolRunner;
 import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.mrap.copy.CopyOptions;
+import org.opass.mrap.copy.Crc32c;
 import org.opass.mrap.copy.RestructuringCopy;
 import org.opass.mrap.mapreduce.MrapConf;
 import org.opass.mrap.pattern.StridedPattern;
@@ -264,8 +264,7 @@ final class CopyBench implements BenchMain.Bench {
       for (int k = 0; k < DATANODES; k++) {
         Path part = new Path(dst, "part-" + k);
         int c = RestructuringCopy.crcOf(conf, part);
-        got = k == 0 ? c : CrcUtil.compose(got, c, fs.getFileStatus(part).getLen(),
-            CrcUtil.CASTAGNOLI_POLYNOMIAL);
+        got = k == 0 ? c : Crc32c.compose(got, c, fs.getFileStatus(part).getLen());
       }
     } else {
       got = RestructuringCopy.crcOf(conf, dst);

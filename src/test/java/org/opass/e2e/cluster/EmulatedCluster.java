@@ -63,6 +63,13 @@ public final class EmulatedCluster implements AutoCloseable {
   public static final String OFF_CLUSTER_ADDRESS = "127.0.1.1";
   /** DataNode addresses 127.0.0.2 .. 127.0.0.254. */
   public static final int MAX_DATANODES = 253;
+  /** The DataNode read throttle's key (Hadoop 3.4.0 on; {@link #canThrottleReads()}). */
+  public static final String READ_BANDWIDTH_KEY = "dfs.datanode.data.read.bandwidthPerSec";
+
+  /** Whether this Hadoop's DataNodes can throttle reads (not 3.3). */
+  public static boolean canThrottleReads() {
+    return DataNodeThrottles.canThrottleReads();
+  }
 
   // How long the harness waits for the cluster to start or its NameNode's view to settle.
   private static final Duration SETTLE_TIMEOUT = Duration.ofSeconds(60);
@@ -222,6 +229,10 @@ public final class EmulatedCluster implements AutoCloseable {
       if (racks > dataNodes) {
         throw new IllegalArgumentException(racks + " racks for " + dataNodes + " DataNodes");
       }
+      if (readBandwidth > 0 && !canThrottleReads()) {
+        throw new UnsupportedOperationException("a read bandwidth per DataNode needs Hadoop "
+            + "3.4.0 or later (" + READ_BANDWIDTH_KEY + ")");
+      }
       if (storageTypes != null && storageTypes.length != dataNodes) {
         throw new IllegalArgumentException("storage types for " + storageTypes.length
             + " DataNodes, but " + dataNodes + " DataNodes");
@@ -305,7 +316,7 @@ public final class EmulatedCluster implements AutoCloseable {
       dn.set(DFSConfigKeys.DFS_DATANODE_IPC_ADDRESS_KEY, address + ":0");
       dn.set(DFSConfigKeys.DFS_DATANODE_HTTP_ADDRESS_KEY, address + ":0");
       dn.set(HostBindingSocketFactory.BIND_ADDRESS_KEY, address);
-      dn.setLong(DFSConfigKeys.DFS_DATANODE_DATA_READ_BANDWIDTHPERSEC_KEY, readBandwidth);
+      dn.setLong(READ_BANDWIDTH_KEY, readBandwidth);
       dn.setLong(DFSConfigKeys.DFS_DATANODE_DATA_WRITE_BANDWIDTHPERSEC_KEY, writeBandwidth);
       return dn;
     }
@@ -377,7 +388,9 @@ public final class EmulatedCluster implements AutoCloseable {
     if (failure != null) {
       throw failure;
     }
-    Configuration nn = new Configuration(cluster.getConfiguration(0));
+    // the NameNode's own copy of the configuration, which the restart reads (Hadoop 3.3 has no
+    // setNameNodeConf)
+    Configuration nn = cluster.getConfiguration(0);
     settings.forEach((key, value) -> {
       if (value == null) {
         nn.unset(key);
@@ -385,7 +398,6 @@ public final class EmulatedCluster implements AutoCloseable {
         nn.set(key, value);
       }
     });
-    cluster.setNameNodeConf(0, nn);
     cluster.restartNameNode(true);
     cluster.waitActive();
     long deadline = System.nanoTime() + SETTLE_TIMEOUT.toNanos();

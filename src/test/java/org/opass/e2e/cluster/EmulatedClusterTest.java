@@ -54,7 +54,7 @@ class EmulatedClusterTest {
     cluster = EmulatedCluster.builder()
         .dataNodes(DATANODES)
         .racks(2)
-        .readBandwidthPerDataNode(THROTTLE)
+        .readBandwidthPerDataNode(EmulatedCluster.canThrottleReads() ? THROTTLE : 0)
         .writeBandwidthPerDataNode(THROTTLE)
         .conf(settings)
         .start();
@@ -101,8 +101,8 @@ class EmulatedClusterTest {
           .createSocket()) {
         assertEquals(InetAddress.getByName(cluster.hostAddress(k)), socket.getLocalAddress());
       }
-      assertEquals(THROTTLE, cluster.dataNode(k).getConf()
-          .getLong(DFSConfigKeys.DFS_DATANODE_DATA_READ_BANDWIDTHPERSEC_KEY, 0));
+      assertEquals(EmulatedCluster.canThrottleReads() ? THROTTLE : 0, cluster.dataNode(k)
+          .getConf().getLong(EmulatedCluster.READ_BANDWIDTH_KEY, 0));
       assertEquals(THROTTLE, cluster.dataNode(k).getConf()
           .getLong(DFSConfigKeys.DFS_DATANODE_DATA_WRITE_BANDWIDTHPERSEC_KEY, 0));
     }

@@ -40,7 +40,6 @@ import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.lib.output.NullOutputFormat;
-import org.apache.hadoop.util.CrcUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -214,15 +213,13 @@ final class ParallelCopy {
     int written = 0;
     for (int c = 0; c < chunks; c++) {
       long len = Math.min(blockSize, physicalLength - (long) c * blockSize);
-      written = c == 0 ? chunkCrc[0] : CrcUtil.compose(written, chunkCrc[c], len,
-          CrcUtil.CASTAGNOLI_POLYNOMIAL);
+      written = c == 0 ? chunkCrc[0] : Crc32c.compose(written, chunkCrc[c], len);
     }
     pieces.sort((a, b) -> Long.compare(a[0], b[0]));
     int logical = 0;
     for (int k = 0; k < pieces.size(); k++) {
       long[] p = pieces.get(k);
-      logical = k == 0 ? (int) p[2] : CrcUtil.compose(logical, (int) p[2], p[1],
-          CrcUtil.CASTAGNOLI_POLYNOMIAL);
+      logical = k == 0 ? (int) p[2] : Crc32c.compose(logical, (int) p[2], p[1]);
     }
     return new int[] {written, logical};
   }

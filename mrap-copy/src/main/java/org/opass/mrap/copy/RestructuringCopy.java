@@ -4,6 +4,7 @@ import java.io.DataOutputStream;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -18,7 +19,6 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
-import org.apache.hadoop.util.CrcUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.opass.mrap.layout.RestructuredLayout;
@@ -372,8 +372,7 @@ public final class RestructuringCopy {
   private static int compose(List<long[]> segments, int[] crcs) {
     int crc = 0;
     for (int i = 0; i < crcs.length; i++) {
-      crc = i == 0 ? crcs[0] : CrcUtil.compose(crc, crcs[i], segments.get(i)[2],
-          CrcUtil.CASTAGNOLI_POLYNOMIAL);
+      crc = i == 0 ? crcs[0] : Crc32c.compose(crc, crcs[i], segments.get(i)[2]);
     }
     return crc;
   }
@@ -425,7 +424,7 @@ public final class RestructuringCopy {
           || !sum.getAlgorithmName().endsWith("CRC32C")) {
         return null; // another checksum type: re-read instead
       }
-      return CrcUtil.readInt(sum.getBytes(), 0);
+      return ByteBuffer.wrap(sum.getBytes()).getInt(); // big-endian, as HDFS writes it
     }
   }
 
