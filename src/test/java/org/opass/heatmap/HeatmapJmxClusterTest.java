@@ -63,6 +63,7 @@ class HeatmapJmxClusterTest {
         .blockSize(BLOCK_SIZE)
         .set(DFSConfigKeys.DFS_BLOCK_REPLICATOR_CLASSNAME_KEY,
             HmLruPlacementPolicy.class.getName())
+        .set("hadoop.prometheus.endpoint.enabled", "true")
         .start();
     BlockPlacementPolicy policy =
         cluster.miniCluster().getNamesystem().getBlockManager().getBlockPlacementPolicy();
@@ -161,7 +162,65 @@ class HeatmapJmxClusterTest {
     assertEquals(DATANODES, bean.path("TrackedNodes").asInt());
   }
 
+  @Test
+  void prometheusShowsEveryDataNodesHeatAndTheTotals() throws Exception {
+    String prom = get("/prom");
+
+    // one series per DataNode of this cluster, labelled by its transfer address and UUID
+    for (Map.Entry<String, String> dn : xferAddrByUuid.entrySet()) {
+      for (String metric : new String[] {"opass_heat_node_heat", "opass_heat_node_xceivers",
+          "opass_heat_node_grants_since_heartbeat", "opass_heat_node_heartbeat_age_millis"}) {
+        assertEquals(1, prom.lines().filter(l -> l.startsWith(metric + "{")
+            && l.contains("node=\"" + dn.getValue() + "\"")
+            && l.contains("nodeid=\"" + dn.getKey() + "\"")).count(),
+            metric + " of " + dn.getValue() + " in\n" + prom);
+      }
+    }
+    // the totals, as counters: at least this cluster's grants
+    assertTrue(prom.contains("# TYPE opass_heat_grants counter"), prom);
+    assertTrue(prom.lines().filter(l -> l.startsWith("opass_heat_grants{"))
+        .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+        .anyMatch(v -> v >= 2.0 * FILES * BLOCKS_PER_FILE), prom);
+  }
+
+  @Test
+  void theMetricsSourceIsInJmxToo() throws Exception {
+    // /jmx shows a metrics2 source as of its last snapshot, taken at most a metrics period
+    // (10 s) ago: wait for one that has this cluster's rows
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    List<JsonNode> ours = new ArrayList<>();
+    while (ours.isEmpty() && System.nanoTime() < deadline) {
+      // "OpassHeat*" also matches the table beans ("OpassHeatmap"): keep the metrics sources
+      for (JsonNode bean : new ObjectMapper()
+          .readTree(get("/jmx?qry=Hadoop:service=NameNode,name=OpassHeat*")).path("beans")) {
+        if (bean.path("name").asText().matches("Hadoop:service=NameNode,name=OpassHeat(-\\d+)?")
+            && bean.toString().contains(xferAddrByUuid.values().iterator().next())) {
+          ours.add(bean);
+        }
+      }
+      if (ours.isEmpty()) {
+        Thread.sleep(500);
+      }
+    }
+    assertEquals(1, ours.size(), "OpassHeat sources of this cluster: " + ours);
+    assertEquals(DATANODES, ours.get(0).path("TrackedNodes").asInt(), ours.get(0).toString());
+    assertTrue(ours.get(0).path("Grants").asLong() >= 2L * FILES * BLOCKS_PER_FILE,
+        ours.get(0).toString());
+  }
+
   // ---- helpers -----------------------------------------------------------------------------
+
+  /** The body of GET {@code path} on this cluster's NameNode web server. */
+  private String get(String path) throws IOException {
+    HttpURLConnection c = (HttpURLConnection) new java.net.URL("http://" + httpAddress + path)
+        .openConnection();
+    try (InputStream in = c.getInputStream()) {
+      assertEquals(200, c.getResponseCode(), path);
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } finally {
+      c.disconnect();
+    }
+  }
 
   /** What {@code /jmx} of this cluster's NameNode answers for the heatmap beans. */
   private List<JsonNode> fetchBeans() throws IOException {

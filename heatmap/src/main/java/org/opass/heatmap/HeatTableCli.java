@@ -12,28 +12,39 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.conf.Configured;
+import org.apache.hadoop.util.Tool;
+import org.apache.hadoop.util.ToolRunner;
 
 /**
  * Prints the per-DataNode heat table of a running NameNode, read from its {@code /jmx}.
  *
  * <pre>
- *   opass-heat [--json] [NAMENODE_HTTP_ADDRESS]
+ *   hadoop jar opass-heatmap-*.jar [generic options] [--json] [NAMENODE_HTTP_ADDRESS]
  * </pre>
  *
- * Without an address it uses {@code dfs.namenode.http-address} from the configuration on the
- * classpath. Exit codes: 0 ok, 1 failure (NameNode unreachable, heatmap not loaded), 2 usage.
+ * A Hadoop {@code Tool}: without an address it uses {@code dfs.namenode.http-address} from
+ * the configuration ({@code hdfs-site.xml} on the classpath, {@code -conf}, {@code -D}).
+ * Exit codes: 0 ok, 1 failure (NameNode unreachable, heatmap not loaded), 2 usage.
  */
-public final class HeatTableCli {
+public final class HeatTableCli extends Configured implements Tool {
   static final String ADDRESS_KEY = "dfs.namenode.http-address";
+  private static final String NAME = "opass-heat";
 
-  private HeatTableCli() {
+  public static void main(String[] args) throws Exception {
+    System.exit(ToolRunner.run(new Configuration(), new HeatTableCli(), args));
   }
 
-  public static void main(String[] args) {
-    System.exit(run(args, System.out, System.err));
+  @Override
+  public int run(String[] args) {
+    return run(args, getConf(), System.out, System.err);
   }
 
   static int run(String[] args, PrintStream out, PrintStream err) {
+    return run(args, new Configuration(), out, err);
+  }
+
+  static int run(String[] args, Configuration base, PrintStream out, PrintStream err) {
     boolean json = false;
     String address = null;
     for (String a : args) {
@@ -43,21 +54,21 @@ public final class HeatTableCli {
       } else if (a.equals("--json")) {
         json = true;
       } else if (a.startsWith("-")) {
-        err.println("opass-heat: unknown option '" + a + "'\n" + usage());
+        err.println(NAME + ": unknown option '" + a + "'\n" + usage());
         return 2;
       } else if (address == null) {
         address = a;
       } else {
-        err.println("opass-heat: unexpected argument '" + a + "'\n" + usage());
+        err.println(NAME + ": unexpected argument '" + a + "'\n" + usage());
         return 2;
       }
     }
     if (address == null) {
-      Configuration conf = new Configuration();
-      conf.addResource("hdfs-site.xml");
+      Configuration conf = new Configuration(base);
+      conf.addResource("hdfs-site.xml"); // what is set (-D) still wins
       address = conf.getTrimmed(ADDRESS_KEY);
       if (address == null || address.isEmpty()) {
-        err.println("opass-heat: no NameNode address given and " + ADDRESS_KEY
+        err.println(NAME + ": no NameNode address given and " + ADDRESS_KEY
             + " is not set\n" + usage());
         return 2;
       }
@@ -66,13 +77,13 @@ public final class HeatTableCli {
     try {
       uri = jmxQuery(address);
     } catch (IllegalArgumentException e) {
-      err.println("opass-heat: bad NameNode address '" + address + "': " + e.getMessage());
+      err.println(NAME + ": bad NameNode address '" + address + "': " + e.getMessage());
       return 2;
     }
     try {
       List<JsonNode> beans = fetchBeans(uri);
       if (beans.isEmpty()) {
-        err.println("opass-heat: the NameNode at " + address + " has no Opass heatmap; is "
+        err.println(NAME + ": the NameNode at " + address + " has no Opass heatmap; is "
             + "opass-placement or opass-read configured (dfs.block.replicator.classname / "
             + "dfs.net.topology.impl) and has it placed or sorted anything yet?");
         return 1;
@@ -86,7 +97,7 @@ public final class HeatTableCli {
       }
       return 0;
     } catch (IOException e) {
-      err.println("opass-heat: cannot read " + uri + ": " + e);
+      err.println(NAME + ": cannot read " + uri + ": " + e);
       return 1;
     }
   }
@@ -122,21 +133,26 @@ public final class HeatTableCli {
             + "%d fallbacks%n", bean.path("name").asText(), bean.path("TrackedNodes").asInt(),
         bean.path("MeanHeat").asDouble(), bean.path("GrantsTotal").asLong(),
         bean.path("Choices").asLong(), bean.path("Fallbacks").asLong()));
-    sb.append(String.format("%-24s %8s %8s %6s %16s%n", "DataNode", "xceivers", "granted",
-        "heat", "last selected"));
+    sb.append(String.format("%-24s %8s %8s %6s %16s %14s%n", "DataNode", "xceivers", "granted",
+        "heat", "last selected", "as of"));
     for (JsonNode n : new ObjectMapper().readTree(bean.path("Nodes").asText("[]"))) {
       long ago = n.path("lastSelectedMillisAgo").asLong();
-      sb.append(String.format("%-24s %8d %8d %6d %16s%n", n.path("name").asText(),
+      // beans of an older heatmap have no age: say so rather than print 0
+      JsonNode age = n.path("heartbeatAgeMillis");
+      sb.append(String.format("%-24s %8d %8d %6d %16s %14s%n", n.path("name").asText(),
           n.path("xceivers").asInt(), n.path("grantsSinceHeartbeat").asInt(),
-          n.path("heat").asInt(), ago < 0 ? "never" : ago + " ms ago"));
+          n.path("heat").asInt(), ago < 0 ? "never" : ago + " ms ago",
+          age.isNumber() ? age.asLong() + " ms ago" : "unknown"));
     }
     return sb.toString();
   }
 
   static String usage() {
-    return "usage: opass-heat [--json] [NAMENODE_HTTP_ADDRESS]\n"
+    return "usage: hadoop jar opass-heatmap-*.jar [generic options] [--json] "
+        + "[NAMENODE_HTTP_ADDRESS]\n"
         + "  Prints the per-DataNode heat table (active transfers at the latest heartbeat,\n"
-        + "  reads/writes granted since, last selected) of a NameNode running Opass plugins.\n"
+        + "  reads/writes granted since, last selected, and how old the row's heartbeat is)\n"
+        + "  of a NameNode running Opass plugins.\n"
         + "  NAMENODE_HTTP_ADDRESS  host:port of the NameNode web UI (default: "
         + ADDRESS_KEY + ")\n"
         + "  --json                 print the raw JMX bean instead of a table";

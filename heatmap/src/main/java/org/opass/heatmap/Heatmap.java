@@ -341,7 +341,8 @@ public class Heatmap {
 
     synchronized NodeHeat snapshot(String id, long now) {
       long ago = lastSelectedNanos == Long.MIN_VALUE ? -1 : (now - lastSelectedNanos) / 1_000_000;
-      return new NodeHeat(id, name, xceivers, grantsSinceHeartbeat, ago);
+      return new NodeHeat(id, name, xceivers, grantsSinceHeartbeat, ago,
+          (now - lastObservedNanos) / 1_000_000);
     }
   }
 

@@ -58,6 +58,7 @@ final class HeatmapMBeanImpl implements HeatmapMXBean {
           .append(",\"grantsSinceHeartbeat\":").append(r.grantsSinceHeartbeat())
           .append(",\"heat\":").append(r.heat())
           .append(",\"lastSelectedMillisAgo\":").append(r.lastSelectedMillisAgo())
+          .append(",\"heartbeatAgeMillis\":").append(r.heartbeatAgeMillis())
           .append('}');
     }
     return sb.append(']').toString();

@@ -19,7 +19,8 @@ public interface HeatmapMXBean {
 
   /**
    * The table as JSON, hottest first: an array of objects with {@code nodeId, name, xceivers,
-   * grantsSinceHeartbeat, heat, lastSelectedMillisAgo} (as NameNodeInfo publishes LiveNodes).
+   * grantsSinceHeartbeat, heat, lastSelectedMillisAgo, heartbeatAgeMillis} (as NameNodeInfo
+   * publishes LiveNodes). {@code heartbeatAgeMillis} says how current a row is.
    */
   String getNodes();
 }

@@ -8,6 +8,8 @@ import java.util.WeakHashMap;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.metrics2.MetricsSystem;
+import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,6 +29,7 @@ public final class HeatmapRegistry {
 
   private static final Map<Object, Heatmap> HEATMAPS = new WeakHashMap<>();
   private static final Map<ObjectName, WeakReference<Heatmap>> BEANS = new java.util.HashMap<>();
+  private static final Map<String, WeakReference<Heatmap>> SOURCES = new java.util.HashMap<>();
 
   private HeatmapRegistry() {
   }
@@ -43,6 +46,7 @@ public final class HeatmapRegistry {
       h = fromConf(conf);
       HEATMAPS.put(topology, h);
       publish(h);
+      publishMetrics(h);
     }
     return h;
   }
@@ -83,6 +87,37 @@ public final class HeatmapRegistry {
     } catch (Exception | LinkageError e) {
       // JMX is for people; never let it stop the NameNode.
       LOG.warn("Could not publish the Opass heatmap over JMX", e);
+    }
+  }
+
+  /**
+   * Registers the heatmap as metrics2 source {@link HeatmapMetrics#NAME} ("-2", "-3", ... for
+   * later NameNodes in one JVM), after unregistering the sources of heatmaps that are gone.
+   */
+  private static void publishMetrics(Heatmap heatmap) {
+    try {
+      MetricsSystem metrics = DefaultMetricsSystem.instance();
+      SOURCES.entrySet().removeIf(e -> {
+        if (e.getValue().get() != null) {
+          return false;
+        }
+        metrics.unregisterSource(e.getKey());
+        return true;
+      });
+      for (int i = 1; ; i++) {
+        String name = i == 1 ? HeatmapMetrics.NAME : HeatmapMetrics.NAME + "-" + i;
+        if (metrics.getSource(name) == null) {
+          WeakReference<Heatmap> ref = new WeakReference<>(heatmap);
+          metrics.register(name, "Opass heatmap: per-DataNode heat", new HeatmapMetrics(ref));
+          SOURCES.put(name, ref);
+          LOG.info("Opass heatmap published as metrics source {}", name);
+          return;
+        }
+      }
+    } catch (RuntimeException | LinkageError e) {
+      // metrics are for people; never let them stop the NameNode
+      LOG.warn("Could not publish the Opass heatmap as metrics; /jmx still shows {}",
+          MBEAN_NAME, e);
     }
   }
 

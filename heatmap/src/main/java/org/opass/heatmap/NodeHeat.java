@@ -10,6 +10,9 @@ import java.util.Objects;
  * @param xceivers active transfers at the latest heartbeat
  * @param grantsSinceHeartbeat reads and writes the NameNode granted since that heartbeat
  * @param lastSelectedMillisAgo milliseconds since the node was last granted work, -1 if never
+ * @param heartbeatAgeMillis how old the row is: milliseconds since the heatmap last took a new
+ *     heartbeat of the node (it takes them when placement or reads look at the node, so an idle
+ *     cluster's rows age while its DataNodes keep reporting)
  */
 public final class NodeHeat {
   private final String nodeId;
@@ -17,14 +20,16 @@ public final class NodeHeat {
   private final int xceivers;
   private final int grantsSinceHeartbeat;
   private final long lastSelectedMillisAgo;
+  private final long heartbeatAgeMillis;
 
   public NodeHeat(String nodeId, String name, int xceivers, int grantsSinceHeartbeat,
-      long lastSelectedMillisAgo) {
+      long lastSelectedMillisAgo, long heartbeatAgeMillis) {
     this.nodeId = nodeId;
     this.name = name;
     this.xceivers = xceivers;
     this.grantsSinceHeartbeat = grantsSinceHeartbeat;
     this.lastSelectedMillisAgo = lastSelectedMillisAgo;
+    this.heartbeatAgeMillis = heartbeatAgeMillis;
   }
 
   public String nodeId() {
@@ -47,6 +52,10 @@ public final class NodeHeat {
     return lastSelectedMillisAgo;
   }
 
+  public long heartbeatAgeMillis() {
+    return heartbeatAgeMillis;
+  }
+
   @Override
   public boolean equals(Object o) {
     if (this == o) {
@@ -60,12 +69,14 @@ public final class NodeHeat {
         && Objects.equals(name, other.name)
         && xceivers == other.xceivers
         && grantsSinceHeartbeat == other.grantsSinceHeartbeat
-        && lastSelectedMillisAgo == other.lastSelectedMillisAgo;
+        && lastSelectedMillisAgo == other.lastSelectedMillisAgo
+        && heartbeatAgeMillis == other.heartbeatAgeMillis;
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(nodeId, name, xceivers, grantsSinceHeartbeat, lastSelectedMillisAgo);
+    return Objects.hash(nodeId, name, xceivers, grantsSinceHeartbeat, lastSelectedMillisAgo,
+        heartbeatAgeMillis);
   }
 
   @Override
@@ -76,6 +87,7 @@ public final class NodeHeat {
         + ", xceivers=" + xceivers
         + ", grantsSinceHeartbeat=" + grantsSinceHeartbeat
         + ", lastSelectedMillisAgo=" + lastSelectedMillisAgo
+        + ", heartbeatAgeMillis=" + heartbeatAgeMillis
         + "]";
   }
 

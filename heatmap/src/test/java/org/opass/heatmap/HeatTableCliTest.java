@@ -22,7 +22,7 @@ class HeatTableCliTest {
   @Test
   void helpIsExitZero() {
     assertEquals(0, run("--help"));
-    assertTrue(out.toString(StandardCharsets.UTF_8).contains("usage: opass-heat"));
+    assertTrue(out.toString(StandardCharsets.UTF_8).contains("usage: hadoop jar opass-heatmap-*.jar"));
   }
 
   @Test
@@ -47,16 +47,18 @@ class HeatTableCliTest {
   @Test
   void tableShowsEveryNode() throws Exception {
     String nodes = HeatmapMBeanImpl.toJson(List.of(
-        new NodeHeat("u1", "127.0.0.2:9866", 3, 2, 15),
-        new NodeHeat("u2", "127.0.0.3:9866", 0, 0, -1)));
+        new NodeHeat("u1", "127.0.0.2:9866", 3, 2, 15, 800),
+        new NodeHeat("u2", "127.0.0.3:9866", 0, 0, -1, 1200)));
     String bean = new ObjectMapper().createObjectNode()
         .put("name", HeatmapRegistry.MBEAN_NAME).put("TrackedNodes", 2).put("MeanHeat", 2.5)
         .put("GrantsTotal", 9).put("Choices", 4).put("Fallbacks", 0).put("Nodes", nodes)
         .toString();
     String table = HeatTableCli.table(new ObjectMapper().readTree(bean));
     assertTrue(table.contains("2 DataNodes, mean heat 2.50"), table);
-    assertTrue(table.matches("(?s).*127\\.0\\.0\\.2:9866\\s+3\\s+2\\s+5\\s+15 ms ago.*"), table);
-    assertTrue(table.matches("(?s).*127\\.0\\.0\\.3:9866\\s+0\\s+0\\s+0\\s+never.*"), table);
+    assertTrue(table.matches(
+        "(?s).*127\\.0\\.0\\.2:9866\\s+3\\s+2\\s+5\\s+15 ms ago\\s+800 ms ago.*"), table);
+    assertTrue(table.matches(
+        "(?s).*127\\.0\\.0\\.3:9866\\s+0\\s+0\\s+0\\s+never\\s+1200 ms ago.*"), table);
   }
 
   @Test

@@ -113,7 +113,19 @@ class HeatmapTest {
     heatmap.grant("a");
     List<NodeHeat> rows = heatmap.snapshot();
     assertEquals("b", rows.get(0).nodeId());
-    assertEquals(new NodeHeat("a", "a:1", 1, 1, 0), rows.get(1));
+    assertEquals(new NodeHeat("a", "a:1", 1, 1, 0, 0), rows.get(1));
+  }
+
+  @Test
+  void aRowSaysHowOldItsHeartbeatIs() {
+    heatmap.observe("a", "a:1", 5, 1, true);
+    heatmap.grant("a");
+    clock.addAndGet(15_000_000_000L); // 15 s without anyone looking at the node
+    NodeHeat row = heatmap.snapshot().get(0);
+    assertEquals(6, row.heat(), "the state as last seen");
+    assertEquals(15_000, row.heartbeatAgeMillis(), "and how old it is");
+    heatmap.observe("a", "a:1", 0, 2, true); // a newer heartbeat
+    assertEquals(new NodeHeat("a", "a:1", 0, 0, 15_000, 0), heatmap.snapshot().get(0));
   }
 
   @Test
