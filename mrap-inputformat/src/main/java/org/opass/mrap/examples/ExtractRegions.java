@@ -14,7 +14,6 @@ import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
 import org.apache.hadoop.util.Tool;
-import org.apache.hadoop.util.ToolRunner;
 import org.opass.mrap.mapreduce.AccessInputFormat;
 import org.opass.mrap.mapreduce.MrapConf;
 
@@ -24,7 +23,7 @@ import org.opass.mrap.mapreduce.MrapConf;
  * reads every byte and filters, this reads the regions only.
  *
  * <pre>
- * hadoop jar mrap-inputformat-*.jar org.opass.mrap.examples.ExtractRegions \
+ * hadoop jar mrap-inputformat-*.jar extract \
  *     -conf pattern.xml INPUT... OUTPUT
  * </pre>
  * The pattern is the job's {@code strided.*} or {@code mrap.pattern.*} properties (see
@@ -78,14 +77,10 @@ public class ExtractRegions extends Configured implements Tool {
   }
 
   static String usage() {
-    return "usage: hadoop jar mrap-inputformat.jar " + ExtractRegions.class.getName()
-        + " [generic options] INPUT... OUTPUT\n"
+    return "usage: hadoop jar mrap-inputformat-*.jar extract [generic options] INPUT... OUTPUT\n"
         + "  reads the regions the job's access pattern names (-conf pattern.xml, or -D "
         + "strided.region_size=... etc.)\n  into SequenceFiles of (logical offset, bytes) "
         + "under OUTPUT";
   }
 
-  public static void main(String[] args) throws Exception {
-    System.exit(ToolRunner.run(new ExtractRegions(), args));
-  }
 }

@@ -15,7 +15,6 @@ import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
 import org.apache.hadoop.util.Tool;
-import org.apache.hadoop.util.ToolRunner;
 import org.opass.mrap.mapreduce.SequenceMatchingInputFormat;
 import org.opass.mrap.mapreduce.SideKey;
 
@@ -27,7 +26,7 @@ import org.opass.mrap.mapreduce.SideKey;
  * does this with a reduce-side join (tag, shuffle, join): a shuffle of both inputs.
  *
  * <pre>
- * hadoop jar mrap-inputformat-*.jar org.opass.mrap.examples.JoinOnKey \
+ * hadoop jar mrap-inputformat-*.jar join \
  *     [-D mrap.match.mode=one-to-all|all-pairs] [-D mrap.match.a.split.bytes=...] A B OUTPUT
  * </pre>
  * A and B are comma-separated files or folders. Exit codes: 0 done, 1 the job failed, 2 usage.
@@ -101,13 +100,10 @@ public class JoinOnKey extends Configured implements Tool {
   }
 
   static String usage() {
-    return "usage: hadoop jar mrap-inputformat.jar " + JoinOnKey.class.getName()
-        + " [generic options] A B OUTPUT\n  joins the lines of A and B on the key before the "
+    return "usage: hadoop jar mrap-inputformat-*.jar join [generic options] A B OUTPUT\n"
+        + "  joins the lines of A and B on the key before the "
         + "first tab, in one map-only phase (" + SequenceMatchingInputFormat.MODE
         + ": one-to-all, all-pairs, one-to-one)";
   }
 
-  public static void main(String[] args) throws Exception {
-    System.exit(ToolRunner.run(new JoinOnKey(), args));
-  }
 }

@@ -11,32 +11,32 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.conf.Configured;
+import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.opass.read.nn.ReadPlanClient;
 
 /**
- * {@code opass plan}: prints which process should read which chunk of the given files
+ * {@code opass-read plan}: prints which process should read which chunk of the given files
  * ({@link EqualAssignment}).
  *
  * <pre>
- *   opass plan [--json] [--names] [--rack-map FILE] [--submit NAMENODE_HTTP]
- *              (--processes HOST[,HOST...] | --processes-file FILE) PATH...
+ *   hadoop jar opass-read-*.jar plan [generic options] [--json] [--names] [--rack-map FILE]
+ *       [--submit NAMENODE_HTTP] (--processes HOST[,HOST...] | --processes-file FILE) PATH...
  * </pre>
  *
- * Run it as {@code hadoop jar opass-read.jar org.opass.read.plan.PlanCli ARGS}; it needs nothing
- * beyond Hadoop's client classpath (JGraphT is only used by {@link MultiInputAssignment#optimum}).
+ * A Hadoop {@code Tool}; it needs nothing beyond Hadoop's client classpath (JGraphT is only used by
+ * {@link MultiInputAssignment#optimum}).
  * The file system is {@code FileSystem.get(conf)} for paths without a
  * scheme. Exit codes: 0 ok, 1 failure (file system, missing path), 2 usage.
  */
-public final class PlanCli {
-  private static final String NAME = "opass plan";
+public final class PlanCli extends Configured implements Tool {
+  private static final String NAME = "opass-read plan";
 
-  private PlanCli() {
-  }
-
-  public static void main(String[] args) {
-    System.exit(run(args, new Configuration(), System.out, System.err));
+  @Override
+  public int run(String[] args) {
+    return run(args, getConf(), System.out, System.err);
   }
 
   /** Thrown for a bad command line; the message names the bad argument. */
@@ -314,7 +314,8 @@ public final class PlanCli {
   }
 
   static String usage() {
-    return "usage: " + NAME + " [--json] [--names] [--rack-map FILE] [--submit URL]\n"
+    return "usage: hadoop jar opass-read-*.jar plan [generic options] [--json] [--names]\n"
+        + "         [--rack-map FILE] [--submit URL]\n"
         + "         (--processes HOST[,HOST...] | --processes-file FILE) PATH...\n"
         + "  Assigns every chunk (block) of the files to one of the processes so that each\n"
         + "  process gets an equal share and as many chunks as possible are read locally\n"

@@ -57,13 +57,13 @@ class PlanCliTest {
   private void assertUsage(String mentions, String... args) {
     assertEquals(2, run(args), err());
     assertTrue(err().contains(mentions), "expected '" + mentions + "' in: " + err());
-    assertTrue(err().contains("usage: opass plan"), err());
+    assertTrue(err().contains("usage: hadoop jar opass-read-*.jar plan"), err());
   }
 
   @Test
   void help() {
     assertEquals(0, run("--help"));
-    assertTrue(out().startsWith("usage: opass plan"), out());
+    assertTrue(out().startsWith("usage: hadoop jar opass-read-*.jar plan"), out());
     assertEquals(0, run("-h", "--bogus"));
   }
 

@@ -1,0 +1,20 @@
+package org.opass.read;
+
+import org.opass.cli.Subcommands;
+import org.opass.read.plan.PlanCli;
+
+/**
+ * The entry point of the {@code opass-read} jar: {@code hadoop jar opass-read-*.jar COMMAND
+ * [generic options] ARGS}, with {@code --help} listing the commands.
+ */
+public final class ReadCommands {
+  private ReadCommands() {
+  }
+
+  public static void main(String[] args) {
+    new Subcommands("opass-read")
+        .add("plan", "which process reads which chunk of the given files (Opass planner)",
+            PlanCli::new)
+        .main(args);
+  }
+}
