@@ -72,6 +72,7 @@ public class ReadPlanPlugin implements ServicePlugin {
       }
       http.setAttribute(ReadPlanServlet.SERVICE_ATTRIBUTE, s);
       http.addInternalServlet("opassReadPlan", PATH, ReadPlanServlet.class);
+      keepBodies(http.getWebAppContext());
       registerMetrics(s);
       expiry = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread th = new Thread(r, "opass-read-plan-expiry");
@@ -86,6 +87,23 @@ public class ReadPlanPlugin implements ServicePlugin {
     } catch (Exception | LinkageError e) {
       LOG.error("Opass read plans are off: the plugin failed to start; reads are balanced "
           + "online only", e);
+    }
+  }
+
+  /** Maps {@link KeepBodyFilter} on {@link #PATH}, ahead of every other filter. */
+  private static void keepBodies(ServletContextHandler web) {
+    try {
+      ServletHandler handler = web.getServletHandler();
+      FilterHolder holder = new FilterHolder(new KeepBodyFilter());
+      holder.setName("opassReadPlanKeepBody");
+      FilterMapping mapping = new FilterMapping();
+      mapping.setFilterName(holder.getName());
+      mapping.setPathSpec(PATH);
+      handler.addFilter(holder);
+      handler.prependFilterMapping(mapping);
+    } catch (RuntimeException | LinkageError e) { // another Jetty: form bodies get a 415
+      LOG.warn("Opass read plans take JSON bodies sent as Content-Type: application/json "
+          + "only (curl -d bodies get a 415): could not map the body filter", e);
     }
   }
 

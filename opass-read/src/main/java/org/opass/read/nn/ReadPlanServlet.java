@@ -5,7 +5,6 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.Locale;
 import javax.servlet.ServletContext;
 import javax.servlet.http.HttpServlet;
 import javax.servlet.http.HttpServletRequest;
@@ -24,14 +23,15 @@ import org.slf4j.LoggerFactory;
  * WebHDFS identifies it ({@code user.name} on an insecure cluster, SPNEGO or a delegation
  * token through the web server's authentication filter on a secure one).
  * <ul>
- *   <li>{@code POST} a request document ({@link ReadPlanService}, {@code Content-Type:
- *   application/json}): 200 and the plan.</li>
+ *   <li>{@code POST} a request document ({@link ReadPlanService}; JSON whatever the
+ *   {@code Content-Type}, so {@code curl -d @plan.json} works too): 200 and the plan.</li>
  *   <li>{@code GET}: the caller's live plans (every plan, for the superuser).</li>
  *   <li>{@code DELETE ?id=plan-N}: drops one of the caller's plans.</li>
  * </ul>
  * Every other answer is {@code {"error": "..."}} naming the problem: 400 bad request, 401 not
  * authenticated, 403 not allowed, 404 no such file or plan, 405 method, 408 body too slow,
- * 413 too big (split it), 415 not JSON, 429 the caller's share of plans is used up, 503 busy or
+ * 413 too big (split it), 415 a form-encoded body that reached the endpoint
+ * already read (only if {@link KeepBodyFilter} could not be mapped), 429 the caller's share of plans is used up, 503 busy or
  * full (both with {@code Retry-After}), 500 our own failure (logged once per cause on the
  * NameNode; reads then fall back to online balancing). No exception text or stack trace is
  * sent, whatever fails, {@code StackOverflowError} included.
@@ -108,14 +108,15 @@ public class ReadPlanServlet extends HttpServlet {
 
   private byte[] post(ReadPlanService service, HttpServletRequest req)
       throws PlanRequestException, IOException {
-    // Before anything reads parameters: Jetty would take a form-encoded body as parameters.
-    String type = req.getContentType();
-    if (type == null || !type.toLowerCase(Locale.ROOT).startsWith("application/json")) {
-      throw new PlanRequestException(415, "send the plan as JSON with Content-Type: "
-          + "application/json (curl: -H 'Content-Type: application/json' --data-binary @plan.json)"
-          + "; got " + (type == null ? "no Content-Type" : PlanPaths.shorten(type)));
+    // The body is JSON whatever the Content-Type says (curl -d sends form encoding); a
+    // form-encoded one reaches here unread thanks to KeepBodyFilter, and it is read before
+    // anything reads parameters here (the caller's user.name).
+    if (KeepBodyFilter.isForm(req.getContentType()) && req.getAttribute(KeepBodyFilter.KEPT)
+        == null) {
+      throw new PlanRequestException(415, "the form-encoded body was read as form fields "
+          + "before it reached the endpoint; send it with Content-Type: application/json "
+          + "(curl: -H 'Content-Type: application/json' --data-binary @plan.json)");
     }
-    UserGroupInformation user = caller(req);
     int max = service.maxRequestBytes();
     long declared = req.getContentLengthLong();
     if (declared > max) {
@@ -126,7 +127,8 @@ public class ReadPlanServlet extends HttpServlet {
           + ReadBalanceKeys.PLAN_MAX_CONCURRENT_REQUESTS + " allows; retry shortly", 1);
     }
     try {
-      return service.submit(user, readBody(req.getInputStream(), max, declared));
+      byte[] body = readBody(req.getInputStream(), max, declared);
+      return service.submit(caller(req), body);
     } finally {
       service.end();
     }
