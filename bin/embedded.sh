@@ -7,9 +7,14 @@ run_embedded() {
   cd "$(dirname "${BASH_SOURCE[0]}")/.."
   mkdir -p target/bench "$(dirname "$log")"
   echo "building (mvn install -DskipTests)..." >&2
-  mvn -q -B install -DskipTests
-  mvn -q -B -pl src/test dependency:build-classpath -Dmdep.includeScope=test \
-    -Dmdep.outputFile="$PWD/target/bench/classpath.txt" >/dev/null
+  # Maven's own output (escape codes even when quiet) goes to a file, shown if the build fails
+  if ! { mvn -q -B install -DskipTests && mvn -q -B -pl src/test dependency:build-classpath \
+      -Dmdep.includeScope=test -Dmdep.outputFile="$PWD/target/bench/classpath.txt"; } \
+      > target/bench/build.log 2>&1; then
+    tail -40 target/bench/build.log >&2
+    echo "build failed; Maven's output is in target/bench/build.log" >&2
+    exit 1
+  fi
   echo "Hadoop's own log lines go to $log" >&2
   exec java -Xmx8g -XX:+UseParallelGC -Djava.awt.headless=true \
     -Dlog4j.configuration=log4j-bench.properties -Dopass.bench.log="$PWD/$log" \

@@ -80,20 +80,50 @@ public final class BenchMain {
       System.err.println("bench: name a benchmark\n" + usage());
       return 2;
     }
-    for (String name : names) {
+    List<File> written = new ArrayList<>();
+    long startAll = System.nanoTime();
+    for (int k = 0; k < names.size(); k++) {
+      String name = names.get(k);
+      String step = "[" + (k + 1) + "/" + names.size() + "] " + name;
+      System.out.println();
+      System.out.println(step + (quick ? " (quick)" : "") + ": running");
+      long start = System.nanoTime();
+      long startMillis = System.currentTimeMillis() / 1000 * 1000; // file times may be seconds
       try {
         Map<String, Object> doc = BENCHES.get(name).run(out, quick);
         File json = new File(out, name + ".json");
         Json.writeAtomically(json, doc);
-        System.out.println("bench: wrote " + json);
+        written.add(json);
+        File chart = new File(out, name + ".png");
+        if (chart.lastModified() >= startMillis) {
+          written.add(chart);
+        }
+        System.out.println(step + ": done in " + elapsed(start) + ", wrote " + json);
         System.out.println("summary: " + Json.toString(doc.get("summary")));
       } catch (Exception e) {
-        System.err.println("bench: " + name + " failed: " + e);
+        System.err.println(step + " failed after " + elapsed(start) + ": " + e);
         e.printStackTrace();
+        String log = System.getProperty("opass.bench.log");
+        if (log != null) {
+          System.err.println("Hadoop's log of the run: " + log);
+        }
         return 1;
       }
     }
+    System.out.println();
+    System.out.println("bench: " + names.size() + " benchmark(s) in " + elapsed(startAll)
+        + "; results and charts:");
+    for (File f : written) {
+      System.out.println("  " + f.getPath());
+    }
     return 0;
+  }
+
+  /** "42 s" or "3 min 05 s" since {@code startNanos}. */
+  private static String elapsed(long startNanos) {
+    long s = Math.round((System.nanoTime() - startNanos) / 1e9);
+    return s < 60 ? s + " s" : String.format(java.util.Locale.ROOT, "%d min %02d s", s / 60,
+        s % 60);
   }
 
   static String usage() {
