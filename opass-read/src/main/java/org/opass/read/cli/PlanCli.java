@@ -1,4 +1,4 @@
-package org.opass.read.plan;
+package org.opass.read.cli;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -16,6 +16,14 @@ import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.opass.read.nn.ReadPlanClient;
+import org.opass.read.plan.Chunk;
+import org.opass.read.plan.EqualAssignment;
+import org.opass.read.plan.HdfsChunks;
+import org.opass.read.plan.MultiInputAssignment;
+import org.opass.read.plan.Plan;
+import org.opass.read.plan.PlanJson;
+import org.opass.read.plan.Proc;
+import org.opass.read.plan.RackResolver;
 
 /**
  * {@code opass-read plan}: prints which process should read which chunk of the given files

@@ -1,4 +1,4 @@
-package org.opass.read.plan;
+package org.opass.read.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
