@@ -148,7 +148,7 @@ public final class PlanRequestParser {
     for (JsonToken t = p.nextToken(); t != JsonToken.END_OBJECT; t = p.nextToken()) {
       String field = p.getCurrentName();
       String where = "reads[" + i + "]." + field;
-      p.nextToken();
+      value(p, where);
       if ("path".equals(field)) {
         path = once(p, where, path, string(p, where, MAX_PATH_CHARS));
       } else if ("reader".equals(field)) {
@@ -167,6 +167,20 @@ public final class PlanRequestParser {
           + " is missing");
     }
     return new Read(path, reader, Math.max(0, offset), length < 0 ? Long.MAX_VALUE : length);
+  }
+
+  /** Moves to the value of {@code where}. */
+  private static void value(JsonParser p, String where) throws IOException, PlanRequestException {
+    try {
+      p.nextToken();
+    } catch (JsonProcessingException e) {
+      // Jackson 2.15 on (Hadoop 3.5) refuses numbers of more than 1,000 digits by itself
+      if ("StreamConstraintsException".equals(e.getClass().getSimpleName())) {
+        throw new PlanRequestException(400, where + " has more than 1000 digits; at most "
+            + MAX_NUMBER_CHARS + " (a 64-bit byte count)");
+      }
+      throw e;
+    }
   }
 
   private static String string(JsonParser p, String where, int maxChars)
