@@ -22,7 +22,6 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
@@ -144,8 +143,13 @@ class HmLruPlacementClusterTest {
   void aDecommissioningDataNodeGetsNoNewBlockEvenFromItsOwnHost() throws Exception {
     // The decommission monitor's first check is this far away, so the node stays
     // DECOMMISSION_INPROGRESS (rather than becoming DECOMMISSIONED) for the whole test.
+    // The NameNode reads the exclude file named at its start: Hadoop 3.3's refreshNodes
+    // ignores a configuration passed to it.
+    java.nio.file.Path exclude = tmp.resolve("dfs.exclude");
+    Files.writeString(exclude, "", StandardCharsets.UTF_8);
     try (EmulatedCluster cluster = start(builder -> builder
-        .set(DFSConfigKeys.DFS_NAMENODE_DECOMMISSION_INTERVAL_KEY, "3600"))) {
+        .set(DFSConfigKeys.DFS_NAMENODE_DECOMMISSION_INTERVAL_KEY, "3600")
+        .set(DFSConfigKeys.DFS_HOSTS_EXCLUDE, exclude.toString()))) {
       int leaving = 2;
       // blocks on it before it leaves, as on a real cluster (a cool writer's node keeps the
       // first replica)
@@ -156,12 +160,9 @@ class HmLruPlacementClusterTest {
 
       // As an administrator does (and as Hadoop's TestDecommission): list the DataNode in the
       // exclude file and refresh the NameNode's node lists (dfsadmin -refreshNodes).
-      java.nio.file.Path exclude = tmp.resolve("dfs.exclude");
       Files.writeString(exclude, cluster.datanodeDescriptor(leaving).getXferAddr() + "\n",
           StandardCharsets.UTF_8);
-      Configuration hosts = cluster.conf();
-      hosts.set(DFSConfigKeys.DFS_HOSTS_EXCLUDE, exclude.toString());
-      datanodeManager(cluster).refreshNodes(hosts);
+      datanodeManager(cluster).refreshNodes(cluster.conf());
       DatanodeDescriptor descriptor = cluster.datanodeDescriptor(leaving);
       assertTrue(descriptor.isDecommissionInProgress(), descriptor.getAdminState().toString());
 

@@ -145,10 +145,11 @@ public final class PlanRequestParser {
     String reader = null;
     long offset = -1;
     long length = -1;
-    for (JsonToken t = p.nextToken(); t != JsonToken.END_OBJECT; t = p.nextToken()) {
+    String read = "reads[" + i + "]";
+    for (JsonToken t = next(p, read); t != JsonToken.END_OBJECT; t = next(p, read)) {
       String field = p.getCurrentName();
-      String where = "reads[" + i + "]." + field;
-      value(p, where);
+      String where = read + "." + field;
+      next(p, where);
       if ("path".equals(field)) {
         path = once(p, where, path, string(p, where, MAX_PATH_CHARS));
       } else if ("reader".equals(field)) {
@@ -169,15 +170,18 @@ public final class PlanRequestParser {
     return new Read(path, reader, Math.max(0, offset), length < 0 ? Long.MAX_VALUE : length);
   }
 
-  /** Moves to the value of {@code where}. */
-  private static void value(JsonParser p, String where) throws IOException, PlanRequestException {
+  /**
+   * The next token, within {@code where}. Jackson 2.15 on (Hadoop 3.5) refuses a number of
+   * more than 1,000 digits by itself, and reads the value after a field name with the name.
+   */
+  private static JsonToken next(JsonParser p, String where)
+      throws IOException, PlanRequestException {
     try {
-      p.nextToken();
+      return p.nextToken();
     } catch (JsonProcessingException e) {
-      // Jackson 2.15 on (Hadoop 3.5) refuses numbers of more than 1,000 digits by itself
       if ("StreamConstraintsException".equals(e.getClass().getSimpleName())) {
-        throw new PlanRequestException(400, where + " has more than 1000 digits; at most "
-            + MAX_NUMBER_CHARS + " (a 64-bit byte count)");
+        throw new PlanRequestException(400, where + " has a number of more than 1000 digits; "
+            + "at most " + MAX_NUMBER_CHARS + " (a 64-bit byte count)");
       }
       throw e;
     }
