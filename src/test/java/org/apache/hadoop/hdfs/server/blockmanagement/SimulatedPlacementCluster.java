@@ -102,6 +102,15 @@ public final class SimulatedPlacementCluster implements AutoCloseable {
         BlockManagerTestUtil.getStorageReportsForDatanode(dn), 0L, 0L, xceivers, 0, null);
   }
 
+  /**
+   * Same, as of {@code monotonicMillis} on the NameNode's clock: for a simulation whose time
+   * runs ahead of the wall clock, so that every simulated heartbeat is a new one.
+   */
+  public void heartbeat(DatanodeDescriptor dn, int xceivers, long monotonicMillis) {
+    heartbeat(dn, xceivers);
+    dn.setLastUpdateMonotonic(monotonicMillis);
+  }
+
   public void heartbeatAll(int xceivers) {
     for (DatanodeDescriptor dn : dataNodes) {
       heartbeat(dn, xceivers);

@@ -1,0 +1,196 @@
+package org.opass.e2e.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.File;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.hadoop.hdfs.server.blockmanagement.AvailableSpaceBlockPlacementPolicy;
+import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicyDefault;
+import org.opass.e2e.sim.WriteSimulation;
+import org.opass.placement.HmLruPlacementPolicy;
+
+/**
+ * Opass §5.1.5's parallel writes in the flow-level simulator ({@link WriteSimulation}): the
+ * real placement policies on a real NameNode with simulated DataNodes, in simulated time.
+ * First the emulated {@code write} benchmark's configuration (16 DataNodes, 2 racks, 4 MiB/s
+ * disks, 1 MiB blocks), compared with {@code write.json} when the same output folder has one;
+ * then the paper's cluster sizes (16 and 32 nodes with 16-128 writers, 60 nodes with 2-180)
+ * and a 1,000-node projection. Each configuration runs with several seeds (who reaches the
+ * NameNode first, heartbeat phases, the policies' own randomness); ratios are means of
+ * per-seed ratios with 95% intervals.
+ */
+final class SimWriteBench implements BenchMain.Bench {
+  private static final String[] SYSTEMS = {"stock", "available-space", "hm-lru"};
+  private static final String[] POLICIES = {BlockPlacementPolicyDefault.class.getName(),
+      AvailableSpaceBlockPlacementPolicy.class.getName(), HmLruPlacementPolicy.class.getName()};
+
+  /** One configuration: nodes, racks, writers, blocks per writer. */
+  private static final class Config {
+    final int nodes;
+    final int racks;
+    final int writers;
+    final int blocks;
+
+    Config(int nodes, int racks, int writers, int blocks) {
+      this.nodes = nodes;
+      this.racks = racks;
+      this.writers = writers;
+      this.blocks = blocks;
+    }
+
+    String name() {
+      return nodes + "x" + writers;
+    }
+  }
+
+  @Override
+  public Map<String, Object> run(File outDir, boolean quick) throws Exception {
+    int seeds = quick ? 5 : 20;
+    int blocks = quick ? 8 : 16;
+    List<Config> configs = new ArrayList<>();
+    for (int w : new int[] {16, 32, 64}) {
+      configs.add(new Config(16, 2, w, blocks)); // the emulated write benchmark's
+    }
+    configs.add(new Config(16, 2, 128, blocks));
+    for (int w : new int[] {32, 64, 128}) {
+      configs.add(new Config(32, 2, w, blocks));
+    }
+    for (int w : quick ? new int[] {2, 60, 180} : new int[] {2, 20, 60, 120, 180}) {
+      configs.add(new Config(60, 2, w, blocks));
+    }
+    configs.add(new Config(1000, 20, quick ? 1000 : 4000, quick ? 2 : 4));
+
+    File dir = new File(outDir, "sim-write");
+    Files.createDirectories(dir.toPath());
+    Map<String, Object> results = new LinkedHashMap<>();
+    Map<String, Map<String, Stats>> byConfig = new LinkedHashMap<>();
+    System.out.printf("%nsim-write: flow-level simulation, %d seeds a configuration%n", seeds);
+    System.out.printf("%-9s %-16s %12s %12s %14s %12s%n", "nodes x w", "placement",
+        "imbalance", "makespan s", "stored max/mean", "cut vs stock");
+    for (Config c : configs) {
+      int n = c.nodes >= 1000 ? Math.min(seeds, 3) : seeds;
+      double[][] imbalance = new double[SYSTEMS.length][n];
+      double[][] makespan = new double[SYSTEMS.length][n];
+      double[][] stored = new double[SYSTEMS.length][n];
+      long t0 = System.nanoTime();
+      for (int s = 0; s < SYSTEMS.length; s++) {
+        for (int seed = 0; seed < n; seed++) {
+          WriteSimulation.Result r = WriteSimulation.run(dir, new WriteSimulation.Setup(c.nodes,
+              c.racks, POLICIES[s]).writers(c.writers, c.blocks).bandwidth(4 << 20, 1 << 20)
+              .seed(seed + 1));
+          double[] bw = r.writerBandwidth;
+          imbalance[s][seed] = Arrays.stream(bw).max().getAsDouble()
+              - Arrays.stream(bw).min().getAsDouble();
+          makespan[s][seed] = r.makespanSec;
+          stored[s][seed] = Arrays.stream(r.storedPerDataNode).max().getAsInt()
+              / Arrays.stream(r.storedPerDataNode).average().getAsDouble();
+        }
+      }
+      Map<String, Stats> figures = new LinkedHashMap<>();
+      Map<String, Object> json = new LinkedHashMap<>();
+      for (int s = 0; s < SYSTEMS.length; s++) {
+        Stats cut = Stats.of(cut(imbalance[s], imbalance[0]));
+        figures.put(SYSTEMS[s] + ".imbalance_cut", cut);
+        figures.put(SYSTEMS[s] + ".makespan_ratio", Stats.of(ratio(makespan[s], makespan[0])));
+        figures.put(SYSTEMS[s] + ".stored_max_over_mean", Stats.of(stored[s]));
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("imbalance_mb_s", Stats.of(imbalance[s]).json());
+        m.put("makespan_s", Stats.of(makespan[s]).json());
+        m.put("stored_max_over_mean", Stats.of(stored[s]).json());
+        m.put("imbalance_cut_vs_stock", cut.json());
+        m.put("makespan_ratio_vs_stock", Stats.of(ratio(makespan[s], makespan[0])).json());
+        json.put(SYSTEMS[s], m);
+        System.out.printf(Locale.ROOT, "%-9s %-16s %12s %12s %14s %12s%n", c.name(), SYSTEMS[s],
+            Stats.of(imbalance[s]), Stats.of(makespan[s]), Stats.of(stored[s]),
+            s == 0 ? "" : cut.toString());
+      }
+      json.put("setup", Map.of("nodes", c.nodes, "racks", c.racks, "writers", c.writers,
+          "blocks_per_writer", c.blocks, "seeds", n, "wall_seconds",
+          (System.nanoTime() - t0) / 1e9));
+      results.put(c.name(), json);
+      byConfig.put(c.name(), figures);
+    }
+
+    Map<String, Object> summary = new LinkedHashMap<>();
+    Double error = validate(new File(outDir, "write.json"), byConfig.get("16x64"), summary);
+    summary.put("sim_validation_max_error", error);
+    Stats cut32 = byConfig.get("32x128").get("hm-lru.imbalance_cut");
+    summary.put("sim_imbalance_cut_32x128", cut32.mean);
+    summary.put("sim_imbalance_cut_32x128_ci95", cut32.ci95);
+    Stats cut1000 = byConfig.get(configs.get(configs.size() - 1).name())
+        .get("hm-lru.imbalance_cut");
+    summary.put("sim_imbalance_cut_1000", cut1000.mean);
+    Map<String, Object> doc = new LinkedHashMap<>();
+    doc.put("summary", summary);
+    doc.put("model", Map.of("disk_bytes_per_s", 4 << 20, "block_bytes", 1 << 20,
+        "replication", 3, "heartbeat_s", 1, "sharing", "max-min fair per DataNode, a pipeline "
+            + "at its slowest member's share", "writers", "spread evenly over DataNode hosts"));
+    doc.put("configs", results);
+    return doc;
+  }
+
+  /** Per seed: 1 - ours / stock. */
+  private static double[] cut(double[] ours, double[] stock) {
+    double[] r = new double[ours.length];
+    for (int i = 0; i < r.length; i++) {
+      r[i] = stock[i] == 0 ? 0 : 1 - ours[i] / stock[i];
+    }
+    return r;
+  }
+
+  private static double[] ratio(double[] ours, double[] stock) {
+    double[] r = new double[ours.length];
+    for (int i = 0; i < r.length; i++) {
+      r[i] = ours[i] / stock[i];
+    }
+    return r;
+  }
+
+  /**
+   * Compares the simulated 16 x 64 figures with the emulated run's {@code write.json}; prints
+   * the comparison and returns the largest relative difference, or null without a file.
+   */
+  private static Double validate(File writeJson, Map<String, Stats> sim,
+      Map<String, Object> summary) throws Exception {
+    if (!writeJson.isFile()) {
+      System.out.println("validation: no " + writeJson + " (run bin/bench write first, or "
+          + "both in one command) - not compared");
+      return null;
+    }
+    JsonNode emu = new ObjectMapper().readTree(writeJson).path("summary");
+    if (emu.path("writers").asInt() != 64) {
+      System.out.println("validation: " + writeJson + " is not of 64 writers - not compared");
+      return null;
+    }
+    String[][] pairs = {
+        {"imbalance_cut", "hm-lru.imbalance_cut"},
+        {"available_space_imbalance_cut", "available-space.imbalance_cut"},
+        {"makespan_ratio", "hm-lru.makespan_ratio"},
+        {"stored_max_over_mean", "hm-lru.stored_max_over_mean"},
+        {"stock_stored_max_over_mean", "stock.stored_max_over_mean"}};
+    double worst = 0;
+    Map<String, Object> compared = new LinkedHashMap<>();
+    System.out.printf("%nvalidation against the emulated write run (16 DataNodes, 64 writers)%n");
+    System.out.printf("%-30s %10s %18s %10s%n", "figure", "emulated", "simulated", "rel. diff");
+    for (String[] p : pairs) {
+      if (!emu.has(p[0])) {
+        continue;
+      }
+      double e = emu.path(p[0]).asDouble();
+      Stats s = sim.get(p[1]);
+      double diff = Math.abs(s.mean - e) / Math.max(Math.abs(e), 1e-9);
+      worst = Math.max(worst, diff);
+      compared.put(p[0], Map.of("emulated", e, "simulated", s.json(), "relative_difference",
+          diff));
+      System.out.printf(Locale.ROOT, "%-30s %10.3f %18s %10.2f%n", p[0], e, s, diff);
+    }
+    summary.put("sim_validation", compared);
+    return worst;
+  }
+}

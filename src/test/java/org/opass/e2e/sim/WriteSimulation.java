@@ -1,0 +1,224 @@
+package org.opass.e2e.sim;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.apache.hadoop.fs.FileUtil;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeDescriptor;
+import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeStorageInfo;
+import org.apache.hadoop.hdfs.server.blockmanagement.SimulatedPlacementCluster;
+import org.apache.hadoop.util.Time;
+
+/**
+ * Parallel writes in simulated time: a real NameNode with simulated DataNodes
+ * ({@link SimulatedPlacementCluster}) places every block through the configured placement
+ * policy, and a flow-level model moves the bytes. Each DataNode writes at a fixed bandwidth
+ * shared max-min fairly among the pipelines through it ({@link FairShare}); a pipeline moves
+ * at the pace its slowest member allows. Every DataNode heartbeats once a heartbeat interval
+ * (at its own phase) with its active transfers as its xceiver count, on the NameNode's clock
+ * advanced by simulated time, so load-aware placement (stock {@code considerLoad}, HM-LRU's
+ * heatmap) sees what it would see on a cluster.
+ *
+ * <p>The workload is the {@code write} benchmark's: W writers spread evenly over the DataNode
+ * hosts, each writing B blocks one after the other with replication 3.
+ */
+public final class WriteSimulation {
+  private static final double EPS_BYTES = 1e-6;
+
+  /** What to simulate. */
+  public static final class Setup {
+    final int nodes;
+    final int racks;
+    final String policyClass;
+    final Map<String, String> conf = new LinkedHashMap<>();
+    int writers = 64;
+    int blocksPerWriter = 16;
+    long blockBytes = 1 << 20;
+    double writeBytesPerSec = 4 << 20;
+    long heartbeatMillis = 1000;
+    long seed = 1;
+
+    public Setup(int nodes, int racks, String policyClass) {
+      this.nodes = nodes;
+      this.racks = racks;
+      this.policyClass = policyClass;
+    }
+
+    public Setup writers(int w, int blocksEach) {
+      writers = w;
+      blocksPerWriter = blocksEach;
+      return this;
+    }
+
+    public Setup bandwidth(double bytesPerSecPerDataNode, long blockBytes) {
+      this.writeBytesPerSec = bytesPerSecPerDataNode;
+      this.blockBytes = blockBytes;
+      return this;
+    }
+
+    public Setup set(String key, String value) {
+      conf.put(key, value);
+      return this;
+    }
+
+    public Setup seed(long seed) {
+      this.seed = seed;
+      return this;
+    }
+  }
+
+  /** Per-writer bandwidth (MiB/s), replicas stored per DataNode, makespan (simulated s). */
+  public static final class Result {
+    public final double[] writerBandwidth;
+    public final int[] storedPerDataNode;
+    public final double makespanSec;
+
+    Result(double[] writerBandwidth, int[] storedPerDataNode, double makespanSec) {
+      this.writerBandwidth = writerBandwidth;
+      this.storedPerDataNode = storedPerDataNode;
+      this.makespanSec = makespanSec;
+    }
+  }
+
+  private WriteSimulation() {
+  }
+
+  /** One pipeline writing one block. */
+  private static final class Flow {
+    final int writer;
+    final int[] members;
+    double remaining;
+
+    Flow(int writer, int[] members, double remaining) {
+      this.writer = writer;
+      this.members = members;
+      this.remaining = remaining;
+    }
+  }
+
+  public static Result run(File baseDir, Setup s) throws Exception {
+    Map<String, String> overlay = new LinkedHashMap<>(s.conf);
+    overlay.put(DFSConfigKeys.DFS_BLOCK_REPLICATOR_CLASSNAME_KEY, s.policyClass);
+    overlay.putIfAbsent(DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_KEY,
+        String.valueOf(Math.max(1, s.heartbeatMillis / 1000)));
+    // a fresh name directory each run: formatting over an old one prints to the console
+    File dir = Files.createTempDirectory(baseDir.toPath().toAbsolutePath(), "run").toFile();
+    try (SimulatedPlacementCluster cluster = SimulatedPlacementCluster.start(dir, s.nodes,
+        s.racks, overlay, null)) {
+      return simulate(cluster, s);
+    } finally {
+      FileUtil.fullyDelete(dir);
+    }
+  }
+
+  private static Result simulate(SimulatedPlacementCluster cluster, Setup s) {
+    DatanodeDescriptor[] dns = cluster.dataNodes();
+    Map<DatanodeDescriptor, Integer> index = new IdentityHashMap<>();
+    for (int d = 0; d < dns.length; d++) {
+      index.put(dns[d], d);
+    }
+    Random rnd = new Random(s.seed);
+    long clockBase = Time.monotonicNow(); // simulated ms 0 on the NameNode's clock
+    double[] nextHeartbeat = new double[dns.length]; // simulated ms
+    for (int d = 0; d < dns.length; d++) {
+      nextHeartbeat[d] = rnd.nextDouble() * s.heartbeatMillis; // DataNodes are not in step
+    }
+    int[] streams = new int[dns.length];
+    for (DatanodeDescriptor dn : dns) {
+      cluster.heartbeat(dn, 0, clockBase);
+    }
+    double[] capacity = new double[dns.length];
+    java.util.Arrays.fill(capacity, s.writeBytesPerSec / 1000.0); // bytes per simulated ms
+
+    int[] left = new int[s.writers];
+    double[] finish = new double[s.writers];
+    int[] stored = new int[dns.length];
+    List<Flow> flows = new ArrayList<>();
+    List<Integer> order = new ArrayList<>();
+    for (int w = 0; w < s.writers; w++) {
+      left[w] = s.blocksPerWriter;
+      order.add(w);
+    }
+    Collections.shuffle(order, rnd); // who reaches the NameNode first at time 0
+    for (int w : order) {
+      flows.add(startBlock(cluster, dns, index, w, s, streams, stored));
+      left[w]--;
+    }
+
+    double now = 0;
+    while (!flows.isEmpty()) {
+      int[][] members = new int[flows.size()][];
+      for (int f = 0; f < members.length; f++) {
+        members[f] = flows.get(f).members;
+      }
+      double[] rate = FairShare.rates(members, capacity);
+      double dt = Double.POSITIVE_INFINITY;
+      for (int f = 0; f < rate.length; f++) {
+        dt = Math.min(dt, flows.get(f).remaining / rate[f]);
+      }
+      double heartbeatAt = Double.POSITIVE_INFINITY;
+      for (double t : nextHeartbeat) {
+        heartbeatAt = Math.min(heartbeatAt, t);
+      }
+      dt = Math.min(dt, Math.max(0, heartbeatAt - now));
+      now += dt;
+      for (int f = 0; f < rate.length; f++) {
+        flows.get(f).remaining -= rate[f] * dt;
+      }
+      // heartbeats due now report the transfers running now
+      for (int d = 0; d < dns.length; d++) {
+        if (nextHeartbeat[d] <= now) {
+          cluster.heartbeat(dns[d], streams[d], clockBase + (long) Math.ceil(now));
+          nextHeartbeat[d] += s.heartbeatMillis;
+        }
+      }
+      // finished blocks; their writers go on with the next block at once
+      List<Flow> done = new ArrayList<>();
+      for (Flow f : flows) {
+        if (f.remaining <= EPS_BYTES * s.blockBytes) {
+          done.add(f);
+        }
+      }
+      flows.removeAll(done);
+      for (Flow f : done) {
+        for (int d : f.members) {
+          streams[d]--;
+        }
+        if (left[f.writer] > 0) {
+          left[f.writer]--;
+          flows.add(startBlock(cluster, dns, index, f.writer, s, streams, stored));
+        } else {
+          finish[f.writer] = now;
+        }
+      }
+    }
+    double[] bw = new double[s.writers];
+    double makespan = 0;
+    for (int w = 0; w < s.writers; w++) {
+      double seconds = finish[w] / 1000.0;
+      bw[w] = s.blocksPerWriter * (double) s.blockBytes / (1 << 20) / seconds;
+      makespan = Math.max(makespan, seconds);
+    }
+    return new Result(bw, stored, makespan);
+  }
+
+  private static Flow startBlock(SimulatedPlacementCluster cluster, DatanodeDescriptor[] dns,
+      Map<DatanodeDescriptor, Integer> index, int writer, Setup s, int[] streams, int[] stored) {
+    DatanodeDescriptor host = dns[writer % dns.length];
+    DatanodeStorageInfo[] targets = cluster.chooseTarget(3, host);
+    int[] members = new int[targets.length];
+    for (int k = 0; k < targets.length; k++) {
+      members[k] = index.get(targets[k].getDatanodeDescriptor());
+      streams[members[k]]++;
+      stored[members[k]]++;
+    }
+    return new Flow(writer, members, s.blockBytes);
+  }
+}
