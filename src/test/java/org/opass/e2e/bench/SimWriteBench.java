@@ -31,19 +31,7 @@ final class SimWriteBench implements BenchMain.Bench {
       AvailableSpaceBlockPlacementPolicy.class.getName(), HmLruPlacementPolicy.class.getName()};
 
   /** One configuration: nodes, racks, writers, blocks per writer. */
-  private static final class Config {
-    final int nodes;
-    final int racks;
-    final int writers;
-    final int blocks;
-
-    Config(int nodes, int racks, int writers, int blocks) {
-      this.nodes = nodes;
-      this.racks = racks;
-      this.writers = writers;
-      this.blocks = blocks;
-    }
-
+  private record Config(int nodes, int racks, int writers, int blocks) {
     String name() {
       return nodes + "x" + writers;
     }
@@ -79,17 +67,22 @@ final class SimWriteBench implements BenchMain.Bench {
       double[][] makespan = new double[SYSTEMS.length][n];
       double[][] stored = new double[SYSTEMS.length][n];
       long t0 = System.nanoTime();
+      long[] seedList = new long[n];
+      for (int seed = 0; seed < n; seed++) {
+        seedList[seed] = seed + 1;
+      }
       for (int s = 0; s < SYSTEMS.length; s++) {
+        List<WriteSimulation.Result> runs = WriteSimulation.run(dir, new WriteSimulation.Setup(
+            c.nodes(), c.racks(), POLICIES[s]).writers(c.writers(), c.blocks())
+            .bandwidth(4 << 20, 1 << 20), seedList);
         for (int seed = 0; seed < n; seed++) {
-          WriteSimulation.Result r = WriteSimulation.run(dir, new WriteSimulation.Setup(c.nodes,
-              c.racks, POLICIES[s]).writers(c.writers, c.blocks).bandwidth(4 << 20, 1 << 20)
-              .seed(seed + 1));
-          double[] bw = r.writerBandwidth;
+          WriteSimulation.Result r = runs.get(seed);
+          double[] bw = r.writerBandwidth();
           imbalance[s][seed] = Arrays.stream(bw).max().getAsDouble()
               - Arrays.stream(bw).min().getAsDouble();
-          makespan[s][seed] = r.makespanSec;
-          stored[s][seed] = Arrays.stream(r.storedPerDataNode).max().getAsInt()
-              / Arrays.stream(r.storedPerDataNode).average().getAsDouble();
+          makespan[s][seed] = r.makespanSec();
+          stored[s][seed] = Arrays.stream(r.storedPerDataNode()).max().getAsInt()
+              / Arrays.stream(r.storedPerDataNode()).average().getAsDouble();
         }
       }
       Map<String, Stats> figures = new LinkedHashMap<>();
@@ -126,6 +119,7 @@ final class SimWriteBench implements BenchMain.Bench {
     Stats cut1000 = byConfig.get(configs.get(configs.size() - 1).name())
         .get("hm-lru.imbalance_cut");
     summary.put("sim_imbalance_cut_1000", cut1000.mean);
+    chart(new File(outDir, "sim-write.png"), byConfig);
     Map<String, Object> doc = new LinkedHashMap<>();
     doc.put("summary", summary);
     doc.put("model", Map.of("disk_bytes_per_s", 4 << 20, "block_bytes", 1 << 20,
@@ -133,6 +127,23 @@ final class SimWriteBench implements BenchMain.Bench {
             + "at its slowest member's share", "writers", "spread evenly over DataNode hosts"));
     doc.put("configs", results);
     return doc;
+  }
+
+  /** Writer-bandwidth imbalance relative to stock's, by cluster size and writers. */
+  private static void chart(File png, Map<String, Map<String, Stats>> byConfig)
+      throws java.io.IOException {
+    List<String> names = new ArrayList<>(byConfig.keySet());
+    Map<String, double[]> series = new LinkedHashMap<>();
+    for (String system : SYSTEMS) {
+      double[] v = new double[names.size()];
+      for (int i = 0; i < v.length; i++) {
+        v[i] = 1 - byConfig.get(names.get(i)).get(system + ".imbalance_cut").mean;
+      }
+      series.put(system, v);
+    }
+    Charts.write(png, List.of(new Charts.Panel("Writer-bandwidth imbalance (max - min) relative "
+        + "to stock's, simulated (nodes x writers)", "x stock", names, series)));
+    System.out.println("chart: " + png);
   }
 
   /** Per seed: 1 - ours / stock. */

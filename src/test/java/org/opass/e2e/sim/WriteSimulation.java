@@ -75,16 +75,7 @@ public final class WriteSimulation {
   }
 
   /** Per-writer bandwidth (MiB/s), replicas stored per DataNode, makespan (simulated s). */
-  public static final class Result {
-    public final double[] writerBandwidth;
-    public final int[] storedPerDataNode;
-    public final double makespanSec;
-
-    Result(double[] writerBandwidth, int[] storedPerDataNode, double makespanSec) {
-      this.writerBandwidth = writerBandwidth;
-      this.storedPerDataNode = storedPerDataNode;
-      this.makespanSec = makespanSec;
-    }
+  public record Result(double[] writerBandwidth, int[] storedPerDataNode, double makespanSec) {
   }
 
   private WriteSimulation() {
@@ -104,28 +95,45 @@ public final class WriteSimulation {
   }
 
   public static Result run(File baseDir, Setup s) throws Exception {
+    return run(baseDir, s, new long[] {s.seed}).get(0);
+  }
+
+  /**
+   * One simulation per seed on one NameNode (starting hundreds of NameNodes in one JVM runs
+   * it out of heap). Each run starts with every DataNode idle, at least one heartbeat interval
+   * after the previous run ended on the NameNode's clock, so that each of its heartbeats is new.
+   */
+  public static List<Result> run(File baseDir, Setup s, long[] seeds) throws Exception {
     Map<String, String> overlay = new LinkedHashMap<>(s.conf);
     overlay.put(DFSConfigKeys.DFS_BLOCK_REPLICATOR_CLASSNAME_KEY, s.policyClass);
     overlay.putIfAbsent(DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_KEY,
         String.valueOf(Math.max(1, s.heartbeatMillis / 1000)));
-    // a fresh name directory each run: formatting over an old one prints to the console
+    // a fresh name directory each time: formatting over an old one prints to the console
     File dir = Files.createTempDirectory(baseDir.toPath().toAbsolutePath(), "run").toFile();
+    List<Result> results = new ArrayList<>();
     try (SimulatedPlacementCluster cluster = SimulatedPlacementCluster.start(dir, s.nodes,
         s.racks, overlay, null)) {
-      return simulate(cluster, s);
+      long clock = Time.monotonicNow();
+      for (long seed : seeds) {
+        s.seed(seed);
+        Result r = simulate(cluster, s, clock);
+        results.add(r);
+        clock = Math.max(Time.monotonicNow(),
+            clock + (long) Math.ceil(r.makespanSec() * 1000) + 2 * s.heartbeatMillis);
+      }
+      return results;
     } finally {
       FileUtil.fullyDelete(dir);
     }
   }
 
-  private static Result simulate(SimulatedPlacementCluster cluster, Setup s) {
+  private static Result simulate(SimulatedPlacementCluster cluster, Setup s, long clockBase) {
     DatanodeDescriptor[] dns = cluster.dataNodes();
     Map<DatanodeDescriptor, Integer> index = new IdentityHashMap<>();
     for (int d = 0; d < dns.length; d++) {
       index.put(dns[d], d);
     }
-    Random rnd = new Random(s.seed);
-    long clockBase = Time.monotonicNow(); // simulated ms 0 on the NameNode's clock
+    Random rnd = new Random(s.seed); // clockBase: simulated ms 0 on the NameNode's clock
     double[] nextHeartbeat = new double[dns.length]; // simulated ms
     for (int d = 0; d < dns.length; d++) {
       nextHeartbeat[d] = rnd.nextDouble() * s.heartbeatMillis; // DataNodes are not in step

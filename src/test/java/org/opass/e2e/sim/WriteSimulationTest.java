@@ -24,16 +24,16 @@ class WriteSimulationTest {
     for (String policy : new String[] {BlockPlacementPolicyDefault.class.getName(),
         HmLruPlacementPolicy.class.getName()}) {
       WriteSimulation.Result r = run(policy);
-      assertEquals(32 * 4 * 3, Arrays.stream(r.storedPerDataNode).sum(), policy);
+      assertEquals(32 * 4 * 3, Arrays.stream(r.storedPerDataNode()).sum(), policy);
       // 384 MiB of replicas on 16 disks of 4 MiB/s take at least 6 s
-      assertTrue(r.makespanSec >= 6.0 - 1e-9, policy + ": makespan " + r.makespanSec);
-      for (double bw : r.writerBandwidth) {
+      assertTrue(r.makespanSec() >= 6.0 - 1e-9, policy + ": makespan " + r.makespanSec());
+      for (double bw : r.writerBandwidth()) {
         assertTrue(bw > 0 && bw <= 4.0 + 1e-9, policy + ": writer at " + bw + " MiB/s");
       }
       System.out.printf("%s: bw %.2f..%.2f MiB/s, stored max %d, makespan %.1f s%n", policy,
-          Arrays.stream(r.writerBandwidth).min().getAsDouble(),
-          Arrays.stream(r.writerBandwidth).max().getAsDouble(),
-          Arrays.stream(r.storedPerDataNode).max().getAsInt(), r.makespanSec);
+          Arrays.stream(r.writerBandwidth()).min().getAsDouble(),
+          Arrays.stream(r.writerBandwidth()).max().getAsDouble(),
+          Arrays.stream(r.storedPerDataNode()).max().getAsInt(), r.makespanSec());
     }
   }
 }
