@@ -53,6 +53,15 @@ public class ReadPlanServlet extends HttpServlet {
     ReadPlanService service = (ReadPlanService) getServletContext()
         .getAttribute(SERVICE_ATTRIBUTE);
     int status;
+    // A request with a body ends its connection. A refusal may leave the body unread; Jetty
+    // then closes the connection after the answer, and a client that pooled it meanwhile
+    // fails its next request ("Unexpected end of file"). Saying so in the answer avoids that,
+    // and a plan is one request anyway.
+    boolean body = req.getContentLengthLong() > 0
+        || "chunked".equalsIgnoreCase(req.getHeader("Transfer-Encoding"));
+    if (body) {
+      resp.setHeader("Connection", "close");
+    }
     try {
       byte[] out = handle(service, req);
       status = 200;
