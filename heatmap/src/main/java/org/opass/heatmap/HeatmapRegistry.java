@@ -5,7 +5,10 @@ import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.Map;
 import java.util.WeakHashMap;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
 import javax.management.MBeanServer;
+import javax.management.MalformedObjectNameException;
 import javax.management.ObjectName;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.metrics2.MetricsSystem;
@@ -68,22 +71,17 @@ public final class HeatmapRegistry {
     MBeanServer server = ManagementFactory.getPlatformMBeanServer();
     try {
       // Drop beans of NameNodes that are gone, then take the first free name.
-      BEANS.entrySet().removeIf(e -> {
-        if (e.getValue().get() != null) {
-          return false;
+      prune(BEANS, name -> unregister(server, name));
+      ObjectName name = new ObjectName(firstFree(MBEAN_NAME, n -> {
+        try {
+          return server.isRegistered(new ObjectName(n));
+        } catch (MalformedObjectNameException e) {
+          throw new IllegalArgumentException(e);
         }
-        unregister(server, e.getKey());
-        return true;
-      });
-      for (int i = 1; ; i++) {
-        ObjectName name = new ObjectName(i == 1 ? MBEAN_NAME : MBEAN_NAME + "-" + i);
-        if (!server.isRegistered(name)) {
-          server.registerMBean(new HeatmapMBeanImpl(new WeakReference<>(heatmap)), name);
-          BEANS.put(name, new WeakReference<>(heatmap));
-          LOG.info("Opass heatmap published over JMX as {}", name);
-          return;
-        }
-      }
+      }));
+      server.registerMBean(new HeatmapMBeanImpl(new WeakReference<>(heatmap)), name);
+      BEANS.put(name, new WeakReference<>(heatmap));
+      LOG.info("Opass heatmap published over JMX as {}", name);
     } catch (Exception | LinkageError e) {
       // JMX is for people; never let it stop the NameNode.
       LOG.warn("Could not publish the Opass heatmap over JMX", e);
@@ -97,27 +95,37 @@ public final class HeatmapRegistry {
   private static void publishMetrics(Heatmap heatmap) {
     try {
       MetricsSystem metrics = DefaultMetricsSystem.instance();
-      SOURCES.entrySet().removeIf(e -> {
-        if (e.getValue().get() != null) {
-          return false;
-        }
-        metrics.unregisterSource(e.getKey());
-        return true;
-      });
-      for (int i = 1; ; i++) {
-        String name = i == 1 ? HeatmapMetrics.NAME : HeatmapMetrics.NAME + "-" + i;
-        if (metrics.getSource(name) == null) {
-          WeakReference<Heatmap> ref = new WeakReference<>(heatmap);
-          metrics.register(name, "Opass heatmap: per-DataNode heat", new HeatmapMetrics(ref));
-          SOURCES.put(name, ref);
-          LOG.info("Opass heatmap published as metrics source {}", name);
-          return;
-        }
-      }
+      prune(SOURCES, metrics::unregisterSource);
+      String name = firstFree(HeatmapMetrics.NAME, n -> metrics.getSource(n) != null);
+      WeakReference<Heatmap> ref = new WeakReference<>(heatmap);
+      metrics.register(name, "Opass heatmap: per-DataNode heat", new HeatmapMetrics(ref));
+      SOURCES.put(name, ref);
+      LOG.info("Opass heatmap published as metrics source {}", name);
     } catch (RuntimeException | LinkageError e) {
       // metrics are for people; never let them stop the NameNode
       LOG.warn("Could not publish the Opass heatmap as metrics; /jmx still shows {}",
           MBEAN_NAME, e);
+    }
+  }
+
+  /** Forgets, and unregisters, the names of heatmaps that are gone. */
+  private static <K> void prune(Map<K, WeakReference<Heatmap>> names, Consumer<K> unregister) {
+    names.entrySet().removeIf(e -> {
+      if (e.getValue().get() != null) {
+        return false;
+      }
+      unregister.accept(e.getKey());
+      return true;
+    });
+  }
+
+  /** {@code base}, then {@code base-2}, {@code base-3}, ...: the first one not taken. */
+  private static String firstFree(String base, Predicate<String> taken) {
+    for (int i = 1; ; i++) {
+      String name = i == 1 ? base : base + "-" + i;
+      if (!taken.test(name)) {
+        return name;
+      }
     }
   }
 

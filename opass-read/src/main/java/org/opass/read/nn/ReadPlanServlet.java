@@ -30,8 +30,9 @@ import org.slf4j.LoggerFactory;
  * </ul>
  * Every other answer is {@code {"error": "..."}} naming the problem: 400 bad request, 401 not
  * authenticated, 403 not allowed, 404 no such file or plan, 405 method, 408 body too slow,
- * 413 too big (split it), 415 a form-encoded body that reached the endpoint
- * already read (only if {@link KeepBodyFilter} could not be mapped), 429 the caller's share of plans is used up, 503 busy or
+ * 413 too big (split it), 415 a form-encoded body that reached the endpoint already read (only
+ * if {@link KeepBodyFilter} could not be mapped), 429 the caller's share of plans is used up,
+ * 503 busy or
  * full (both with {@code Retry-After}), 500 our own failure (logged once per cause on the
  * NameNode; reads then fall back to online balancing). No exception text or stack trace is
  * sent, whatever fails, {@code StackOverflowError} included.
