@@ -22,6 +22,7 @@ public final class BenchMain {
       Map.entry("mrap-splits", new MrapSplitsBench()),
       Map.entry("mrap-pairs", new MrapPairsBench()),
       Map.entry("sim-write", new SimWriteBench()),
+      Map.entry("sim-read", new SimReadBench()),
       Map.entry("copy", new CopyBench()),
       Map.entry("write", new WriteBench()),
       Map.entry("planner-scale", new PlannerScaleBench()),

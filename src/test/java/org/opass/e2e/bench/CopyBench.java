@@ -50,7 +50,8 @@ import org.opass.mrap.pattern.StridedPattern;
  *   {@code -put}'s).</li>
  * </ul>
  * Every copy is checked: the destination's CRC32C against the source's. Systems rotate who
- * goes first; ratios are the mean of the per-repetition ratios with a 95% interval.
+ * goes first; ratios are ratios of the means over repetitions with a 95% interval
+ * ({@link Stats#ratio}).
  */
 final class CopyBench implements BenchMain.Bench {
   private static final int DATANODES = 16;
@@ -362,11 +363,11 @@ final class CopyBench implements BenchMain.Bench {
         ingestBreakEven.get("access-nojoin"));
     chart(new File(outDir, "copy.png"), seconds, blocksPerNode, mib, copyCost);
     Map<String, Object> summary = new LinkedHashMap<>();
-    summary.put("copy_vs_put_ratio", vsPut.mean);
-    summary.put("plain_copy_vs_put_ratio", plainVsPut.mean);
-    summary.put("copy_vs_distcp_ratio", vsDistcp.mean);
-    summary.put("n1_write_speedup", n1.mean);
-    summary.put("parallel_vs_n_files_ratio", vsFiles.mean);
+    vsPut.putInto(summary, "copy_vs_put_ratio");
+    plainVsPut.putInto(summary, "plain_copy_vs_put_ratio");
+    vsDistcp.putInto(summary, "copy_vs_distcp_ratio");
+    n1.putInto(summary, "n1_write_speedup");
+    vsFiles.putInto(summary, "parallel_vs_n_files_ratio");
     summary.put("break_even_runs_vs_access", breakEven.get("access"));
     summary.put("break_even_runs_vs_scan", breakEven.get("scan"));
     summary.put("ingest_break_even_runs_vs_access", ingestBreakEven.get("access"));
@@ -393,14 +394,9 @@ final class CopyBench implements BenchMain.Bench {
     return savedPerRun > 0 ? (Object) Math.ceil(cost / savedPerRun) : "never";
   }
 
+  /** Stock's time over ours (a speedup), as the ratio of the means over repetitions. */
   private static Stats ratio(Map<String, double[]> seconds, String stock, String ours) {
-    double[] s = seconds.get(stock);
-    double[] o = seconds.get(ours);
-    double[] r = new double[s.length];
-    for (int i = 0; i < r.length; i++) {
-      r[i] = s[i] / o[i];
-    }
-    return Stats.of(r);
+    return Stats.ratio(seconds.get(stock), seconds.get(ours));
   }
 
   private static double maxOverMean(long[] n) {

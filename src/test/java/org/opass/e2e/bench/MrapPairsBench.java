@@ -100,13 +100,13 @@ final class MrapPairsBench implements BenchMain.Bench {
       System.out.printf("%-30s %16s %14s%n", names[k], mib(Stats.of(bytes.get(ways[k]))),
           Stats.of(seconds.get(ways[k])));
     }
-    double mb = Stats.of(bytes.get("mrap")).mean;
-    double mt = Stats.of(seconds.get("mrap")).mean;
     Map<String, Object> summary = new LinkedHashMap<>();
-    summary.put("pairs_bytes_ratio", mb / Stats.of(bytes.get("stock")).mean);
-    summary.put("pairs_time_ratio", mt / Stats.of(seconds.get("stock")).mean);
-    summary.put("pairs_bytes_ratio_vs_one_job", mb / Stats.of(bytes.get("stock-one-job")).mean);
-    summary.put("pairs_time_ratio_vs_one_job", mt / Stats.of(seconds.get("stock-one-job")).mean);
+    Stats.ratio(bytes.get("mrap"), bytes.get("stock")).putInto(summary, "pairs_bytes_ratio");
+    Stats.ratio(seconds.get("mrap"), seconds.get("stock")).putInto(summary, "pairs_time_ratio");
+    Stats.ratio(bytes.get("mrap"), bytes.get("stock-one-job"))
+        .putInto(summary, "pairs_bytes_ratio_vs_one_job");
+    Stats.ratio(seconds.get("mrap"), seconds.get("stock-one-job"))
+        .putInto(summary, "pairs_time_ratio_vs_one_job");
     Map<String, Object> doc = new LinkedHashMap<>();
     doc.put("summary", summary);
     doc.put("setup", Map.of("a_lines", reads, "b_lines", KEYS * MATCHES_PER_KEY, "keys", KEYS,

@@ -69,9 +69,9 @@ final class MrapStridedBench implements BenchMain.Bench {
     int reps = quick ? 2 : 3;
     int fileBytes = (quick ? 40 : 80) << 20;
     Map<String, Object> curve = new LinkedHashMap<>();
-    double worst = 0;
+    Stats worst = null;
     double bytesOverInterest64k = Double.NaN;
-    double restructuredSpeedup4k = Double.NaN;
+    Stats restructuredSpeedup4k = null;
     try (EmulatedCluster cluster = EmulatedCluster.builder().dataNodes(DATANODES).racks(2)
         .blockSize(BLOCK).readBandwidthPerDataNode(READ_BANDWIDTH)
         .baseDir(new File(outDir, "mrap-strided-cluster")).start()) {
@@ -127,18 +127,18 @@ final class MrapStridedBench implements BenchMain.Bench {
           System.out.printf("%-8s %-13s %10s %12.1f %11.2f %9.0f%n", human(r), s, t,
               b.mean / (1 << 20), b.mean / interest, Stats.of(calls.get(s)).mean);
         }
-        double accessOverScan = Stats.of(time.get("access")).mean
-            / Stats.of(time.get("scan")).mean;
-        row.put("access_over_scan_time", accessOverScan);
-        row.put("access_over_restructured_time", Stats.of(time.get("access")).mean
-            / Stats.of(time.get("restructured")).mean);
-        worst = Math.max(worst, accessOverScan);
+        Stats accessOverScan = Stats.ratio(time.get("access"), time.get("scan"));
+        Stats accessOverRestructured = Stats.ratio(time.get("access"), time.get("restructured"));
+        accessOverScan.putInto(row, "access_over_scan_time");
+        accessOverRestructured.putInto(row, "access_over_restructured_time");
+        if (worst == null || accessOverScan.mean > worst.mean) {
+          worst = accessOverScan;
+        }
         if (r == 64 << 10) {
           bytesOverInterest64k = Stats.of(bytes.get("access")).mean / interest;
         }
         if (r == 4 << 10) {
-          restructuredSpeedup4k = Stats.of(time.get("access")).mean
-              / Stats.of(time.get("restructured")).mean;
+          restructuredSpeedup4k = accessOverRestructured;
         }
         curve.put(human(r), row);
       }
@@ -146,8 +146,8 @@ final class MrapStridedBench implements BenchMain.Bench {
     chart(new File(outDir, "mrap-strided.png"), curve);
     Map<String, Object> summary = new LinkedHashMap<>();
     summary.put("strided_bytes_over_interest", bytesOverInterest64k);
-    summary.put("strided_vs_scan_worst", worst);
-    summary.put("restructured_speedup_4k", restructuredSpeedup4k);
+    worst.putInto(summary, "strided_vs_scan_worst");
+    restructuredSpeedup4k.putInto(summary, "restructured_speedup_4k");
     Map<String, Object> doc = new LinkedHashMap<>();
     doc.put("summary", summary);
     doc.put("setup", Map.of("datanodes", DATANODES, "block_bytes", BLOCK,

@@ -21,6 +21,7 @@ import org.apache.hadoop.hdfs.net.DFSNetworkTopology;
 import org.apache.hadoop.net.NetUtils;
 import org.opass.e2e.cluster.DataNodeCounter;
 import org.opass.e2e.cluster.EmulatedCluster;
+import org.opass.e2e.cluster.ProcessContext;
 import org.opass.e2e.cluster.Workload;
 import org.opass.e2e.cluster.WorkloadResult;
 import org.opass.read.nn.BalancingNetworkTopology;
@@ -90,6 +91,8 @@ final class ReadBench implements BenchMain.Bench {
   }
 
   private final Kind kind;
+  /** A lone reader's chunk time on an idle cluster, measured at the start of each run. */
+  private double lone;
 
   ReadBench(Kind kind) {
     this.kind = kind;
@@ -101,11 +104,12 @@ final class ReadBench implements BenchMain.Bench {
 
   @Override
   public Map<String, Object> run(File outDir, boolean quick) throws Exception {
-    int repeats = quick ? 1 : 3;
+    // quick: shorter rounds, still enough of them for an interval
+    int repeats = quick ? 3 : 5;
     int perProcess = switch (kind) {
-      case SINGLE, DYNAMIC -> quick ? 5 : 10;
+      case SINGLE, DYNAMIC -> quick ? 4 : 10;
       case MULTI -> quick ? 2 : 4;
-      case TENANTS -> quick ? 6 : 16;
+      case TENANTS -> quick ? 4 : 16;
     };
     int tenants = kind == Kind.TENANTS ? 2 : 1;
     Map<String, List<Run>> runs = new LinkedHashMap<>();
@@ -116,6 +120,8 @@ final class ReadBench implements BenchMain.Bench {
       for (int t = 0; t < tenants; t++) {
         data.add(writeData(cluster, t, perProcess * DATANODES));
       }
+      lone = loneChunkSeconds(cluster, data.get(0));
+      System.err.printf("%s: a lone reader reads a chunk in %.3f s%n", kind.benchName, lone);
       for (int rep = 0; rep < repeats; rep++) {
         for (SystemUnderTest sut : SYSTEMS) {
           cluster.restartNameNode(sut.nameNode());
@@ -128,7 +134,7 @@ final class ReadBench implements BenchMain.Bench {
       }
     }
     Map<String, Object> doc = new LinkedHashMap<>();
-    Map<String, Object> summary = summary(runs);
+    Map<String, Object> summary = summary(runs, tenants);
     if (kind == Kind.SINGLE) {
       Map<String, Object> cost = new ReadNameNodeCostBench().run(outDir, quick);
       summary.put("getblocklocations_ratio",
@@ -145,6 +151,7 @@ final class ReadBench implements BenchMain.Bench {
     runs.forEach((sys, list) -> results.put(sys, list.stream().map(Run::toMap).toList()));
     doc.put("runs", results);
     printTable(runs);
+    printRatios(summary);
     File png = new File(outDir, kind.benchName + ".png");
     Charts.write(png, charts(runs));
     System.out.println("chart: " + png);
@@ -178,6 +185,47 @@ final class ReadBench implements BenchMain.Bench {
       }
     }
     return works;
+  }
+
+  /**
+   * The chunk time of one reader alone on the cluster: under a DataNode bandwidth shared among
+   * its readers no read can be faster, which bounds every system's chunk time from below.
+   */
+  private static double loneChunkSeconds(EmulatedCluster cluster, List<Work> works)
+      throws Exception {
+    Workload w = new Workload(cluster);
+    w.process(0, ctx -> {
+      byte[] buf = new byte[BLOCK];
+      for (Work work : works.subList(0, Math.min(6, works.size()))) {
+        readWork(ctx, work, buf);
+      }
+    });
+    return w.run().processes().get(0).chunks().stream()
+        .mapToDouble(c -> c.durationNanos() / 1e9).average().orElseThrow();
+  }
+
+  private static void readWork(ProcessContext ctx, Work work, byte[] buf) throws Exception {
+    FileSystem fs = ctx.fs();
+    for (Path f : work.files()) {
+      try (FSDataInputStream in = fs.open(f)) {
+        long len = fs.getFileStatus(f).getLen();
+        for (long off = 0; off < len; off += BLOCK) {
+          long start = System.nanoTime();
+          in.readFully(buf, 0, (int) Math.min(BLOCK, len - off));
+          ctx.recordChunk(Math.min(BLOCK, len - off), start, System.nanoTime());
+        }
+      }
+    }
+  }
+
+  /**
+   * The least average chunk time any assignment can reach: a lone reader's, times the readers
+   * each DataNode must serve at once when all processes read (two tenants on 16 DataNodes:
+   * two). Master/worker processes pause to compute, so theirs may be lower; one reader's is
+   * still the floor.
+   */
+  private double floorChunkSeconds(int tenants) {
+    return lone * tenants;
   }
 
   /** Hands out work to process {@code p}; null when there is none left for it. */
@@ -257,18 +305,8 @@ final class ReadBench implements BenchMain.Bench {
         int process = p;
         w.process(p, ctx -> {
           byte[] buf = new byte[BLOCK];
-          FileSystem fs = ctx.fs();
           for (Work work = source.next(process); work != null; work = source.next(process)) {
-            for (Path f : work.files()) {
-              try (FSDataInputStream in = fs.open(f)) {
-                long len = fs.getFileStatus(f).getLen();
-                for (long off = 0; off < len; off += BLOCK) {
-                  long start = System.nanoTime();
-                  in.readFully(buf, 0, (int) Math.min(BLOCK, len - off));
-                  ctx.recordChunk(Math.min(BLOCK, len - off), start, System.nanoTime());
-                }
-              }
-            }
+            readWork(ctx, work, buf);
             if (kind == Kind.DYNAMIC) {
               Thread.sleep(computeMillis(work));
             }
@@ -417,31 +455,54 @@ final class ReadBench implements BenchMain.Bench {
     return runs.stream().mapToDouble(f).average().orElse(Double.NaN);
   }
 
-  private Map<String, Object> summary(Map<String, List<Run>> runs) {
+  private static double[] each(List<Run> runs, ToDoubleFunction<Run> f) {
+    return runs.stream().mapToDouble(f).toArray();
+  }
+
+  /** Stock's average chunk time over the system's (ratio of the means over rounds). */
+  private static Stats speedup(List<Run> system, List<Run> stock) {
+    return Stats.ratio(each(stock, Run::chunkAvg), each(system, Run::chunkAvg));
+  }
+
+  /**
+   * Each figure as the mean over rounds with its 95% interval ({@code _ci95}); ratios are
+   * ratios of means, rounds paired (the systems take turns within a round). The bound: stock's
+   * chunk time over the floor no assignment can beat; the fraction of it is the bound's share
+   * Opass reached.
+   */
+  private Map<String, Object> summary(Map<String, List<Run>> runs, int tenants) {
     List<Run> stock = runs.get("stock");
     List<Run> load = runs.get("stock-considerload");
     List<Run> ours = runs.get("opass");
     Map<String, Object> s = new LinkedHashMap<>();
-    double speedup = mean(stock, Run::chunkAvg) / mean(ours, Run::chunkAvg);
+    s.put("rounds", ours.size());
+    Stats speedup = speedup(ours, stock);
     switch (kind) {
       case SINGLE -> {
         s.put("local_fraction_gap", mean(ours, Run::localOptimum) - mean(ours,
             Run::localFraction));
-        s.put("served_max_over_avg", mean(ours, Run::servedMaxOverAvg));
-        s.put("chunk_io_speedup", speedup);
+        speedup.putInto(s, "chunk_io_speedup");
       }
-      case MULTI -> s.put("multi_speedup", speedup);
-      case DYNAMIC -> s.put("dynamic_speedup", speedup);
-      case TENANTS -> s.put("tenants_speedup", speedup);
+      case MULTI -> speedup.putInto(s, "multi_speedup");
+      case DYNAMIC -> speedup.putInto(s, "dynamic_speedup");
+      case TENANTS -> speedup.putInto(s, "tenants_speedup");
     }
-    if (kind != Kind.SINGLE) {
-      s.put("served_max_over_avg", mean(ours, Run::servedMaxOverAvg));
-    }
-    s.put("considerload_speedup", mean(stock, Run::chunkAvg) / mean(load, Run::chunkAvg));
-    s.put("makespan_ratio", mean(ours, Run::makespanSec) / mean(stock, Run::makespanSec));
-    s.put("local_fraction", mean(ours, Run::localFraction));
-    s.put("stock_local_fraction", mean(stock, Run::localFraction));
-    s.put("stock_served_max_over_avg", mean(stock, Run::servedMaxOverAvg));
+    double floor = floorChunkSeconds(tenants);
+    double[] floors = new double[ours.size()];
+    java.util.Arrays.fill(floors, floor);
+    s.put("lone_chunk_s", lone);
+    s.put("floor_chunk_s", floor);
+    Stats.ratio(each(stock, Run::chunkAvg), floors).putInto(s, "speedup_bound");
+    Stats fraction = Stats.ratio(floors, each(ours, Run::chunkAvg));
+    String prefix = kind.benchName.substring("read-".length());
+    fraction.putInto(s, (kind == Kind.SINGLE ? "chunk_io" : prefix) + "_fraction_of_bound");
+    Stats.of(each(ours, Run::servedMaxOverAvg)).putInto(s, "served_max_over_avg");
+    speedup(load, stock).putInto(s, "considerload_speedup");
+    Stats.ratio(each(ours, Run::makespanSec), each(stock, Run::makespanSec))
+        .putInto(s, "makespan_ratio");
+    Stats.of(each(ours, Run::localFraction)).putInto(s, "local_fraction");
+    Stats.of(each(stock, Run::localFraction)).putInto(s, "stock_local_fraction");
+    Stats.of(each(stock, Run::servedMaxOverAvg)).putInto(s, "stock_served_max_over_avg");
     return s;
   }
 
@@ -459,6 +520,20 @@ final class ReadBench implements BenchMain.Bench {
         mean(l, Run::bwMin), mean(l, Run::bwAvg), mean(l, Run::bwMax),
         mean(l, Run::makespanSec)));
     System.out.println();
+  }
+
+  /** The summary's ratios with their intervals, and the bound. */
+  private void printRatios(Map<String, Object> summary) {
+    for (Map.Entry<String, Object> e : summary.entrySet()) {
+      Object ci = summary.get(e.getKey() + "_ci95");
+      if (ci != null) {
+        System.out.printf(java.util.Locale.ROOT, "%-32s %.3f ± %.3f%n", e.getKey(),
+            (Double) e.getValue(), (Double) ci);
+      }
+    }
+    System.out.printf(java.util.Locale.ROOT, "bound: no read is faster than a lone reader's "
+            + "%.3f s a chunk, so no assignment's chunk time is below %.3f s here%n%n",
+        (Double) summary.get("lone_chunk_s"), (Double) summary.get("floor_chunk_s"));
   }
 
   private List<Charts.Panel> charts(Map<String, List<Run>> runs) {

@@ -21,9 +21,9 @@ import org.opass.placement.HmLruPlacementPolicy;
  * First the emulated {@code write} benchmark's configuration (16 DataNodes, 2 racks, 4 MiB/s
  * disks, 1 MiB blocks), compared with {@code write.json} when the same output folder has one;
  * then the paper's cluster sizes (16 and 32 nodes with 16-128 writers, 60 nodes with 2-180)
- * and a 1,000-node projection. Each configuration runs with several seeds (who reaches the
- * NameNode first, heartbeat phases, the policies' own randomness); ratios are means of
- * per-seed ratios with 95% intervals.
+ * and a 1,000-node projection (4,000 writers). Each configuration runs with several seeds
+ * (who reaches the NameNode first, heartbeat phases, the policies' own randomness); ratios
+ * are ratios of the means over seeds, paired by seed, with 95% intervals ({@link Stats#ratio}).
  */
 final class SimWriteBench implements BenchMain.Bench {
   private static final String[] SYSTEMS = {"stock", "available-space", "hm-lru"};
@@ -56,8 +56,7 @@ final class SimWriteBench implements BenchMain.Bench {
     for (int w : quick ? new int[] {2, 60, 180} : new int[] {2, 20, 60, 120, 180}) {
       configs.add(new Config(60, 2, w, blocks));
     }
-    // 4,000 writers do not fit yet: the fair share is recomputed from scratch at every event
-    configs.add(new Config(1000, 20, 1000, quick ? 2 : 4));
+    configs.add(new Config(1000, 20, 4000, quick ? 2 : 4));
 
     File dir = new File(outDir, "sim-write");
     Files.createDirectories(dir.toPath());
@@ -93,16 +92,16 @@ final class SimWriteBench implements BenchMain.Bench {
       Map<String, Stats> figures = new LinkedHashMap<>();
       Map<String, Object> json = new LinkedHashMap<>();
       for (int s = 0; s < SYSTEMS.length; s++) {
-        Stats cut = Stats.of(cut(imbalance[s], imbalance[0]));
+        Stats cut = Stats.cut(imbalance[s], imbalance[0]);
         figures.put(SYSTEMS[s] + ".imbalance_cut", cut);
-        figures.put(SYSTEMS[s] + ".makespan_ratio", Stats.of(ratio(makespan[s], makespan[0])));
+        figures.put(SYSTEMS[s] + ".makespan_ratio", Stats.ratio(makespan[s], makespan[0]));
         figures.put(SYSTEMS[s] + ".stored_max_over_mean", Stats.of(stored[s]));
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("imbalance_mb_s", Stats.of(imbalance[s]).json());
         m.put("makespan_s", Stats.of(makespan[s]).json());
         m.put("stored_max_over_mean", Stats.of(stored[s]).json());
         m.put("imbalance_cut_vs_stock", cut.json());
-        m.put("makespan_ratio_vs_stock", Stats.of(ratio(makespan[s], makespan[0])).json());
+        m.put("makespan_ratio_vs_stock", Stats.ratio(makespan[s], makespan[0]).json());
         json.put(SYSTEMS[s], m);
         System.out.printf(Locale.ROOT, "%-9s %-16s %12s %12s %14s %12s%n", c.name(), SYSTEMS[s],
             Stats.of(imbalance[s]), Stats.of(makespan[s]), Stats.of(stored[s]),
@@ -116,8 +115,7 @@ final class SimWriteBench implements BenchMain.Bench {
     }
 
     Map<String, Object> summary = new LinkedHashMap<>();
-    Double error = validate(writeJson, byConfig.get("16x64"), summary);
-    summary.put("sim_validation_max_error", error);
+    validate(writeJson, byConfig.get("16x64"), summary);
     Stats cut32 = byConfig.get("32x128").get("hm-lru.imbalance_cut");
     summary.put("sim_imbalance_cut_32x128", cut32.mean);
     summary.put("sim_imbalance_cut_32x128_ci95", cut32.ci95);
@@ -151,62 +149,25 @@ final class SimWriteBench implements BenchMain.Bench {
     System.out.println("chart: " + png);
   }
 
-  /** Per seed: 1 - ours / stock. */
-  private static double[] cut(double[] ours, double[] stock) {
-    double[] r = new double[ours.length];
-    for (int i = 0; i < r.length; i++) {
-      r[i] = stock[i] == 0 ? 0 : 1 - ours[i] / stock[i];
-    }
-    return r;
-  }
-
-  private static double[] ratio(double[] ours, double[] stock) {
-    double[] r = new double[ours.length];
-    for (int i = 0; i < r.length; i++) {
-      r[i] = ours[i] / stock[i];
-    }
-    return r;
-  }
-
-  /**
-   * Compares the simulated 16 x 64 figures with the emulated run's {@code write.json}; prints
-   * the comparison and returns the largest relative difference, or null without a file.
-   */
-  private static Double validate(File writeJson, Map<String, Stats> sim,
+  /** Compares the simulated 16 x 64 figures with the emulated run's {@code write.json}. */
+  private static void validate(File writeJson, Map<String, Stats> sim,
       Map<String, Object> summary) throws Exception {
-    if (!writeJson.isFile()) {
+    SimValidation v = new SimValidation();
+    JsonNode emu = writeJson.isFile()
+        ? new ObjectMapper().readTree(writeJson).path("summary") : null;
+    if (emu == null) {
       System.out.println("validation: no " + writeJson + " (run bin/bench write first, or "
           + "both in one command) - not compared");
-      return null;
-    }
-    JsonNode emu = new ObjectMapper().readTree(writeJson).path("summary");
-    if (emu.path("writers").asInt() != 64) {
+    } else if (emu.path("writers").asInt() != 64) {
       System.out.println("validation: " + writeJson + " is not of 64 writers - not compared");
-      return null;
+    } else {
+      v.compare("the emulated write run (16 DataNodes, 64 writers)", emu, sim, new String[][] {
+          {"imbalance_cut", "hm-lru.imbalance_cut"},
+          {"available_space_imbalance_cut", "available-space.imbalance_cut"},
+          {"makespan_ratio", "hm-lru.makespan_ratio"},
+          {"stored_max_over_mean", "hm-lru.stored_max_over_mean"},
+          {"stock_stored_max_over_mean", "stock.stored_max_over_mean"}});
     }
-    String[][] pairs = {
-        {"imbalance_cut", "hm-lru.imbalance_cut"},
-        {"available_space_imbalance_cut", "available-space.imbalance_cut"},
-        {"makespan_ratio", "hm-lru.makespan_ratio"},
-        {"stored_max_over_mean", "hm-lru.stored_max_over_mean"},
-        {"stock_stored_max_over_mean", "stock.stored_max_over_mean"}};
-    double worst = 0;
-    Map<String, Object> compared = new LinkedHashMap<>();
-    System.out.printf("%nvalidation against the emulated write run (16 DataNodes, 64 writers)%n");
-    System.out.printf("%-30s %10s %18s %10s%n", "figure", "emulated", "simulated", "rel. diff");
-    for (String[] p : pairs) {
-      if (!emu.has(p[0])) {
-        continue;
-      }
-      double e = emu.path(p[0]).asDouble();
-      Stats s = sim.get(p[1]);
-      double diff = Math.abs(s.mean - e) / Math.max(Math.abs(e), 1e-9);
-      worst = Math.max(worst, diff);
-      compared.put(p[0], Map.of("emulated", e, "simulated", s.json(), "relative_difference",
-          diff));
-      System.out.printf(Locale.ROOT, "%-30s %10.3f %18s %10.2f%n", p[0], e, s, diff);
-    }
-    summary.put("sim_validation", compared);
-    return worst;
+    v.putInto(summary);
   }
 }

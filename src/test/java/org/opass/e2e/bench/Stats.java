@@ -39,6 +39,52 @@ final class Stats {
     return new Stats(mean, t * Math.sqrt(ss / (n - 1) / n), n);
   }
 
+  /**
+   * The ratio of the means, sum(ours) / sum(stock), over paired repetitions, with the 95%
+   * interval of the ratio estimator (linearized: the residuals ours_i - R * stock_i, scaled by
+   * stock's mean, with Student's t). Preferred to the mean of per-repetition ratios, which
+   * is biased upwards when stock's figure varies a lot between repetitions (the write
+   * imbalance's does, by a factor of 4), and has the wider interval.
+   */
+  static Stats ratio(double[] ours, double[] stock) {
+    int n = ours.length;
+    double sumOurs = 0;
+    double sumStock = 0;
+    for (int i = 0; i < n; i++) {
+      sumOurs += ours[i];
+      sumStock += stock[i];
+    }
+    if (sumStock == 0 && sumOurs == 0) {
+      return new Stats(1, 0, n); // both nothing (no imbalance with two writers): the same
+    }
+    double r = sumOurs / sumStock;
+    if (n < 2) {
+      return new Stats(r, 0, n);
+    }
+    double[] residual = new double[n];
+    for (int i = 0; i < n; i++) {
+      residual[i] = ours[i] - r * stock[i];
+    }
+    return new Stats(r, of(residual).ci95 / (sumStock / n), n);
+  }
+
+  /** The cut of a cost, 1 - {@link #ratio}, with the same interval. */
+  static Stats cut(double[] ours, double[] stock) {
+    Stats r = ratio(ours, stock);
+    return new Stats(1 - r.mean, r.ci95, r.n);
+  }
+
+  /** The interval's lower end. */
+  double low() {
+    return mean - ci95;
+  }
+
+  /** Puts {@code key} (the mean), {@code key_ci95} (the half-width) into a summary. */
+  void putInto(Map<String, Object> summary, String key) {
+    summary.put(key, mean);
+    summary.put(key + "_ci95", ci95);
+  }
+
   /** {@code {"mean": m, "ci95": h, "n": n}} for a JSON report. */
   Map<String, Object> json() {
     Map<String, Object> m = new LinkedHashMap<>();

@@ -5,8 +5,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.ToDoubleFunction;
 import java.util.stream.IntStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -46,47 +48,83 @@ final class WriteBench implements BenchMain.Bench {
   static final SystemUnderTest HEAT_FIRST = new SystemUnderTest("hm-lru-heat-first",
       HmLruPlacementPolicy.class.getName(), Map.of(HmLruKeys.RANKING, "heat-first"));
 
+  /** The imbalance cut's 95% interval a run aims for (half-width), at the largest writer count. */
+  static final double CUT_CI_GOAL = 0.10;
+
+  /**
+   * Repetitions are rounds: every system's cluster stays up, and each round runs every writer
+   * count on every system in turn, so a slow moment of the machine hits all systems alike and
+   * round r of stock pairs with round r of HM-LRU. Rounds go on until the imbalance cut's
+   * interval at the largest writer count is within {@link #CUT_CI_GOAL}, between a minimum and
+   * a maximum number of rounds.
+   */
   @Override
   public Map<String, Object> run(File outDir, boolean quick) throws Exception {
-    int[] writerCounts = quick ? new int[] {16, 64} : new int[] {16, 32, 64};
+    // quick: only the writer count the targets are about, and the two systems they compare
+    int[] writerCounts = quick ? new int[] {64} : new int[] {16, 32, 64};
     int blocksPerWriter = quick ? 8 : 16;
-    int repeats = quick ? 1 : 2;
-    // runs.get(system).get(writers) = list over repeats
-    Map<String, Map<Integer, List<Run>>> runs = new LinkedHashMap<>();
-    List<SystemUnderTest> systems = new ArrayList<>(SYSTEMS);
+    int minRounds = quick ? 4 : 3;
+    int maxRounds = quick ? 20 : 12;
+    List<SystemUnderTest> systems = new ArrayList<>(quick
+        ? List.of(SYSTEMS.get(0), SYSTEMS.get(2)) : SYSTEMS);
     if (!quick) {
       systems.add(HEAT_FIRST);
     }
-    for (SystemUnderTest sut : systems) {
-      Map<Integer, List<Run>> bySize = new LinkedHashMap<>();
-      runs.put(sut.name(), bySize);
-      EmulatedCluster.Builder builder = EmulatedCluster.builder().dataNodes(DATANODES)
-          .racks(RACKS).blockSize(BLOCK).writeBandwidthPerDataNode(WRITE_BYTES_PER_SEC)
-          .baseDir(new File(outDir, "write-cluster"))
-          .set(DFSConfigKeys.DFS_BLOCK_REPLICATOR_CLASSNAME_KEY, sut.policyClass());
-      sut.conf().forEach(builder::set);
-      try (EmulatedCluster cluster = builder.start()) {
-        for (int rep = 0; rep < repeats; rep++) {
-          for (int writers : writerCounts) {
-            Run r = runOnce(cluster, writers, blocksPerWriter, "/bench/" + writers + "-" + rep);
-            bySize.computeIfAbsent(writers, k -> new ArrayList<>()).add(r);
-            System.err.printf("write: %-16s %3d writers: bw %.2f/%.2f/%.2f MB/s, stored max/mean "
-                    + "%.2f, makespan %.1f s%n", sut.name(), writers, r.bwMin(), r.bwAvg(),
-                r.bwMax(), r.storedMaxOverMean(), r.makespanSec());
+    int largest = writerCounts[writerCounts.length - 1];
+    // runs.get(system).get(writers) = list over rounds
+    Map<String, Map<Integer, List<Run>>> runs = new LinkedHashMap<>();
+    List<EmulatedCluster> clusters = new ArrayList<>();
+    try {
+      for (SystemUnderTest sut : systems) {
+        EmulatedCluster.Builder builder = EmulatedCluster.builder().dataNodes(DATANODES)
+            .racks(RACKS).blockSize(BLOCK).writeBandwidthPerDataNode(WRITE_BYTES_PER_SEC)
+            .baseDir(new File(outDir, "write-cluster/" + sut.name()))
+            .set(DFSConfigKeys.DFS_BLOCK_REPLICATOR_CLASSNAME_KEY, sut.policyClass());
+        sut.conf().forEach(builder::set);
+        clusters.add(builder.start());
+        runs.put(sut.name(), new LinkedHashMap<>());
+      }
+      for (int round = 0; round < maxRounds; round++) {
+        for (int writers : writerCounts) {
+          for (int k = 0; k < systems.size(); k++) {
+            String name = systems.get(k).name();
+            Run r = runOnce(clusters.get(k), writers, blocksPerWriter,
+                "/bench/" + writers + "-" + round);
+            runs.get(name).computeIfAbsent(writers, x -> new ArrayList<>()).add(r);
+            System.err.printf("write: round %d %-16s %3d writers: bw %.2f/%.2f/%.2f MB/s, "
+                    + "stored max/mean %.2f, makespan %.1f s%n", round + 1, name, writers,
+                r.bwMin(), r.bwAvg(), r.bwMax(), r.storedMaxOverMean(), r.makespanSec());
           }
         }
+        Stats cut = imbalanceCut(runs, "hm-lru", largest);
+        System.out.printf(Locale.ROOT, "  round %d: imbalance cut at %d writers %s%n",
+            round + 1, largest, cut);
+        if (round + 1 >= minRounds && cut.ci95 <= CUT_CI_GOAL) {
+          break;
+        }
+      }
+    } finally {
+      for (EmulatedCluster c : clusters) {
+        c.close();
       }
     }
     ChooseTargetThroughput.Result ct = ChooseTargetThroughput.run(
         new File(outDir, "choose-target"), 1000, 20, quick ? 5000 : 20000, quick ? 5 : 9);
 
-    int largest = writerCounts[writerCounts.length - 1];
     Map<String, Object> doc = new LinkedHashMap<>();
     doc.put("summary", summary(runs, largest, ct));
-    doc.put("setup", Map.of("datanodes", DATANODES, "racks", RACKS, "block_bytes", BLOCK,
-        "write_throttle_bytes_per_sec_per_datanode", WRITE_BYTES_PER_SEC,
-        "blocks_per_writer", blocksPerWriter, "writer_counts", writerCounts,
-        "repeats", repeats, "quick", quick));
+    Map<String, Object> setup = new LinkedHashMap<>();
+    setup.put("datanodes", DATANODES);
+    setup.put("racks", RACKS);
+    setup.put("block_bytes", BLOCK);
+    setup.put("write_throttle_bytes_per_sec_per_datanode", WRITE_BYTES_PER_SEC);
+    setup.put("blocks_per_writer", blocksPerWriter);
+    setup.put("writer_counts", writerCounts);
+    setup.put("rounds", runs.get("stock").get(largest).size());
+    setup.put("rounds_min_max", new int[] {minRounds, maxRounds});
+    setup.put("imbalance_cut_ci95_goal", CUT_CI_GOAL);
+    setup.put("quick", quick);
+    doc.put("setup", setup);
     Map<String, Object> results = new LinkedHashMap<>();
     runs.forEach((sys, bySize) -> {
       Map<String, Object> m = new LinkedHashMap<>();
@@ -170,31 +208,50 @@ final class WriteBench implements BenchMain.Bench {
     return new Run(writers, bw, stored, finish, result.makespanNanos() / 1e9);
   }
 
-  private static double mean(List<Run> runs, java.util.function.ToDoubleFunction<Run> f) {
+  private static double mean(List<Run> runs, ToDoubleFunction<Run> f) {
     return runs.stream().mapToDouble(f).average().orElse(Double.NaN);
   }
 
+  private static double[] each(List<Run> runs, ToDoubleFunction<Run> f) {
+    return runs.stream().mapToDouble(f).toArray();
+  }
+
+  /** 1 - the system's mean imbalance over stock's, rounds paired. */
+  private static Stats imbalanceCut(Map<String, Map<Integer, List<Run>>> runs, String system,
+      int writers) {
+    return Stats.cut(each(runs.get(system).get(writers), Run::imbalance),
+        each(runs.get("stock").get(writers), Run::imbalance));
+  }
+
+  private static Stats makespanRatio(Map<String, Map<Integer, List<Run>>> runs, String system,
+      int writers) {
+    return Stats.ratio(each(runs.get(system).get(writers), Run::makespanSec),
+        each(runs.get("stock").get(writers), Run::makespanSec));
+  }
+
+  /** Each ratio as the ratio of the means over rounds, with its 95% interval ({@code _ci95}). */
   static Map<String, Object> summary(Map<String, Map<Integer, List<Run>>> runs, int largest,
       ChooseTargetThroughput.Result ct) {
-    List<Run> stock = runs.get("stock").get(largest);
-    List<Run> avail = runs.get("available-space").get(largest);
-    List<Run> ours = runs.get("hm-lru").get(largest);
     Map<String, Object> s = new LinkedHashMap<>();
     s.put("writers", largest);
-    s.put("imbalance_cut", 1 - mean(ours, Run::imbalance) / mean(stock, Run::imbalance));
-    s.put("stored_max_over_mean", mean(ours, Run::storedMaxOverMean));
-    s.put("makespan_ratio", mean(ours, Run::makespanSec) / mean(stock, Run::makespanSec));
+    s.put("rounds", runs.get("stock").get(largest).size());
+    Stats cut = imbalanceCut(runs, "hm-lru", largest);
+    cut.putInto(s, "imbalance_cut");
+    s.put("imbalance_cut_ci_low", cut.low());
+    Stats.of(each(runs.get("hm-lru").get(largest), Run::storedMaxOverMean))
+        .putInto(s, "stored_max_over_mean");
+    makespanRatio(runs, "hm-lru", largest).putInto(s, "makespan_ratio");
     s.put("choose_target_ratio", ct.ratio());
-    s.put("available_space_imbalance_cut",
-        1 - mean(avail, Run::imbalance) / mean(stock, Run::imbalance));
-    s.put("stock_stored_max_over_mean", mean(stock, Run::storedMaxOverMean));
+    Stats.of(each(runs.get("stock").get(largest), Run::storedMaxOverMean))
+        .putInto(s, "stock_stored_max_over_mean");
+    if (runs.containsKey("available-space")) {
+      imbalanceCut(runs, "available-space", largest).putInto(s, "available_space_imbalance_cut");
+    }
     if (runs.containsKey(HEAT_FIRST.name())) {
-      List<Run> heatFirst = runs.get(HEAT_FIRST.name()).get(largest);
-      s.put("heat_first_imbalance_cut",
-          1 - mean(heatFirst, Run::imbalance) / mean(stock, Run::imbalance));
-      s.put("heat_first_stored_max_over_mean", mean(heatFirst, Run::storedMaxOverMean));
-      s.put("heat_first_makespan_ratio",
-          mean(heatFirst, Run::makespanSec) / mean(stock, Run::makespanSec));
+      imbalanceCut(runs, HEAT_FIRST.name(), largest).putInto(s, "heat_first_imbalance_cut");
+      Stats.of(each(runs.get(HEAT_FIRST.name()).get(largest), Run::storedMaxOverMean))
+          .putInto(s, "heat_first_stored_max_over_mean");
+      makespanRatio(runs, HEAT_FIRST.name(), largest).putInto(s, "heat_first_makespan_ratio");
     }
     return s;
   }
@@ -212,6 +269,16 @@ final class WriteBench implements BenchMain.Bench {
         System.out.printf("%-8d %-16s %8.2f %8.2f %8.2f %10.2f %12.2f %10.1f%n", w, sys,
             mean(l, Run::bwMin), mean(l, Run::bwAvg), mean(l, Run::bwMax),
             mean(l, Run::imbalance), mean(l, Run::storedMaxOverMean), mean(l, Run::makespanSec));
+      }
+    }
+    System.out.println();
+    for (int w : writerCounts) {
+      for (String sys : runs.keySet()) {
+        if (!sys.equals("stock")) {
+          System.out.printf(Locale.ROOT, "%3d writers, %-16s vs stock: imbalance cut %s, "
+              + "makespan ratio %s (95%% intervals over %d rounds)%n", w, sys,
+              imbalanceCut(runs, sys, w), makespanRatio(runs, sys, w), runs.get(sys).get(w).size());
+        }
       }
     }
     System.out.printf("%nchooseTarget on %d simulated DataNodes / %d racks: stock %.0f calls/s, "

@@ -1,17 +1,21 @@
 package org.opass.e2e.sim;
 
+import java.util.PriorityQueue;
+
 /**
- * Max-min fair rates of flows over shared resources, by progressive filling: every flow's rate
- * grows at the same pace until a resource it uses is full; flows through a full resource keep
- * the rate they have, the others go on growing. This is how a DataNode's bandwidth is shared
- * among its streams in the flow-level model, and why a write pipeline moves at the pace of its
- * slowest member: the pipeline is one flow using each of its DataNodes.
+ * Max-min fair rates of flows over shared resources: every flow's rate grows at the same pace
+ * until a resource it uses is full; flows through a full resource keep the rate they have, the
+ * others go on growing. This is how a DataNode's bandwidth is shared among its streams in the
+ * flow-level model, and why a write pipeline moves at the pace of its slowest member: the
+ * pipeline is one flow using each of its DataNodes.
  *
- * <p>Pure arithmetic on arrays, no Hadoop types.
+ * <p>Computed by water-filling over a heap of resources keyed by their fair level (capacity
+ * left over unfrozen flows through it): the lowest is the next bottleneck, its flows freeze at
+ * that level, and only the resources those flows also use change level. That is
+ * O((flows x members + resources) log resources) per call, so 4,000 pipelines over 1,000
+ * DataNodes take about a millisecond. Pure arithmetic on arrays, no Hadoop types.
  */
 public final class FairShare {
-  private static final double FULL = 1e-9; // relative: a resource this close to full is full
-
   private FairShare() {
   }
 
@@ -30,49 +34,52 @@ public final class FairShare {
         users[r]++;
       }
     }
-    double[] rate = new double[flows.length];
-    boolean[] frozen = new boolean[flows.length];
-    int unfrozen = flows.length;
+    int[][] through = new int[resources][];
+    for (int r = 0; r < resources; r++) {
+      through[r] = new int[users[r]];
+    }
+    int[] filled = new int[resources];
     for (int f = 0; f < flows.length; f++) {
-      if (flows[f].length == 0) { // uses nothing: unbounded, report 0 rather than infinity
-        frozen[f] = true;
-        unfrozen--;
+      for (int r : flows[f]) {
+        through[r][filled[r]++] = f;
       }
     }
-    while (unfrozen > 0) {
-      double step = Double.POSITIVE_INFINITY;
-      for (int r = 0; r < resources; r++) {
-        if (users[r] > 0) {
-          step = Math.min(step, left[r] / users[r]);
-        }
+    // heap entries are {level, resource, version}; a resource's older entries are stale
+    int[] version = new int[resources];
+    PriorityQueue<double[]> heap = new PriorityQueue<>((a, b) -> Double.compare(a[0], b[0]));
+    for (int r = 0; r < resources; r++) {
+      if (users[r] > 0) {
+        heap.add(new double[] {left[r] / users[r], r, 0});
       }
-      for (int f = 0; f < flows.length; f++) {
-        if (!frozen[f]) {
-          rate[f] += step;
-        }
+    }
+    double[] rate = new double[flows.length]; // a flow using nothing stays at 0, not infinity
+    boolean[] frozen = new boolean[flows.length];
+    while (!heap.isEmpty()) {
+      double[] top = heap.poll();
+      int r = (int) top[1];
+      if (top[2] != version[r] || users[r] == 0) {
+        continue;
       }
-      boolean[] full = new boolean[resources];
-      for (int r = 0; r < resources; r++) {
-        if (users[r] > 0) {
-          left[r] -= step * users[r];
-          full[r] = left[r] <= FULL * capacity[r];
-        }
-      }
-      for (int f = 0; f < flows.length; f++) {
+      double level = top[0];
+      for (int f : through[r]) {
         if (frozen[f]) {
           continue;
         }
-        for (int r : flows[f]) {
-          if (full[r]) {
-            frozen[f] = true;
-            unfrozen--;
-            for (int q : flows[f]) {
-              users[q]--;
+        frozen[f] = true;
+        rate[f] = level;
+        for (int q : flows[f]) {
+          if (q != r) {
+            left[q] -= level;
+            users[q]--;
+            version[q]++;
+            if (users[q] > 0) {
+              // never below this level: q's level was at least this one before
+              heap.add(new double[] {Math.max(level, left[q] / users[q]), q, version[q]});
             }
-            break;
           }
         }
       }
+      users[r] = 0;
     }
     return rate;
   }

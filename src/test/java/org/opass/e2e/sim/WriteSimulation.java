@@ -161,12 +161,15 @@ public final class WriteSimulation {
     }
 
     double now = 0;
+    double[] rate = null; // recomputed only when a pipeline starts or ends, not at heartbeats
     while (!flows.isEmpty()) {
-      int[][] members = new int[flows.size()][];
-      for (int f = 0; f < members.length; f++) {
-        members[f] = flows.get(f).members;
+      if (rate == null) {
+        int[][] members = new int[flows.size()][];
+        for (int f = 0; f < members.length; f++) {
+          members[f] = flows.get(f).members;
+        }
+        rate = FairShare.rates(members, capacity);
       }
-      double[] rate = FairShare.rates(members, capacity);
       double dt = Double.POSITIVE_INFINITY;
       for (int f = 0; f < rate.length; f++) {
         dt = Math.min(dt, flows.get(f).remaining / rate[f]);
@@ -194,7 +197,11 @@ public final class WriteSimulation {
           done.add(f);
         }
       }
-      flows.removeAll(done);
+      if (done.isEmpty()) {
+        continue;
+      }
+      rate = null;
+      flows.removeIf(f -> f.remaining <= EPS_BYTES * s.blockBytes);
       for (Flow f : done) {
         for (int d : f.members) {
           streams[d]--;

@@ -3,6 +3,7 @@ package org.apache.hadoop.hdfs.server.blockmanagement;
 import java.io.File;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
@@ -13,6 +14,9 @@ import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DFSTestUtil;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.hdfs.protocol.BlockStoragePolicy;
+import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
+import org.apache.hadoop.hdfs.protocol.ExtendedBlock;
+import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.server.common.HdfsServerConstants;
 import org.apache.hadoop.hdfs.server.namenode.NameNode;
 import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
@@ -72,6 +76,7 @@ public final class SimulatedPlacementCluster implements AutoCloseable {
     DatanodeManager dm = c.blockManager.getDatanodeManager();
     for (DatanodeDescriptor dn : dns) {
       dm.getNetworkTopology().add(dn);
+      dm.getHost2DatanodeMap().add(dn); // how getBlockLocations finds a reader's DataNode
       dm.getHeartbeatManager().addDatanode(dn);
       dm.getHeartbeatManager().updateDnStat(dn);
     }
@@ -130,6 +135,18 @@ public final class SimulatedPlacementCluster implements AutoCloseable {
 
   public DatanodeStorageInfo[] chooseTarget(int replicas, Node writer) {
     return chooseTarget(replicas, writer, null, storagePolicy("HOT"));
+  }
+
+  /**
+   * The replicas of a block held by {@code holders} in the order the NameNode hands them to a
+   * reader on {@code readerHost} (an address), as {@code getBlockLocations} sorts them: the
+   * configured topology's {@code sortByDistance} with the NameNode's secondary sort
+   * ({@code dfs.namenode.read.considerLoad}). The reader reads from the first.
+   */
+  public DatanodeInfo[] sortedForReader(String readerHost, DatanodeDescriptor[] holders) {
+    LocatedBlock block = new LocatedBlock(new ExtendedBlock("sim", 1), holders);
+    blockManager.getDatanodeManager().sortLocatedBlocks(readerHost, List.of(block));
+    return block.getLocations();
   }
 
   /** Marks a node decommissioning, as the admin manager does. */
