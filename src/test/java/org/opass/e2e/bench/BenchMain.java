@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.opass.e2e.sim.DiskModel;
 
 /**
  * Entry point of {@code bin/bench <name>... [--quick] [--out DIR]}: runs the benchmarks and
@@ -24,14 +25,22 @@ public final class BenchMain {
       Map.entry("sim-write", new SimWriteBench()),
       Map.entry("sim-read", new SimReadBench()),
       Map.entry("copy", new CopyBench()),
-      Map.entry("write", new WriteBench()),
+      Map.entry("write", new WriteBench(DiskModel.FAIR_SHARE)),
+      Map.entry("write-seek", new WriteBench(DiskModel.SATA_7200_CFQ)),
       Map.entry("planner-scale", new PlannerScaleBench()),
       Map.entry("read-nn-cost", new ReadNameNodeCostBench()),
       Map.entry("read-plan-limits", new ReadPlanLimitsBench()),
-      Map.entry("read-single", new ReadBench(ReadBench.Kind.SINGLE)),
-      Map.entry("read-multi", new ReadBench(ReadBench.Kind.MULTI)),
-      Map.entry("read-dynamic", new ReadBench(ReadBench.Kind.DYNAMIC)),
-      Map.entry("read-tenants", new ReadBench(ReadBench.Kind.TENANTS)),
+      Map.entry("read-single", new ReadBench(ReadBench.Kind.SINGLE, DiskModel.FAIR_SHARE)),
+      Map.entry("read-multi", new ReadBench(ReadBench.Kind.MULTI, DiskModel.FAIR_SHARE)),
+      Map.entry("read-dynamic", new ReadBench(ReadBench.Kind.DYNAMIC, DiskModel.FAIR_SHARE)),
+      Map.entry("read-tenants", new ReadBench(ReadBench.Kind.TENANTS, DiskModel.FAIR_SHARE)),
+      // the same on disks where a switch between concurrent streams costs a seek
+      Map.entry("read-single-seek", new ReadBench(ReadBench.Kind.SINGLE,
+          DiskModel.SATA_7200_CFQ)),
+      Map.entry("read-dynamic-seek", new ReadBench(ReadBench.Kind.DYNAMIC,
+          DiskModel.SATA_7200_CFQ)),
+      Map.entry("read-tenants-seek", new ReadBench(ReadBench.Kind.TENANTS,
+          DiskModel.SATA_7200_CFQ)),
       Map.entry("read-analysis", (outDir, quick) -> {
         Map<String, Object> doc = RandomAccessAnalysis.run(quick);
         System.out.println(RandomAccessAnalysis.table(doc));

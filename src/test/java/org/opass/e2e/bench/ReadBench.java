@@ -24,6 +24,7 @@ import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.e2e.cluster.ProcessContext;
 import org.opass.e2e.cluster.Workload;
 import org.opass.e2e.cluster.WorkloadResult;
+import org.opass.e2e.sim.DiskModel;
 import org.opass.read.nn.BalancingNetworkTopology;
 import org.opass.read.nn.ReadPlanClient;
 import org.opass.read.nn.ReadPlanPlugin;
@@ -91,11 +92,16 @@ final class ReadBench implements BenchMain.Bench {
   }
 
   private final Kind kind;
+  private final DiskModel disk;
+  /** The benchmark's name: its kind's, with "-seek" under the seeking disk model. */
+  private final String name;
   /** A lone reader's chunk time on an idle cluster, measured at the start of each run. */
   private double lone;
 
-  ReadBench(Kind kind) {
+  ReadBench(Kind kind, DiskModel disk) {
     this.kind = kind;
+    this.disk = disk;
+    this.name = kind.benchName + (disk == DiskModel.FAIR_SHARE ? "" : "-seek");
   }
 
   /** A unit of work: the files one task reads, in order. */
@@ -114,28 +120,28 @@ final class ReadBench implements BenchMain.Bench {
     int tenants = kind == Kind.TENANTS ? 2 : 1;
     Map<String, List<Run>> runs = new LinkedHashMap<>();
     try (EmulatedCluster cluster = EmulatedCluster.builder().dataNodes(DATANODES).racks(RACKS)
-        .blockSize(BLOCK).readBandwidthPerDataNode(READ_BYTES_PER_SEC)
-        .baseDir(new File(outDir, kind.benchName + "-cluster")).start()) {
+        .blockSize(BLOCK).readBandwidthPerDataNode(READ_BYTES_PER_SEC).disk(disk)
+        .baseDir(new File(outDir, name + "-cluster")).start()) {
       List<List<Work>> data = new ArrayList<>();
       for (int t = 0; t < tenants; t++) {
         data.add(writeData(cluster, t, perProcess * DATANODES));
       }
       lone = loneChunkSeconds(cluster, data.get(0));
-      System.err.printf("%s: a lone reader reads a chunk in %.3f s%n", kind.benchName, lone);
+      System.err.printf("%s: a lone reader reads a chunk in %.3f s%n", name, lone);
       for (int rep = 0; rep < repeats; rep++) {
         for (SystemUnderTest sut : SYSTEMS) {
           cluster.restartNameNode(sut.nameNode());
           Run r = runOnce(cluster, sut, data, perProcess);
           runs.computeIfAbsent(sut.name(), k -> new ArrayList<>()).add(r);
           System.err.printf("%s: %-18s chunk I/O avg %.2f s max %.2f s, served max/avg %.2f, "
-                  + "local %.2f, makespan %.1f s%n", kind.benchName, sut.name(), r.chunkAvg(),
+                  + "local %.2f, makespan %.1f s%n", name, sut.name(), r.chunkAvg(),
               r.chunkMax(), r.servedMaxOverAvg(), r.localFraction(), r.makespanSec());
         }
       }
     }
     Map<String, Object> doc = new LinkedHashMap<>();
     Map<String, Object> summary = summary(runs, tenants);
-    if (kind == Kind.SINGLE) {
+    if (kind == Kind.SINGLE && disk == DiskModel.FAIR_SHARE) {
       Map<String, Object> cost = new ReadNameNodeCostBench().run(outDir, quick);
       summary.put("getblocklocations_ratio",
           ((Map<?, ?>) cost.get("summary")).get("getblocklocations_ratio"));
@@ -145,14 +151,14 @@ final class ReadBench implements BenchMain.Bench {
     doc.put("setup", Map.of("datanodes", DATANODES, "racks", RACKS, "block_bytes", BLOCK,
         "read_throttle_bytes_per_sec_per_datanode", READ_BYTES_PER_SEC,
         "processes", DATANODES * tenants, "tasks_per_process", perProcess,
-        "repeats", repeats, "quick", quick,
+        "repeats", repeats, "quick", quick, "disk", disk.toString(),
         "inputs_per_task", kind == Kind.MULTI ? "3 files of 3, 2 and 1 blocks" : "1 block"));
     Map<String, Object> results = new LinkedHashMap<>();
     runs.forEach((sys, list) -> results.put(sys, list.stream().map(Run::toMap).toList()));
     doc.put("runs", results);
     printTable(runs);
     printRatios(summary);
-    File png = new File(outDir, kind.benchName + ".png");
+    File png = new File(outDir, name + ".png");
     Charts.write(png, charts(runs));
     System.out.println("chart: " + png);
     return doc;
@@ -221,11 +227,11 @@ final class ReadBench implements BenchMain.Bench {
   /**
    * The least average chunk time any assignment can reach: a lone reader's, times the readers
    * each DataNode must serve at once when all processes read (two tenants on 16 DataNodes:
-   * two). Master/worker processes pause to compute, so theirs may be lower; one reader's is
-   * still the floor.
+   * two, at the disk model's efficiency for two streams). Master/worker processes pause to
+   * compute, so theirs may be lower; one reader's is still the floor.
    */
   private double floorChunkSeconds(int tenants) {
-    return lone * tenants;
+    return lone * tenants / disk.efficiency(tenants);
   }
 
   /** Hands out work to process {@code p}; null when there is none left for it. */
@@ -508,7 +514,7 @@ final class ReadBench implements BenchMain.Bench {
 
   private void printTable(Map<String, List<Run>> runs) {
     System.out.println();
-    System.out.printf("%-13s %-19s %7s %7s %7s %6s %8s %8s %7s %7s %7s %8s%n", kind.benchName,
+    System.out.printf("%-13s %-19s %7s %7s %7s %6s %8s %8s %7s %7s %7s %8s%n", name,
         "system", "served", "served", "served", "local", "chunk", "chunk", "bw", "bw", "bw",
         "makespan");
     System.out.printf("%-13s %-19s %7s %7s %7s %6s %8s %8s %7s %7s %7s %8s%n", "", "",
@@ -548,9 +554,9 @@ final class ReadBench implements BenchMain.Bench {
           .toArray());
     });
     return List.of(
-        new Charts.Panel(kind.benchName + ": MiB served per DataNode", "MiB",
+        new Charts.Panel(name + ": MiB served per DataNode", "MiB",
             IntStream.range(0, DATANODES).mapToObj(i -> "dn" + i).toList(), served),
-        new Charts.Panel(kind.benchName + ": chunk I/O time by decile", "s",
+        new Charts.Panel(name + ": chunk I/O time by decile", "s",
             IntStream.rangeClosed(1, 10).mapToObj(d -> d == 10 ? "max" : "p" + d * 10).toList(),
             chunks));
   }

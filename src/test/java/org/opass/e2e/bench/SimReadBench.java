@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
+import org.opass.e2e.sim.DiskModel;
 import org.opass.e2e.sim.ReadSimulation;
 import org.opass.e2e.sim.ReadSimulation.Kind;
 import org.opass.e2e.sim.ReadSimulation.Reader;
@@ -29,9 +30,14 @@ import org.opass.e2e.sim.ReadSimulation.Result;
 final class SimReadBench implements BenchMain.Bench {
   private static final String[] EMULATED = {"read-single", "read-dynamic", "read-tenants"};
 
-  private record Config(Kind kind, int nodes, int racks, int perProcess) {
+  private record Config(Kind kind, int nodes, int racks, int perProcess, DiskModel disk) {
+    Config(Kind kind, int nodes, int racks, int perProcess) {
+      this(kind, nodes, racks, perProcess, DiskModel.FAIR_SHARE);
+    }
+
     String name() {
-      return kind.name().toLowerCase(Locale.ROOT) + "-" + nodes;
+      return kind.name().toLowerCase(Locale.ROOT) + "-" + nodes
+          + (disk == DiskModel.FAIR_SHARE ? "" : "/seek");
     }
   }
 
@@ -59,13 +65,18 @@ final class SimReadBench implements BenchMain.Bench {
     for (Kind kind : Kind.values()) {
       configs.add(new Config(kind, 1000, 20, quick ? 4 : 10));
     }
+    // everything again on disks where a switch between streams costs a seek
+    for (Config c : List.copyOf(configs)) {
+      configs.add(new Config(c.kind(), c.nodes(), c.racks(), c.perProcess(),
+          DiskModel.SATA_7200_CFQ));
+    }
 
     File dir = new File(outDir, "sim-read");
     Files.createDirectories(dir.toPath());
     Map<String, Object> results = new LinkedHashMap<>();
     Map<String, Map<String, Stats>> byConfig = new LinkedHashMap<>();
     System.out.printf("%nsim-read: flow-level simulation, %d seeds a configuration%n", seeds);
-    System.out.printf("%-13s %-19s %14s %14s %14s %12s%n", "workload", "system",
+    System.out.printf("%-18s %-19s %14s %14s %14s %12s%n", "workload", "system",
         "chunk avg s", "makespan s", "served max/avg", "local");
     for (Config c : configs) {
       int n = c.nodes() >= 1000 ? Math.min(seeds, 3) : seeds;
@@ -75,7 +86,7 @@ final class SimReadBench implements BenchMain.Bench {
       }
       long t0 = System.nanoTime();
       ReadSimulation.Setup setup = new ReadSimulation.Setup(c.nodes(), c.racks(), c.kind())
-          .chunksPerProcess(c.perProcess());
+          .chunksPerProcess(c.perProcess()).disk(c.disk());
       Map<Reader, List<Result>> runs = ReadSimulation.run(dir, setup, seedList);
       Map<String, Object> json = new LinkedHashMap<>();
       for (Reader r : Reader.values()) {
@@ -87,15 +98,13 @@ final class SimReadBench implements BenchMain.Bench {
         m.put("served_max_over_avg", Stats.of(each(l, Result::servedMaxOverAvg)).json());
         m.put("local_fraction", Stats.of(each(l, Result::localFraction)).json());
         json.put(r.name().toLowerCase(Locale.ROOT), m);
-        System.out.printf(Locale.ROOT, "%-13s %-19s %14s %14s %14s %12s%n", c.name(),
+        System.out.printf(Locale.ROOT, "%-18s %-19s %14s %14s %14s %12s%n", c.name(),
             r.name().toLowerCase(Locale.ROOT), Stats.of(each(l, Result::chunkAvgSec)),
             Stats.of(each(l, Result::makespanSec)), Stats.of(each(l, Result::servedMaxOverAvg)),
             Stats.of(each(l, Result::localFraction)));
       }
-      // every process reads without pause but for master/worker's compute: the floor is a lone
-      // reader's chunk time times the readers each DataNode must serve at once
-      Map<String, Stats> figures = figures(runs, setup.loneChunkSeconds() * setup.tenants());
-      System.out.printf(Locale.ROOT, "%-13s Opass speedup %s (bound %s), considerLoad %s, "
+      Map<String, Stats> figures = figures(runs, setup.floorChunkSeconds());
+      System.out.printf(Locale.ROOT, "%-18s Opass speedup %s (bound %s), considerLoad %s, "
               + "makespan ratio %s%n", "", figures.get("speedup"), figures.get("speedup_bound"),
           figures.get("considerload_speedup"), figures.get("makespan_ratio"));
       Map<String, Object> ratios = new LinkedHashMap<>();
@@ -103,7 +112,7 @@ final class SimReadBench implements BenchMain.Bench {
       json.put("ratios", ratios);
       json.put("setup", Map.of("kind", c.kind().name(), "nodes", c.nodes(), "racks", c.racks(),
           "chunks_per_process", c.perProcess(), "processes", c.nodes() * setup.tenants(),
-          "seeds", n, "wall_seconds", (System.nanoTime() - t0) / 1e9));
+          "disk", c.disk().name(), "seeds", n, "wall_seconds", (System.nanoTime() - t0) / 1e9));
       results.put(c.name(), json);
       byConfig.put(c.name(), figures);
     }
@@ -129,14 +138,19 @@ final class SimReadBench implements BenchMain.Bench {
               {"stock_local_fraction", "stock_local_fraction"}});
     }
     v.putInto(summary);
-    Stats dynamic64 = byConfig.get("dynamic-64").get("speedup");
-    dynamic64.putInto(summary, "sim_dynamic_speedup_64");
-    byConfig.get("single-64").get("speedup").putInto(summary, "sim_single_speedup_64");
-    byConfig.get("tenants-32").get("speedup").putInto(summary, "sim_tenants_speedup_32");
-    for (Kind kind : Kind.values()) {
-      String name = kind.name().toLowerCase(Locale.ROOT);
-      summary.put("sim_" + name + "_speedup_1000", byConfig.get(name + "-1000").get("speedup")
-          .mean);
+    for (String model : new String[] {"", "/seek"}) {
+      String suffix = model.isEmpty() ? "" : "_seek";
+      byConfig.get("dynamic-64" + model).get("speedup")
+          .putInto(summary, "sim_dynamic_speedup_64" + suffix);
+      byConfig.get("single-64" + model).get("speedup")
+          .putInto(summary, "sim_single_speedup_64" + suffix);
+      byConfig.get("tenants-32" + model).get("speedup")
+          .putInto(summary, "sim_tenants_speedup_32" + suffix);
+      for (Kind kind : Kind.values()) {
+        String name = kind.name().toLowerCase(Locale.ROOT);
+        summary.put("sim_" + name + "_speedup_1000" + suffix,
+            byConfig.get(name + "-1000" + model).get("speedup").mean);
+      }
     }
     chart(new File(outDir, "sim-read.png"), byConfig);
     Map<String, Object> doc = new LinkedHashMap<>();
@@ -144,7 +158,9 @@ final class SimReadBench implements BenchMain.Bench {
     doc.put("model", Map.of("disk_bytes_per_s", 2 << 20, "chunk_bytes", 1 << 20,
         "replication", 3, "heartbeat_s", 1, "sharing", "even among the reads a DataNode "
             + "serves", "processes", "one per DataNode host (two for two tenants)",
-        "compute_s", "0-1 after each master/worker task"));
+        "compute_s", "0-1 after each master/worker task", "disk_models",
+        List.of(DiskModel.FAIR_SHARE.toString(),
+            DiskModel.SATA_7200_CFQ.toString() + ": configurations named /seek")));
     doc.put("configs", results);
     return doc;
   }
@@ -182,14 +198,20 @@ final class SimReadBench implements BenchMain.Bench {
   /** Opass's chunk-time speedup over stock by workload and cluster size. */
   private static void chart(File png, Map<String, Map<String, Stats>> byConfig)
       throws java.io.IOException {
-    List<String> names = new ArrayList<>(byConfig.keySet());
-    Map<String, double[]> series = new LinkedHashMap<>();
-    for (String figure : new String[] {"speedup", "speedup_bound", "considerload_speedup"}) {
-      series.put(figure, names.stream().mapToDouble(n -> byConfig.get(n).get(figure).mean)
-          .toArray());
+    List<Charts.Panel> panels = new ArrayList<>();
+    for (boolean seek : new boolean[] {false, true}) {
+      List<String> names = byConfig.keySet().stream()
+          .filter(n -> n.endsWith("/seek") == seek).toList();
+      Map<String, double[]> series = new LinkedHashMap<>();
+      for (String figure : new String[] {"speedup", "speedup_bound", "considerload_speedup"}) {
+        series.put(figure, names.stream().mapToDouble(n -> byConfig.get(n).get(figure).mean)
+            .toArray());
+      }
+      panels.add(new Charts.Panel("Chunk I/O speedup over stock, simulated (workload-nodes), "
+          + (seek ? DiskModel.SATA_7200_CFQ.name() + " disks" : "fair-share disks"), "x stock",
+          names, series));
     }
-    Charts.write(png, List.of(new Charts.Panel("Chunk I/O speedup over stock, simulated "
-        + "(workload-nodes)", "x stock", names, series)));
+    Charts.write(png, panels);
     System.out.println("chart: " + png);
   }
 }

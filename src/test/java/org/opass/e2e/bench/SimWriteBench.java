@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.apache.hadoop.hdfs.server.blockmanagement.AvailableSpaceBlockPlacementPolicy;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicyDefault;
+import org.opass.e2e.sim.DiskModel;
 import org.opass.e2e.sim.WriteSimulation;
 import org.opass.placement.HmLruPlacementPolicy;
 
@@ -30,10 +31,14 @@ final class SimWriteBench implements BenchMain.Bench {
   private static final String[] POLICIES = {BlockPlacementPolicyDefault.class.getName(),
       AvailableSpaceBlockPlacementPolicy.class.getName(), HmLruPlacementPolicy.class.getName()};
 
-  /** One configuration: nodes, racks, writers, blocks per writer. */
-  private record Config(int nodes, int racks, int writers, int blocks) {
+  /** One configuration: nodes, racks, writers, blocks per writer, disk model. */
+  private record Config(int nodes, int racks, int writers, int blocks, DiskModel disk) {
+    Config(int nodes, int racks, int writers, int blocks) {
+      this(nodes, racks, writers, blocks, DiskModel.FAIR_SHARE);
+    }
+
     String name() {
-      return nodes + "x" + writers;
+      return nodes + "x" + writers + (disk == DiskModel.FAIR_SHARE ? "" : "/seek");
     }
   }
 
@@ -57,13 +62,18 @@ final class SimWriteBench implements BenchMain.Bench {
       configs.add(new Config(60, 2, w, blocks));
     }
     configs.add(new Config(1000, 20, 4000, quick ? 2 : 4));
+    // the paper's sizes again on disks where a switch between streams costs a seek
+    for (Config c : List.copyOf(configs.subList(3, configs.size()))) {
+      configs.add(new Config(c.nodes(), c.racks(), c.writers(), c.blocks(),
+          DiskModel.SATA_7200_CFQ));
+    }
 
     File dir = new File(outDir, "sim-write");
     Files.createDirectories(dir.toPath());
     Map<String, Object> results = new LinkedHashMap<>();
     Map<String, Map<String, Stats>> byConfig = new LinkedHashMap<>();
     System.out.printf("%nsim-write: flow-level simulation, %d seeds a configuration%n", seeds);
-    System.out.printf("%-9s %-16s %12s %12s %14s %12s%n", "nodes x w", "placement",
+    System.out.printf("%-14s %-16s %12s %12s %14s %12s%n", "nodes x w", "placement",
         "imbalance", "makespan s", "stored max/mean", "cut vs stock");
     for (Config c : configs) {
       int n = c.nodes >= 1000 ? Math.min(seeds, 3) : seeds;
@@ -78,7 +88,7 @@ final class SimWriteBench implements BenchMain.Bench {
       for (int s = 0; s < SYSTEMS.length; s++) {
         List<WriteSimulation.Result> runs = WriteSimulation.run(dir, new WriteSimulation.Setup(
             c.nodes(), c.racks(), POLICIES[s]).writers(c.writers(), c.blocks())
-            .bandwidth(4 << 20, 1 << 20), seedList);
+            .bandwidth(4 << 20, 1 << 20).disk(c.disk()), seedList);
         for (int seed = 0; seed < n; seed++) {
           WriteSimulation.Result r = runs.get(seed);
           double[] bw = r.writerBandwidth();
@@ -103,12 +113,12 @@ final class SimWriteBench implements BenchMain.Bench {
         m.put("imbalance_cut_vs_stock", cut.json());
         m.put("makespan_ratio_vs_stock", Stats.ratio(makespan[s], makespan[0]).json());
         json.put(SYSTEMS[s], m);
-        System.out.printf(Locale.ROOT, "%-9s %-16s %12s %12s %14s %12s%n", c.name(), SYSTEMS[s],
+        System.out.printf(Locale.ROOT, "%-14s %-16s %12s %12s %14s %12s%n", c.name(), SYSTEMS[s],
             Stats.of(imbalance[s]), Stats.of(makespan[s]), Stats.of(stored[s]),
             s == 0 ? "" : cut.toString());
       }
       json.put("setup", Map.of("nodes", c.nodes, "racks", c.racks, "writers", c.writers,
-          "blocks_per_writer", c.blocks, "seeds", n, "wall_seconds",
+          "blocks_per_writer", c.blocks, "disk", c.disk.name(), "seeds", n, "wall_seconds",
           (System.nanoTime() - t0) / 1e9));
       results.put(c.name(), json);
       byConfig.put(c.name(), figures);
@@ -119,15 +129,18 @@ final class SimWriteBench implements BenchMain.Bench {
     Stats cut32 = byConfig.get("32x128").get("hm-lru.imbalance_cut");
     summary.put("sim_imbalance_cut_32x128", cut32.mean);
     summary.put("sim_imbalance_cut_32x128_ci95", cut32.ci95);
-    Stats cut1000 = byConfig.get(configs.get(configs.size() - 1).name())
-        .get("hm-lru.imbalance_cut");
-    summary.put("sim_imbalance_cut_1000", cut1000.mean);
+    summary.put("sim_imbalance_cut_1000", byConfig.get("1000x4000").get("hm-lru.imbalance_cut")
+        .mean);
+    byConfig.get("32x128/seek").get("hm-lru.imbalance_cut")
+        .putInto(summary, "sim_imbalance_cut_32x128_seek");
     chart(new File(outDir, "sim-write.png"), byConfig);
     Map<String, Object> doc = new LinkedHashMap<>();
     doc.put("summary", summary);
     doc.put("model", Map.of("disk_bytes_per_s", 4 << 20, "block_bytes", 1 << 20,
         "replication", 3, "heartbeat_s", 1, "sharing", "max-min fair per DataNode, a pipeline "
-            + "at its slowest member's share", "writers", "spread evenly over DataNode hosts"));
+            + "at its slowest member's share", "writers", "spread evenly over DataNode hosts",
+        "disk_models", List.of(DiskModel.FAIR_SHARE.toString(),
+            DiskModel.SATA_7200_CFQ.toString() + ": configurations named /seek")));
     doc.put("configs", results);
     return doc;
   }
@@ -135,17 +148,20 @@ final class SimWriteBench implements BenchMain.Bench {
   /** Writer-bandwidth imbalance relative to stock's, by cluster size and writers. */
   private static void chart(File png, Map<String, Map<String, Stats>> byConfig)
       throws java.io.IOException {
-    List<String> names = new ArrayList<>(byConfig.keySet());
-    Map<String, double[]> series = new LinkedHashMap<>();
-    for (String system : SYSTEMS) {
-      double[] v = new double[names.size()];
-      for (int i = 0; i < v.length; i++) {
-        v[i] = 1 - byConfig.get(names.get(i)).get(system + ".imbalance_cut").mean;
+    List<Charts.Panel> panels = new ArrayList<>();
+    for (boolean seek : new boolean[] {false, true}) {
+      List<String> names = byConfig.keySet().stream()
+          .filter(n -> n.endsWith("/seek") == seek).toList();
+      Map<String, double[]> series = new LinkedHashMap<>();
+      for (String system : SYSTEMS) {
+        series.put(system, names.stream()
+            .mapToDouble(n -> 1 - byConfig.get(n).get(system + ".imbalance_cut").mean).toArray());
       }
-      series.put(system, v);
+      panels.add(new Charts.Panel("Writer-bandwidth imbalance (max - min) relative to stock's, "
+          + "simulated (nodes x writers), " + (seek ? DiskModel.SATA_7200_CFQ.name()
+          + " disks" : "fair-share disks"), "x stock", names, series));
     }
-    Charts.write(png, List.of(new Charts.Panel("Writer-bandwidth imbalance (max - min) relative "
-        + "to stock's, simulated (nodes x writers)", "x stock", names, series)));
+    Charts.write(png, panels);
     System.out.println("chart: " + png);
   }
 

@@ -20,6 +20,7 @@ import org.opass.e2e.cluster.Workload;
 import org.opass.e2e.cluster.WorkloadResult;
 import org.opass.e2e.cluster.WorkloadResult.Chunk;
 import org.opass.e2e.cluster.WorkloadResult.ProcessResult;
+import org.opass.e2e.sim.DiskModel;
 import org.opass.placement.HmLruKeys;
 import org.opass.placement.HmLruPlacementPolicy;
 
@@ -47,6 +48,15 @@ final class WriteBench implements BenchMain.Bench {
   /** Full runs also measure the heat-first ranking against the paper's rank sum. */
   static final SystemUnderTest HEAT_FIRST = new SystemUnderTest("hm-lru-heat-first",
       HmLruPlacementPolicy.class.getName(), Map.of(HmLruKeys.RANKING, "heat-first"));
+
+  private final DiskModel disk;
+  /** "write", or "write-seek" under the seeking disk model. */
+  private final String name;
+
+  WriteBench(DiskModel disk) {
+    this.disk = disk;
+    this.name = disk == DiskModel.FAIR_SHARE ? "write" : "write-seek";
+  }
 
   /** The imbalance cut's 95% interval a run aims for (half-width), at the largest writer count. */
   static final double CUT_CI_GOAL = 0.10;
@@ -78,7 +88,7 @@ final class WriteBench implements BenchMain.Bench {
       for (SystemUnderTest sut : systems) {
         EmulatedCluster.Builder builder = EmulatedCluster.builder().dataNodes(DATANODES)
             .racks(RACKS).blockSize(BLOCK).writeBandwidthPerDataNode(WRITE_BYTES_PER_SEC)
-            .baseDir(new File(outDir, "write-cluster/" + sut.name()))
+            .disk(disk).baseDir(new File(outDir, name + "-cluster/" + sut.name()))
             .set(DFSConfigKeys.DFS_BLOCK_REPLICATOR_CLASSNAME_KEY, sut.policyClass());
         sut.conf().forEach(builder::set);
         clusters.add(builder.start());
@@ -91,8 +101,8 @@ final class WriteBench implements BenchMain.Bench {
             Run r = runOnce(clusters.get(k), writers, blocksPerWriter,
                 "/bench/" + writers + "-" + round);
             runs.get(name).computeIfAbsent(writers, x -> new ArrayList<>()).add(r);
-            System.err.printf("write: round %d %-16s %3d writers: bw %.2f/%.2f/%.2f MB/s, "
-                    + "stored max/mean %.2f, makespan %.1f s%n", round + 1, name, writers,
+            System.err.printf("%s: round %d %-16s %3d writers: bw %.2f/%.2f/%.2f MB/s, "
+                    + "stored max/mean %.2f, makespan %.1f s%n", this.name, round + 1, name, writers,
                 r.bwMin(), r.bwAvg(), r.bwMax(), r.storedMaxOverMean(), r.makespanSec());
           }
         }
@@ -108,8 +118,10 @@ final class WriteBench implements BenchMain.Bench {
         c.close();
       }
     }
-    ChooseTargetThroughput.Result ct = ChooseTargetThroughput.run(
-        new File(outDir, "choose-target"), 1000, 20, quick ? 5000 : 20000, quick ? 5 : 9);
+    // placement's NameNode cost does not depend on the disks
+    ChooseTargetThroughput.Result ct = disk != DiskModel.FAIR_SHARE ? null
+        : ChooseTargetThroughput.run(new File(outDir, "choose-target"), 1000, 20,
+            quick ? 5000 : 20000, quick ? 5 : 9);
 
     Map<String, Object> doc = new LinkedHashMap<>();
     doc.put("summary", summary(runs, largest, ct));
@@ -124,6 +136,7 @@ final class WriteBench implements BenchMain.Bench {
     setup.put("rounds_min_max", new int[] {minRounds, maxRounds});
     setup.put("imbalance_cut_ci95_goal", CUT_CI_GOAL);
     setup.put("quick", quick);
+    setup.put("disk", disk.toString());
     doc.put("setup", setup);
     Map<String, Object> results = new LinkedHashMap<>();
     runs.forEach((sys, bySize) -> {
@@ -134,7 +147,7 @@ final class WriteBench implements BenchMain.Bench {
     doc.put("runs", results);
     doc.put("choose_target", ct.toMap());
     printTable(runs, writerCounts, ct);
-    File png = new File(outDir, "write.png");
+    File png = new File(outDir, name + ".png");
     Charts.write(png, charts(runs, largest));
     System.out.println("chart: " + png);
     return doc;
@@ -241,7 +254,9 @@ final class WriteBench implements BenchMain.Bench {
     Stats.of(each(runs.get("hm-lru").get(largest), Run::storedMaxOverMean))
         .putInto(s, "stored_max_over_mean");
     makespanRatio(runs, "hm-lru", largest).putInto(s, "makespan_ratio");
-    s.put("choose_target_ratio", ct.ratio());
+    if (ct != null) {
+      s.put("choose_target_ratio", ct.ratio());
+    }
     Stats.of(each(runs.get("stock").get(largest), Run::storedMaxOverMean))
         .putInto(s, "stock_stored_max_over_mean");
     if (runs.containsKey("available-space")) {
@@ -280,6 +295,9 @@ final class WriteBench implements BenchMain.Bench {
               imbalanceCut(runs, sys, w), makespanRatio(runs, sys, w), runs.get(sys).get(w).size());
         }
       }
+    }
+    if (ct == null) {
+      return;
     }
     System.out.printf("%nchooseTarget on %d simulated DataNodes / %d racks: stock %.0f calls/s, "
             + "HM-LRU %.0f calls/s (ratio %.2f; %d HM-LRU choices counted)%n%n", ct.nodes(),

@@ -33,6 +33,7 @@ import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.hdfs.server.datanode.DataNodeThrottles;
 import org.apache.hadoop.hdfs.util.DataTransferThrottler;
 import org.apache.hadoop.net.StaticMapping;
+import org.opass.e2e.sim.DiskModel;
 
 /**
  * A MiniDFSCluster in which every DataNode is a host of its own on the loopback network, so that
@@ -108,7 +109,10 @@ public final class EmulatedCluster implements AutoCloseable {
     private long blockSize = 1024 * 1024;
     private long readBandwidth;
     static final long READ_THROTTLE_PERIOD_MILLIS = 50;
+    /** {@code DataTransferThrottler}'s default period, which the write throttle keeps. */
+    static final long WRITE_THROTTLE_PERIOD_MILLIS = 500;
     private long writeBandwidth;
+    private DiskModel disk = DiskModel.FAIR_SHARE;
     private File baseDir;
     private boolean stockConsiderLoad = true;
     private StorageType[][] storageTypes;
@@ -166,6 +170,16 @@ public final class EmulatedCluster implements AutoCloseable {
      */
     public Builder writeBandwidthPerDataNode(long bytesPerSecond) {
       this.writeBandwidth = requireNonNegative(bytesPerSecond);
+      return this;
+    }
+
+    /**
+     * How the read and write throttles treat concurrent streams: {@link DiskModel#FAIR_SHARE}
+     * (the default) shares a DataNode's bandwidth evenly; another model charges its cost of
+     * switching between streams ({@link SeekingThrottler}; Hadoop 3.4.0 on).
+     */
+    public Builder disk(DiskModel model) {
+      this.disk = model;
       return this;
     }
 
@@ -264,10 +278,16 @@ public final class EmulatedCluster implements AutoCloseable {
       try {
         cluster.waitActive();
         cluster.waitFirstBRCompleted(0, (int) SETTLE_TIMEOUT.toMillis());
-        if (readBandwidth > 0) {
-          for (DataNode dn : cluster.getDataNodes()) {
-            DataNodeThrottles.setReadThrottler(dn,
-                new DataTransferThrottler(READ_THROTTLE_PERIOD_MILLIS, readBandwidth));
+        for (DataNode dn : cluster.getDataNodes()) {
+          if (readBandwidth > 0) {
+            DataNodeThrottles.setReadThrottler(dn, disk == DiskModel.FAIR_SHARE
+                ? new DataTransferThrottler(READ_THROTTLE_PERIOD_MILLIS, readBandwidth)
+                : new SeekingThrottler(READ_THROTTLE_PERIOD_MILLIS, readBandwidth, disk));
+          }
+          if (writeBandwidth > 0 && disk != DiskModel.FAIR_SHARE) {
+            // the stock throttle's own period (500 ms), charging stream switches too
+            DataNodeThrottles.setWriteThrottler(dn,
+                new SeekingThrottler(WRITE_THROTTLE_PERIOD_MILLIS, writeBandwidth, disk));
           }
         }
         EmulatedCluster emulated = new EmulatedCluster(cluster, conf, racks);

@@ -44,7 +44,8 @@ import org.opass.read.plan.RackResolver;
  * processes read what the planner ({@link EqualAssignment}, {@link DynamicAssignment}) gives
  * them, and their plan's servers are chosen by {@link ReplicaBalancer} as the plan service
  * chooses them. A flow-level model moves the bytes: each DataNode's read bandwidth is shared
- * evenly among the reads it serves ({@link FairShare}), and DataNodes heartbeat once a
+ * evenly among the reads it serves ({@link FairShare}), less what the {@link DiskModel} says
+ * switching between them costs, and DataNodes heartbeat once a
  * second (each at its own phase) with those reads as their transfer count.
  *
  * <p>The data is placed once per seed by the stock policy from a writer on no DataNode
@@ -83,6 +84,7 @@ public final class ReadSimulation {
     long blockBytes = 1 << 20;
     double readBytesPerSec = 2 << 20;
     long heartbeatMillis = 1000;
+    DiskModel disk = DiskModel.FAIR_SHARE;
 
     public Setup(int nodes, int racks, Kind kind) {
       this.nodes = nodes;
@@ -95,13 +97,23 @@ public final class ReadSimulation {
       return this;
     }
 
+    public Setup disk(DiskModel model) {
+      disk = model;
+      return this;
+    }
+
     public int tenants() {
       return kind == Kind.TENANTS ? 2 : 1;
     }
 
-    /** A lone reader's chunk time: what no read can beat. */
-    public double loneChunkSeconds() {
-      return blockBytes / readBytesPerSec;
+    /**
+     * The least average chunk time any assignment can reach: a lone reader's, when all
+     * processes read at once times the readers each DataNode must then serve (two tenants:
+     * two, at the disk model's efficiency for two streams). Master/worker processes pause to
+     * compute, so theirs is one reader's.
+     */
+    public double floorChunkSeconds() {
+      return blockBytes / readBytesPerSec * tenants() / disk.efficiency(tenants());
     }
   }
 
@@ -243,8 +255,6 @@ public final class ReadSimulation {
 
       int[] streams = new int[dns.length];
       int[] served = new int[dns.length];
-      double[] capacity = new double[dns.length];
-      Arrays.fill(capacity, s.readBytesPerSec / 1000.0); // bytes per simulated ms
       List<Integer> order = new ArrayList<>();
       for (int p = 0; p < processes; p++) {
         order.add(p);
@@ -290,7 +300,8 @@ public final class ReadSimulation {
           for (int f = 0; f < members.length; f++) {
             members[f] = new int[] {flows.get(f).server};
           }
-          rate = FairShare.rates(members, capacity);
+          // bytes per simulated ms, as much as the disk model lets each DataNode's reads have
+          rate = FairShare.rates(members, s.disk.capacities(s.readBytesPerSec / 1000.0, streams));
         }
         double next = Double.POSITIVE_INFINITY;
         for (int f = 0; f < rate.length; f++) {

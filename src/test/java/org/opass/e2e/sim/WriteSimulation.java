@@ -20,7 +20,8 @@ import org.apache.hadoop.util.Time;
  * Parallel writes in simulated time: a real NameNode with simulated DataNodes
  * ({@link SimulatedPlacementCluster}) places every block through the configured placement
  * policy, and a flow-level model moves the bytes. Each DataNode writes at a fixed bandwidth
- * shared max-min fairly among the pipelines through it ({@link FairShare}); a pipeline moves
+ * shared max-min fairly among the pipelines through it ({@link FairShare}), less what the
+ * {@link DiskModel} says switching between them costs; a pipeline moves
  * at the pace its slowest member allows. Every DataNode heartbeats once a heartbeat interval
  * (at its own phase) with its active transfers as its xceiver count, on the NameNode's clock
  * advanced by simulated time, so load-aware placement (stock {@code considerLoad}, HM-LRU's
@@ -44,6 +45,7 @@ public final class WriteSimulation {
     double writeBytesPerSec = 4 << 20;
     long heartbeatMillis = 1000;
     long seed = 1;
+    DiskModel disk = DiskModel.FAIR_SHARE;
 
     public Setup(int nodes, int racks, String policyClass) {
       this.nodes = nodes;
@@ -70,6 +72,11 @@ public final class WriteSimulation {
 
     public Setup seed(long seed) {
       this.seed = seed;
+      return this;
+    }
+
+    public Setup disk(DiskModel model) {
+      disk = model;
       return this;
     }
   }
@@ -142,9 +149,6 @@ public final class WriteSimulation {
     for (DatanodeDescriptor dn : dns) {
       cluster.heartbeat(dn, 0, clockBase);
     }
-    double[] capacity = new double[dns.length];
-    java.util.Arrays.fill(capacity, s.writeBytesPerSec / 1000.0); // bytes per simulated ms
-
     int[] left = new int[s.writers];
     double[] finish = new double[s.writers];
     int[] stored = new int[dns.length];
@@ -168,7 +172,8 @@ public final class WriteSimulation {
         for (int f = 0; f < members.length; f++) {
           members[f] = flows.get(f).members;
         }
-        rate = FairShare.rates(members, capacity);
+        // bytes per simulated ms, as much as the disk model lets each DataNode's streams have
+        rate = FairShare.rates(members, s.disk.capacities(s.writeBytesPerSec / 1000.0, streams));
       }
       double dt = Double.POSITIVE_INFINITY;
       for (int f = 0; f < rate.length; f++) {
