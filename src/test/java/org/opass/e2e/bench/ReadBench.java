@@ -143,8 +143,11 @@ final class ReadBench implements BenchMain.Bench {
     Map<String, Object> summary = summary(runs, tenants);
     if (kind == Kind.SINGLE && disk == DiskModel.FAIR_SHARE) {
       Map<String, Object> cost = new ReadNameNodeCostBench().run(outDir, quick);
-      summary.put("getblocklocations_ratio",
-          ((Map<?, ?>) cost.get("summary")).get("getblocklocations_ratio"));
+      Map<?, ?> costSummary = (Map<?, ?>) cost.get("summary");
+      for (String key : new String[] {"getblocklocations_ratio", "getblocklocations_mean_ratio",
+          "getblocklocations_mean_ratio_ci95"}) {
+        summary.put(key, costSummary.get(key));
+      }
       doc.put("getblocklocations", cost);
     }
     doc.put("summary", summary);

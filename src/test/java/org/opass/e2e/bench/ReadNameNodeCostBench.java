@@ -61,6 +61,8 @@ final class ReadNameNodeCostBench implements BenchMain.Bench {
           files, blocksPerFile, stockRate, oursRate, oursRate / stockRate, choices);
       Map<String, Object> summary = new LinkedHashMap<>();
       summary.put("getblocklocations_ratio", oursRate / stockRate);
+      // rounds interleave the two NameNodes, so round r of each pairs
+      Stats.ratio(o, s).putInto(summary, "getblocklocations_mean_ratio");
       // the least disturbed round of each: a check on the medians when the machine is noisy
       summary.put("getblocklocations_best_round_ratio",
           Arrays.stream(o).max().orElseThrow() / Arrays.stream(s).max().orElseThrow());

@@ -43,7 +43,7 @@ final class SimReadBench implements BenchMain.Bench {
 
   @Override
   public Map<String, Object> run(File outDir, boolean quick) throws Exception {
-    int seeds = quick ? 5 : 20;
+    int seeds = quick ? 10 : 20;
     List<Config> configs = new ArrayList<>();
     Map<Kind, JsonNode> emulated = new LinkedHashMap<>();
     for (Kind kind : Kind.values()) {
@@ -127,7 +127,8 @@ final class SimReadBench implements BenchMain.Bench {
             + " (run bin/bench " + EMULATED[kind.ordinal()] + " first) - not compared");
         continue;
       }
-      v.compare("the emulated " + EMULATED[kind.ordinal()] + " run (16 DataNodes)", emu,
+      String bench = EMULATED[kind.ordinal()];
+      v.compare(bench, "the emulated " + bench + " run (16 DataNodes)", emu,
           byConfig.get(configs.get(kind.ordinal()).name()), new String[][] {
               {speedupKey[kind.ordinal()], "speedup"},
               {"considerload_speedup", "considerload_speedup"},

@@ -18,10 +18,13 @@ final class SimValidation {
   private int agreeing;
 
   /**
-   * Compares {@code pairs} of {emulated summary key, simulated figure key}; keys the emulated
-   * summary lacks are skipped.
+   * Compares {@code pairs} of {emulated summary key, simulated figure key} with the emulated
+   * benchmark {@code bench}'s summary; keys it lacks are skipped.
    */
-  void compare(String title, JsonNode emulated, Map<String, Stats> simulated, String[][] pairs) {
+  void compare(String bench, String title, JsonNode emulated, Map<String, Stats> simulated,
+      String[][] pairs) {
+    Map<String, Object> group = new LinkedHashMap<>();
+    compared.put(bench, group);
     System.out.printf("%nvalidation against %s%n", title);
     System.out.printf("%-30s %16s %16s %10s %8s%n", "figure", "emulated", "simulated",
         "rel. diff", "agrees");
@@ -36,19 +39,22 @@ final class SimValidation {
       boolean agrees = diff <= TOLERANCE || Math.abs(s.mean - e) <= spread;
       agreeing += agrees ? 1 : 0;
       worst = Math.max(worst, diff);
-      String key = compared.containsKey(p[0]) ? title + ": " + p[0] : p[0];
-      compared.put(key, Map.of("emulated", e, "emulated_ci95", spread, "simulated", s.json(),
+      group.put(p[0], Map.of("emulated", e, "emulated_ci95", spread, "simulated", s.json(),
           "relative_difference", diff, "agrees", agrees));
       System.out.printf(Locale.ROOT, "%-30s %16s %16s %10.2f %8s%n", p[0],
           String.format(Locale.ROOT, "%.3g ± %.2g", e, spread), s, diff, agrees ? "yes" : "no");
     }
   }
 
-  /** The summary keys: {@code sim_validation_max_error} (null if nothing was compared) etc. */
+  /**
+   * The summary keys: {@code sim_validation_max_error} (null if nothing was compared), how many
+   * figures agree of how many, and each comparison by emulated benchmark.
+   */
   void putInto(Map<String, Object> summary) {
-    summary.put("sim_validation_max_error", compared.isEmpty() ? null : worst);
+    int figures = compared.values().stream().mapToInt(g -> ((Map<?, ?>) g).size()).sum();
+    summary.put("sim_validation_max_error", figures == 0 ? null : worst);
     summary.put("sim_validation_agreeing", agreeing);
-    summary.put("sim_validation_compared", compared.size());
+    summary.put("sim_validation_compared", figures);
     summary.put("sim_validation", compared);
   }
 }

@@ -44,7 +44,7 @@ final class SimWriteBench implements BenchMain.Bench {
 
   @Override
   public Map<String, Object> run(File outDir, boolean quick) throws Exception {
-    int seeds = quick ? 5 : 20;
+    int seeds = quick ? 10 : 20;
     int blocks = quick ? 8 : 16;
     List<Config> configs = new ArrayList<>();
     // the emulated write benchmark's setup, with as many blocks as its run in this folder wrote
@@ -177,12 +177,13 @@ final class SimWriteBench implements BenchMain.Bench {
     } else if (emu.path("writers").asInt() != 64) {
       System.out.println("validation: " + writeJson + " is not of 64 writers - not compared");
     } else {
-      v.compare("the emulated write run (16 DataNodes, 64 writers)", emu, sim, new String[][] {
-          {"imbalance_cut", "hm-lru.imbalance_cut"},
-          {"available_space_imbalance_cut", "available-space.imbalance_cut"},
-          {"makespan_ratio", "hm-lru.makespan_ratio"},
-          {"stored_max_over_mean", "hm-lru.stored_max_over_mean"},
-          {"stock_stored_max_over_mean", "stock.stored_max_over_mean"}});
+      v.compare("write", "the emulated write run (16 DataNodes, 64 writers)", emu, sim,
+          new String[][] {
+              {"imbalance_cut", "hm-lru.imbalance_cut"},
+              {"available_space_imbalance_cut", "available-space.imbalance_cut"},
+              {"makespan_ratio", "hm-lru.makespan_ratio"},
+              {"stored_max_over_mean", "hm-lru.stored_max_over_mean"},
+              {"stock_stored_max_over_mean", "stock.stored_max_over_mean"}});
     }
     v.putInto(summary);
   }

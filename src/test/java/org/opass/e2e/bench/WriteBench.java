@@ -97,13 +97,14 @@ final class WriteBench implements BenchMain.Bench {
       for (int round = 0; round < maxRounds; round++) {
         for (int writers : writerCounts) {
           for (int k = 0; k < systems.size(); k++) {
-            String name = systems.get(k).name();
+            String system = systems.get(k).name();
             Run r = runOnce(clusters.get(k), writers, blocksPerWriter,
                 "/bench/" + writers + "-" + round);
-            runs.get(name).computeIfAbsent(writers, x -> new ArrayList<>()).add(r);
+            runs.get(system).computeIfAbsent(writers, x -> new ArrayList<>()).add(r);
             System.err.printf("%s: round %d %-16s %3d writers: bw %.2f/%.2f/%.2f MB/s, "
-                    + "stored max/mean %.2f, makespan %.1f s%n", this.name, round + 1, name, writers,
-                r.bwMin(), r.bwAvg(), r.bwMax(), r.storedMaxOverMean(), r.makespanSec());
+                    + "stored max/mean %.2f, makespan %.1f s%n", name, round + 1, system,
+                writers, r.bwMin(), r.bwAvg(), r.bwMax(), r.storedMaxOverMean(),
+                r.makespanSec());
           }
         }
         Stats cut = imbalanceCut(runs, "hm-lru", largest);
@@ -145,7 +146,9 @@ final class WriteBench implements BenchMain.Bench {
       results.put(sys, m);
     });
     doc.put("runs", results);
-    doc.put("choose_target", ct.toMap());
+    if (ct != null) {
+      doc.put("choose_target", ct.toMap());
+    }
     printTable(runs, writerCounts, ct);
     File png = new File(outDir, name + ".png");
     Charts.write(png, charts(runs, largest));
