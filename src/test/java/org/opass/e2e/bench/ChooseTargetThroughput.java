@@ -22,9 +22,13 @@ import org.opass.placement.HmLruPlacementPolicy;
  */
 public final class ChooseTargetThroughput {
 
-  /** Result: calls per second (median over rounds) and how many HM-LRU choices were made. */
+  /**
+   * Result: calls per second (median over rounds), the ratio of the mean rates over the paired
+   * rounds with its interval, and how many HM-LRU choices were made.
+   */
   public record Result(int nodes, int racks, int callsPerRound, int rounds,
-      double stockCallsPerSec, double hmLruCallsPerSec, long hmLruChoices, long hmLruCalls) {
+      double stockCallsPerSec, double hmLruCallsPerSec, Stats meanRatio, long hmLruChoices,
+      long hmLruCalls) {
     public double ratio() {
       return hmLruCallsPerSec / stockCallsPerSec;
     }
@@ -38,6 +42,7 @@ public final class ChooseTargetThroughput {
       m.put("stock_calls_per_sec", stockCallsPerSec);
       m.put("hmlru_calls_per_sec", hmLruCallsPerSec);
       m.put("ratio", ratio());
+      m.put("mean_ratio", meanRatio.json());
       m.put("hmlru_calls", hmLruCalls);
       m.put("hmlru_candidate_choices", hmLruChoices);
       return m;
@@ -78,7 +83,7 @@ public final class ChooseTargetThroughput {
         throw new IllegalStateException("HM-LRU made no choice: its code did not run");
       }
       return new Result(nodes, racks, callsPerRound, rounds, Interleaved.median(so[0]),
-          Interleaved.median(so[1]), choices,
+          Interleaved.median(so[1]), Stats.ratio(so[1], so[0]), choices,
           (long) callsPerRound * rounds);
     }
   }

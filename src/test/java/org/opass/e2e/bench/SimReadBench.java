@@ -37,7 +37,7 @@ final class SimReadBench implements BenchMain.Bench {
 
     String name() {
       return kind.name().toLowerCase(Locale.ROOT) + "-" + nodes
-          + (disk == DiskModel.FAIR_SHARE ? "" : "/seek");
+          + (disk == DiskModel.FAIR_SHARE ? "" : SimRuns.SEEK);
     }
   }
 
@@ -79,11 +79,8 @@ final class SimReadBench implements BenchMain.Bench {
     System.out.printf("%-18s %-19s %14s %14s %14s %12s%n", "workload", "system",
         "chunk avg s", "makespan s", "served max/avg", "local");
     for (Config c : configs) {
-      int n = c.nodes() >= 1000 ? Math.min(seeds, 3) : seeds;
-      long[] seedList = new long[n];
-      for (int i = 0; i < n; i++) {
-        seedList[i] = i + 1;
-      }
+      long[] seedList = SimRuns.seeds(c.nodes(), seeds);
+      int n = seedList.length;
       long t0 = System.nanoTime();
       ReadSimulation.Setup setup = new ReadSimulation.Setup(c.nodes(), c.racks(), c.kind())
           .chunksPerProcess(c.perProcess()).disk(c.disk());
@@ -139,7 +136,7 @@ final class SimReadBench implements BenchMain.Bench {
       // are one draw (its interval over rounds is 0), where the simulator draws one a seed
     }
     v.putInto(summary);
-    for (String model : new String[] {"", "/seek"}) {
+    for (String model : new String[] {"", SimRuns.SEEK}) {
       String suffix = model.isEmpty() ? "" : "_seek";
       byConfig.get("dynamic-64" + model).get("speedup")
           .putInto(summary, "sim_dynamic_speedup_64" + suffix);
@@ -201,8 +198,7 @@ final class SimReadBench implements BenchMain.Bench {
       throws java.io.IOException {
     List<Charts.Panel> panels = new ArrayList<>();
     for (boolean seek : new boolean[] {false, true}) {
-      List<String> names = byConfig.keySet().stream()
-          .filter(n -> n.endsWith("/seek") == seek).toList();
+      List<String> names = SimRuns.names(byConfig.keySet(), seek);
       Map<String, double[]> series = new LinkedHashMap<>();
       for (String figure : new String[] {"speedup", "speedup_bound", "considerload_speedup"}) {
         series.put(figure, names.stream().mapToDouble(n -> byConfig.get(n).get(figure).mean)

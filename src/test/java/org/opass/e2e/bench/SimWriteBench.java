@@ -38,7 +38,7 @@ final class SimWriteBench implements BenchMain.Bench {
     }
 
     String name() {
-      return nodes + "x" + writers + (disk == DiskModel.FAIR_SHARE ? "" : "/seek");
+      return nodes + "x" + writers + (disk == DiskModel.FAIR_SHARE ? "" : SimRuns.SEEK);
     }
   }
 
@@ -76,15 +76,12 @@ final class SimWriteBench implements BenchMain.Bench {
     System.out.printf("%-14s %-16s %12s %12s %14s %12s%n", "nodes x w", "placement",
         "imbalance", "makespan s", "stored max/mean", "cut vs stock");
     for (Config c : configs) {
-      int n = c.nodes >= 1000 ? Math.min(seeds, 3) : seeds;
+      long[] seedList = SimRuns.seeds(c.nodes(), seeds);
+      int n = seedList.length;
       double[][] imbalance = new double[SYSTEMS.length][n];
       double[][] makespan = new double[SYSTEMS.length][n];
       double[][] stored = new double[SYSTEMS.length][n];
       long t0 = System.nanoTime();
-      long[] seedList = new long[n];
-      for (int seed = 0; seed < n; seed++) {
-        seedList[seed] = seed + 1;
-      }
       for (int s = 0; s < SYSTEMS.length; s++) {
         List<WriteSimulation.Result> runs = WriteSimulation.run(dir, new WriteSimulation.Setup(
             c.nodes(), c.racks(), POLICIES[s]).writers(c.writers(), c.blocks())
@@ -131,7 +128,7 @@ final class SimWriteBench implements BenchMain.Bench {
     summary.put("sim_imbalance_cut_32x128_ci95", cut32.ci95);
     summary.put("sim_imbalance_cut_1000", byConfig.get("1000x4000").get("hm-lru.imbalance_cut")
         .mean);
-    byConfig.get("32x128/seek").get("hm-lru.imbalance_cut")
+    byConfig.get("32x128" + SimRuns.SEEK).get("hm-lru.imbalance_cut")
         .putInto(summary, "sim_imbalance_cut_32x128_seek");
     chart(new File(outDir, "sim-write.png"), byConfig);
     Map<String, Object> doc = new LinkedHashMap<>();
@@ -150,8 +147,7 @@ final class SimWriteBench implements BenchMain.Bench {
       throws java.io.IOException {
     List<Charts.Panel> panels = new ArrayList<>();
     for (boolean seek : new boolean[] {false, true}) {
-      List<String> names = byConfig.keySet().stream()
-          .filter(n -> n.endsWith("/seek") == seek).toList();
+      List<String> names = SimRuns.names(byConfig.keySet(), seek);
       Map<String, double[]> series = new LinkedHashMap<>();
       for (String system : SYSTEMS) {
         series.put(system, names.stream()

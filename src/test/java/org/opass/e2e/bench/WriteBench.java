@@ -259,6 +259,7 @@ final class WriteBench implements BenchMain.Bench {
     makespanRatio(runs, "hm-lru", largest).putInto(s, "makespan_ratio");
     if (ct != null) {
       s.put("choose_target_ratio", ct.ratio());
+      ct.meanRatio().putInto(s, "choose_target_mean_ratio");
     }
     Stats.of(each(runs.get("stock").get(largest), Run::storedMaxOverMean))
         .putInto(s, "stock_stored_max_over_mean");
