@@ -464,13 +464,9 @@ final class ReadBench implements BenchMain.Bench {
     return runs.stream().mapToDouble(f).average().orElse(Double.NaN);
   }
 
-  private static double[] each(List<Run> runs, ToDoubleFunction<Run> f) {
-    return runs.stream().mapToDouble(f).toArray();
-  }
-
   /** Stock's average chunk time over the system's (ratio of the means over rounds). */
   private static Stats speedup(List<Run> system, List<Run> stock) {
-    return Stats.ratio(each(stock, Run::chunkAvg), each(system, Run::chunkAvg));
+    return Stats.ratio(Stats.each(stock, Run::chunkAvg), Stats.each(system, Run::chunkAvg));
   }
 
   /**
@@ -501,17 +497,17 @@ final class ReadBench implements BenchMain.Bench {
     java.util.Arrays.fill(floors, floor);
     s.put("lone_chunk_s", lone);
     s.put("floor_chunk_s", floor);
-    Stats.ratio(each(stock, Run::chunkAvg), floors).putInto(s, "speedup_bound");
-    Stats fraction = Stats.ratio(floors, each(ours, Run::chunkAvg));
+    Stats.ratio(Stats.each(stock, Run::chunkAvg), floors).putInto(s, "speedup_bound");
+    Stats fraction = Stats.ratio(floors, Stats.each(ours, Run::chunkAvg));
     String prefix = kind.benchName.substring("read-".length());
     fraction.putInto(s, (kind == Kind.SINGLE ? "chunk_io" : prefix) + "_fraction_of_bound");
-    Stats.of(each(ours, Run::servedMaxOverAvg)).putInto(s, "served_max_over_avg");
+    Stats.of(Stats.each(ours, Run::servedMaxOverAvg)).putInto(s, "served_max_over_avg");
     speedup(load, stock).putInto(s, "considerload_speedup");
-    Stats.ratio(each(ours, Run::makespanSec), each(stock, Run::makespanSec))
+    Stats.ratio(Stats.each(ours, Run::makespanSec), Stats.each(stock, Run::makespanSec))
         .putInto(s, "makespan_ratio");
-    Stats.of(each(ours, Run::localFraction)).putInto(s, "local_fraction");
-    Stats.of(each(stock, Run::localFraction)).putInto(s, "stock_local_fraction");
-    Stats.of(each(stock, Run::servedMaxOverAvg)).putInto(s, "stock_served_max_over_avg");
+    Stats.of(Stats.each(ours, Run::localFraction)).putInto(s, "local_fraction");
+    Stats.of(Stats.each(stock, Run::localFraction)).putInto(s, "stock_local_fraction");
+    Stats.of(Stats.each(stock, Run::servedMaxOverAvg)).putInto(s, "stock_served_max_over_avg");
     return s;
   }
 

@@ -9,7 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.ToDoubleFunction;
 import org.opass.e2e.sim.DiskModel;
 import org.opass.e2e.sim.ReadSimulation;
 import org.opass.e2e.sim.ReadSimulation.Kind;
@@ -89,16 +88,16 @@ final class SimReadBench implements BenchMain.Bench {
       for (Reader r : Reader.values()) {
         List<Result> l = runs.get(r);
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("chunk_avg_s", Stats.of(each(l, Result::chunkAvgSec)).json());
-        m.put("chunk_max_s", Stats.of(each(l, Result::chunkMaxSec)).json());
-        m.put("makespan_s", Stats.of(each(l, Result::makespanSec)).json());
-        m.put("served_max_over_avg", Stats.of(each(l, Result::servedMaxOverAvg)).json());
-        m.put("local_fraction", Stats.of(each(l, Result::localFraction)).json());
+        m.put("chunk_avg_s", Stats.of(Stats.each(l, Result::chunkAvgSec)).json());
+        m.put("chunk_max_s", Stats.of(Stats.each(l, Result::chunkMaxSec)).json());
+        m.put("makespan_s", Stats.of(Stats.each(l, Result::makespanSec)).json());
+        m.put("served_max_over_avg", Stats.of(Stats.each(l, Result::servedMaxOverAvg)).json());
+        m.put("local_fraction", Stats.of(Stats.each(l, Result::localFraction)).json());
         json.put(r.name().toLowerCase(Locale.ROOT), m);
         System.out.printf(Locale.ROOT, "%-18s %-19s %14s %14s %14s %12s%n", c.name(),
-            r.name().toLowerCase(Locale.ROOT), Stats.of(each(l, Result::chunkAvgSec)),
-            Stats.of(each(l, Result::makespanSec)), Stats.of(each(l, Result::servedMaxOverAvg)),
-            Stats.of(each(l, Result::localFraction)));
+            r.name().toLowerCase(Locale.ROOT), Stats.of(Stats.each(l, Result::chunkAvgSec)),
+            Stats.of(Stats.each(l, Result::makespanSec)), Stats.of(Stats.each(l, Result::servedMaxOverAvg)),
+            Stats.of(Stats.each(l, Result::localFraction)));
       }
       Map<String, Stats> figures = figures(runs, setup.floorChunkSeconds());
       System.out.printf(Locale.ROOT, "%-18s Opass speedup %s (bound %s), considerLoad %s, "
@@ -163,10 +162,6 @@ final class SimReadBench implements BenchMain.Bench {
     return doc;
   }
 
-  private static double[] each(List<Result> l, ToDoubleFunction<Result> f) {
-    return l.stream().mapToDouble(f).toArray();
-  }
-
   /**
    * Opass's and considerLoad's speedups (stock's mean chunk time over theirs), the bound on any
    * speedup (stock's over the floor no assignment can beat), and the figures the emulated
@@ -178,18 +173,18 @@ final class SimReadBench implements BenchMain.Bench {
     double[] floors = new double[stock.size()];
     java.util.Arrays.fill(floors, floor);
     Map<String, Stats> f = new LinkedHashMap<>();
-    f.put("speedup", Stats.ratio(each(stock, Result::chunkAvgSec),
-        each(ours, Result::chunkAvgSec)));
-    f.put("speedup_bound", Stats.ratio(each(stock, Result::chunkAvgSec), floors));
-    f.put("fraction_of_bound", Stats.ratio(floors, each(ours, Result::chunkAvgSec)));
-    f.put("considerload_speedup", Stats.ratio(each(stock, Result::chunkAvgSec),
-        each(runs.get(Reader.STOCK_CONSIDERLOAD), Result::chunkAvgSec)));
-    f.put("makespan_ratio", Stats.ratio(each(ours, Result::makespanSec),
-        each(stock, Result::makespanSec)));
-    f.put("served_max_over_avg", Stats.of(each(ours, Result::servedMaxOverAvg)));
-    f.put("stock_served_max_over_avg", Stats.of(each(stock, Result::servedMaxOverAvg)));
-    f.put("local_fraction", Stats.of(each(ours, Result::localFraction)));
-    f.put("stock_local_fraction", Stats.of(each(stock, Result::localFraction)));
+    f.put("speedup", Stats.ratio(Stats.each(stock, Result::chunkAvgSec),
+        Stats.each(ours, Result::chunkAvgSec)));
+    f.put("speedup_bound", Stats.ratio(Stats.each(stock, Result::chunkAvgSec), floors));
+    f.put("fraction_of_bound", Stats.ratio(floors, Stats.each(ours, Result::chunkAvgSec)));
+    f.put("considerload_speedup", Stats.ratio(Stats.each(stock, Result::chunkAvgSec),
+        Stats.each(runs.get(Reader.STOCK_CONSIDERLOAD), Result::chunkAvgSec)));
+    f.put("makespan_ratio", Stats.ratio(Stats.each(ours, Result::makespanSec),
+        Stats.each(stock, Result::makespanSec)));
+    f.put("served_max_over_avg", Stats.of(Stats.each(ours, Result::servedMaxOverAvg)));
+    f.put("stock_served_max_over_avg", Stats.of(Stats.each(stock, Result::servedMaxOverAvg)));
+    f.put("local_fraction", Stats.of(Stats.each(ours, Result::localFraction)));
+    f.put("stock_local_fraction", Stats.of(Stats.each(stock, Result::localFraction)));
     return f;
   }
 

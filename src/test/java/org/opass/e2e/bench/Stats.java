@@ -1,7 +1,9 @@
 package org.opass.e2e.bench;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 
 /** Mean and 95% confidence interval (Student's t) of repeated measurements. */
 final class Stats {
@@ -37,6 +39,11 @@ final class Stats {
     }
     double t = n - 1 <= T95.length ? T95[n - 2] : 1.96;
     return new Stats(mean, t * Math.sqrt(ss / (n - 1) / n), n);
+  }
+
+  /** One figure of each repetition, in order. */
+  static <T> double[] each(List<T> repetitions, ToDoubleFunction<T> figure) {
+    return repetitions.stream().mapToDouble(figure).toArray();
   }
 
   /**

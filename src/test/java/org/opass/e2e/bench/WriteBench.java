@@ -228,21 +228,17 @@ final class WriteBench implements BenchMain.Bench {
     return runs.stream().mapToDouble(f).average().orElse(Double.NaN);
   }
 
-  private static double[] each(List<Run> runs, ToDoubleFunction<Run> f) {
-    return runs.stream().mapToDouble(f).toArray();
-  }
-
   /** 1 - the system's mean imbalance over stock's, rounds paired. */
   private static Stats imbalanceCut(Map<String, Map<Integer, List<Run>>> runs, String system,
       int writers) {
-    return Stats.cut(each(runs.get(system).get(writers), Run::imbalance),
-        each(runs.get("stock").get(writers), Run::imbalance));
+    return Stats.cut(Stats.each(runs.get(system).get(writers), Run::imbalance),
+        Stats.each(runs.get("stock").get(writers), Run::imbalance));
   }
 
   private static Stats makespanRatio(Map<String, Map<Integer, List<Run>>> runs, String system,
       int writers) {
-    return Stats.ratio(each(runs.get(system).get(writers), Run::makespanSec),
-        each(runs.get("stock").get(writers), Run::makespanSec));
+    return Stats.ratio(Stats.each(runs.get(system).get(writers), Run::makespanSec),
+        Stats.each(runs.get("stock").get(writers), Run::makespanSec));
   }
 
   /** Each ratio as the ratio of the means over rounds, with its 95% interval ({@code _ci95}). */
@@ -254,21 +250,21 @@ final class WriteBench implements BenchMain.Bench {
     Stats cut = imbalanceCut(runs, "hm-lru", largest);
     cut.putInto(s, "imbalance_cut");
     s.put("imbalance_cut_ci_low", cut.low());
-    Stats.of(each(runs.get("hm-lru").get(largest), Run::storedMaxOverMean))
+    Stats.of(Stats.each(runs.get("hm-lru").get(largest), Run::storedMaxOverMean))
         .putInto(s, "stored_max_over_mean");
     makespanRatio(runs, "hm-lru", largest).putInto(s, "makespan_ratio");
     if (ct != null) {
       s.put("choose_target_ratio", ct.ratio());
       ct.meanRatio().putInto(s, "choose_target_mean_ratio");
     }
-    Stats.of(each(runs.get("stock").get(largest), Run::storedMaxOverMean))
+    Stats.of(Stats.each(runs.get("stock").get(largest), Run::storedMaxOverMean))
         .putInto(s, "stock_stored_max_over_mean");
     if (runs.containsKey("available-space")) {
       imbalanceCut(runs, "available-space", largest).putInto(s, "available_space_imbalance_cut");
     }
     if (runs.containsKey(HEAT_FIRST.name())) {
       imbalanceCut(runs, HEAT_FIRST.name(), largest).putInto(s, "heat_first_imbalance_cut");
-      Stats.of(each(runs.get(HEAT_FIRST.name()).get(largest), Run::storedMaxOverMean))
+      Stats.of(Stats.each(runs.get(HEAT_FIRST.name()).get(largest), Run::storedMaxOverMean))
           .putInto(s, "heat_first_stored_max_over_mean");
       makespanRatio(runs, HEAT_FIRST.name(), largest).putInto(s, "heat_first_makespan_ratio");
     }
