@@ -19,8 +19,14 @@ public final class DatanodeHeat {
    * {@code DatanodeInfo} that is no descriptor (a located block's copy) is taken as alive.
    */
   public static int observe(Heatmap heatmap, DatanodeInfo dn) {
+    Heatmap.Row row = observeRow(heatmap, dn);
+    return row == null ? 0 : row.heat();
+  }
+
+  /** {@link #observe} returning the node's row ({@link Heatmap#observeRow}). */
+  public static Heatmap.Row observeRow(Heatmap heatmap, DatanodeInfo dn) {
     boolean alive = !(dn instanceof DatanodeDescriptor) || ((DatanodeDescriptor) dn).isAlive();
-    return heatmap.observe(dn.getDatanodeUuid(), dn.getXferAddr(), dn.getXceiverCount(),
+    return heatmap.observeRow(dn.getDatanodeUuid(), dn.getXferAddr(), dn.getXceiverCount(),
         dn.getLastUpdateMonotonic(), alive);
   }
 

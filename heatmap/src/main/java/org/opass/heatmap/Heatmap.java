@@ -30,7 +30,7 @@ import java.util.function.LongSupplier;
  */
 public class Heatmap {
 
-  private final ConcurrentHashMap<String, Entry> nodes = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, Row> nodes = new ConcurrentHashMap<>();
   /** Entries in {@link #nodes} plus inserts under way; reserved before an insert, so <= max. */
   private final AtomicInteger size = new AtomicInteger();
   private final int maxNodes;
@@ -70,44 +70,61 @@ public class Heatmap {
    */
   public int observe(String nodeId, String name, int xceivers, long heartbeatMillis,
       boolean alive) {
+    Row row = observeRow(nodeId, name, xceivers, heartbeatMillis, alive);
+    return row == null ? 0 : row.heat();
+  }
+
+  /**
+   * {@link #observe} for a caller that chooses among nodes: the node's row, to read its heat
+   * and last-selected time and to {@link #grant(Row) grant} it without looking it up again
+   * (this runs for every replica of every located block). Null for a dead node or one that
+   * is not tracked (the table is full), whose heat is 0.
+   */
+  public Row observeRow(String nodeId, String name, int xceivers, long heartbeatMillis,
+      boolean alive) {
     Objects.requireNonNull(nodeId, "nodeId");
     if (!alive) {
       forget(nodeId);
-      return 0;
+      return null;
     }
     for (int attempt = 0; attempt < 2; attempt++) {
-      Entry e = entry(nodeId, name);
+      Row e = entry(nodeId, name);
       if (e == null) {
-        return 0;
+        return null;
       }
-      // The fast path (no new heartbeat) reads two volatiles: this runs for every replica of
-      // every located block.
+      // The fast path (no new heartbeat) reads one volatile.
       if (heartbeatMillis <= e.heartbeatMillis) {
-        return e.heat();
+        return e;
       }
       long now = nanoClock.getAsLong();
       maybeSweep(now);
-      int heat = e.observeHeartbeat(xceivers, heartbeatMillis, now);
-      if (heat >= 0) {
-        return heat;
+      if (e.observeHeartbeat(xceivers, heartbeatMillis, now)) {
+        return e;
       }
       unlink(nodeId, e); // a sweep retired it just now: track the node afresh
     }
-    return 0;
+    return null;
   }
 
   /** Counts one read or write the NameNode handed to this node and marks it selected now. */
   public void grant(String nodeId) {
-    grantsTotal.increment();
-    Entry e = nodes.get(nodeId);
-    if (e != null) {
-      e.grant(nanoClock.getAsLong());
+    Row e = nodes.get(nodeId);
+    if (e == null) {
+      grantsTotal.increment();
+    } else {
+      grant(e);
     }
+  }
+
+  /** {@link #grant(String)} for a row that {@link #observeRow} returned. */
+  public void grant(Row row) {
+    grantsTotal.increment();
+    row.grant(nanoClock.getAsLong());
   }
 
   /** Active transfers at the latest heartbeat plus grants since it; 0 for an unknown node. */
   public int heat(String nodeId) {
-    Entry e = nodes.get(nodeId);
+    Row e = nodes.get(nodeId);
     return e == null ? 0 : e.heat();
   }
 
@@ -116,8 +133,8 @@ public class Heatmap {
    * never was, so that a never-selected node is the least recently selected.
    */
   public long lastSelectedNanos(String nodeId) {
-    Entry e = nodes.get(nodeId);
-    return e == null ? Long.MIN_VALUE : e.lastSelected();
+    Row e = nodes.get(nodeId);
+    return e == null ? Long.MIN_VALUE : e.lastSelectedNanos();
   }
 
   /** Mean heat over tracked nodes; 0 when none is tracked. */
@@ -127,7 +144,7 @@ public class Heatmap {
   }
 
   public void forget(String nodeId) {
-    Entry e = nodes.get(nodeId);
+    Row e = nodes.get(nodeId);
     if (e != null && unlink(nodeId, e)) {
       e.retire();
     }
@@ -201,8 +218,8 @@ public class Heatmap {
     return out;
   }
 
-  private Entry entry(String nodeId, String name) {
-    Entry e = nodes.get(nodeId);
+  private Row entry(String nodeId, String name) {
+    Row e = nodes.get(nodeId);
     if (e != null) {
       return e;
     }
@@ -214,8 +231,8 @@ public class Heatmap {
         return null; // full of live nodes: this one is simply not tracked
       }
     }
-    Entry created = new Entry(name == null ? nodeId : name);
-    Entry raced = nodes.putIfAbsent(nodeId, created);
+    Row created = new Row(name == null ? nodeId : name);
+    Row raced = nodes.putIfAbsent(nodeId, created);
     if (raced != null) {
       size.decrementAndGet();
       return raced;
@@ -237,7 +254,7 @@ public class Heatmap {
   }
 
   /** Removes exactly this entry (not a newer one under the same id) and frees its place. */
-  private boolean unlink(String nodeId, Entry e) {
+  private boolean unlink(String nodeId, Row e) {
     if (nodes.remove(nodeId, e)) {
       size.decrementAndGet();
       return true;
@@ -266,10 +283,11 @@ public class Heatmap {
   }
 
   /**
-   * One DataNode's row. Changes happen under the entry's lock, so the sums stay exact; the
-   * fields are volatile so that reading a heat takes no lock.
+   * One DataNode's row. Changes happen under the row's lock, so the sums stay exact; the
+   * fields are volatile so that reading a heat takes no lock. A row that was forgotten keeps
+   * answering but no longer counts in the sums; observing its node again makes a new row.
    */
-  private final class Entry {
+  public final class Row {
     private final String name;
     private volatile int xceivers;
     private volatile int grantsSinceHeartbeat;
@@ -280,16 +298,17 @@ public class Heatmap {
     private final long createdNanos;
     private boolean retired;
 
-    Entry(String name) {
+    private Row(String name) {
       this.name = name;
       this.createdNanos = nanoClock.getAsLong();
       this.lastObservedNanos = createdNanos;
     }
 
-    /** The heat after this heartbeat, or -1 if the entry was retired (no longer tracked). */
-    synchronized int observeHeartbeat(int newXceivers, long newHeartbeatMillis, long now) {
+    /** Takes this heartbeat if newer; false if the row was retired (no longer tracked). */
+    private synchronized boolean observeHeartbeat(int newXceivers, long newHeartbeatMillis,
+        long now) {
       if (retired) {
-        return -1;
+        return false;
       }
       if (newHeartbeatMillis > heartbeatMillis) {
         lastObservedNanos = now;
@@ -299,10 +318,10 @@ public class Heatmap {
         xceivers = newXceivers;
         grantsSinceHeartbeat = 0;
       }
-      return xceivers + grantsSinceHeartbeat;
+      return true;
     }
 
-    synchronized void grant(long now) {
+    private synchronized void grant(long now) {
       lastSelectedNanos = now;
       if (!retired) {
         grantsSinceHeartbeat++;
@@ -327,11 +346,13 @@ public class Heatmap {
       return true;
     }
 
-    int heat() {
+    /** Active transfers at the latest heartbeat plus grants since it. */
+    public int heat() {
       return xceivers + grantsSinceHeartbeat;
     }
 
-    long lastSelected() {
+    /** As {@link Heatmap#lastSelectedNanos}. */
+    public long lastSelectedNanos() {
       return lastSelectedNanos;
     }
 

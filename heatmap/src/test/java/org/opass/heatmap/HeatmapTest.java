@@ -39,6 +39,25 @@ class HeatmapTest {
   }
 
   @Test
+  void aRowAnswersAndGrantsWithoutAnotherLookup() {
+    Heatmap.Row a = heatmap.observeRow("a", "a:1", 5, 100, true);
+    clock.addAndGet(7);
+    heatmap.grant(a);
+    assertEquals(6, a.heat());
+    assertEquals(6, heatmap.heat("a"));
+    assertEquals(clock.get(), a.lastSelectedNanos());
+    assertEquals(1, heatmap.outstandingGrants());
+    assertEquals(null, heatmap.observeRow("b", "b:1", 0, 100, false), "dead: no row");
+
+    heatmap.forget("a");
+    heatmap.grant(a); // a row held across a forget: counted in the total, not in the sums
+    assertEquals(0, heatmap.outstandingGrants());
+    assertEquals(2, heatmap.grantsTotal());
+    assertEquals(5, heatmap.observeRow("a", "a:1", 5, 100, true).heat(),
+        "tracked afresh, without the old row's grants");
+  }
+
+  @Test
   void missingHeartbeatsLetGrantsAccumulate() {
     heatmap.observe("a", "a:1", 0, 100, true);
     for (int i = 0; i < 10; i++) {

@@ -15,6 +15,12 @@ public final class FailingHeatmap extends Heatmap {
   }
 
   @Override
+  public Row observeRow(String nodeId, String name, int xceivers, long heartbeatMillis,
+      boolean alive) {
+    throw new IllegalStateException("injected heatmap failure");
+  }
+
+  @Override
   public int heat(String nodeId) {
     throw new IllegalStateException("injected heatmap failure");
   }
@@ -26,6 +32,11 @@ public final class FailingHeatmap extends Heatmap {
 
   @Override
   public void grant(String nodeId) {
+    throw new IllegalStateException("injected heatmap failure");
+  }
+
+  @Override
+  public void grant(Row row) {
     throw new IllegalStateException("injected heatmap failure");
   }
 }

@@ -113,7 +113,8 @@ class BalancingTopologyTest {
     BalancingNetworkTopology t = topology();
     t.setHeatmap(new Heatmap(Heatmap.builder()) {
       @Override
-      public int observe(String nodeId, String name, int xceivers, long hb, boolean alive) {
+      public Row observeRow(String nodeId, String name, int xceivers, long hb,
+          boolean alive) {
         throw new IllegalStateException("injected heatmap failure");
       }
     });

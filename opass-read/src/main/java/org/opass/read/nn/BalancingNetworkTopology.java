@@ -11,7 +11,6 @@ import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.net.DFSNetworkTopology;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.net.Node;
-import org.apache.hadoop.util.Time;
 import org.apache.hadoop.util.functional.CallableRaisingIOE;
 import org.opass.heatmap.DatanodeHeat;
 import org.opass.heatmap.FallbackLog;
@@ -129,13 +128,15 @@ public class BalancingNetworkTopology extends DFSNetworkTopology implements Conf
       return;
     }
     try {
-      refreshIfDue(h);
+      DatanodeInfo first = (DatanodeInfo) nodes[0];
+      refreshIfDue(h, first.getLastUpdateMonotonic());
       ReadPlans p = plans;
       if (p != null && !p.isEmpty() && servePlanned(p, h, reader, nodes, activeLen)) {
         return;
       }
-      boolean localFirst = reader != null && reader.equals(nodes[0]);
-      int firstHeat = DatanodeHeat.observe(h, (DatanodeInfo) nodes[0]);
+      boolean localFirst = reader != null && reader.equals(first);
+      Heatmap.Row firstRow = DatanodeHeat.observeRow(h, first);
+      int firstHeat = heat(firstRow);
       h.countChoice();
       // max(1, mean) >= 1: the mean (sums over every node) is only needed above the ratio
       if (localFirst && (firstHeat <= localMaxHeatRatio
@@ -145,16 +146,15 @@ public class BalancingNetworkTopology extends DFSNetworkTopology implements Conf
         // transfers that really run at once show in the heartbeat's count.
         return;
       }
-      int chosen = coolest(h, nodes, activeLen, firstHeat);
-      if (chosen > 0) {
-        T node = nodes[chosen];
-        System.arraycopy(nodes, 0, nodes, 1, chosen);
-        nodes[0] = node;
+      Heatmap.Row chosen = moveCoolestFirst(h, nodes, activeLen, firstRow);
+      if (chosen != null) {
+        h.grant(chosen);
+      } else {
+        h.grant(((DatanodeInfo) nodes[0]).getDatanodeUuid()); // untracked: only counted
       }
-      h.grant(((DatanodeInfo) nodes[0]).getDatanodeUuid());
     } catch (RuntimeException | LinkageError e) {
       // LinkageError too: mismatched opass jars on a NameNode must not fail reads. The array
-      // is only rewritten by the arraycopy above, which cannot fail half-way here.
+      // is only rewritten by the arraycopy in moveCoolestFirst, which cannot fail half-way here.
       fallbacks.record(h, e);
     }
   }
@@ -198,43 +198,54 @@ public class BalancingNetworkTopology extends DFSNetworkTopology implements Conf
     return false; // the planned replica went stale or out of service: balance online
   }
 
-  /** Index of the coolest replica, least recently chosen on ties, else the earliest. */
-  private static <T extends Node> int coolest(Heatmap h, T[] nodes, int activeLen,
-      int firstHeat) {
-    int best = 0;
-    int bestHeat = firstHeat;
-    long bestLast = 0;
-    boolean bestLastKnown = false; // looked up on the first tie only: it costs a lookup
+  /**
+   * Moves the coolest replica of {@code nodes[0..activeLen)}, least recently chosen on ties,
+   * to the front (the rest keep their order) and returns its heat row.
+   */
+  private static <T extends Node> Heatmap.Row moveCoolestFirst(Heatmap h, T[] nodes,
+      int activeLen, Heatmap.Row firstRow) {
+    Heatmap.Row best = firstRow;
+    int bestIndex = 0;
+    int bestHeat = heat(firstRow);
     for (int i = 1; i < activeLen; i++) {
       if (!(nodes[i] instanceof DatanodeInfo)) {
         continue;
       }
-      DatanodeInfo dn = (DatanodeInfo) nodes[i];
-      int heat = DatanodeHeat.observe(h, dn);
-      if (heat < bestHeat) {
-        best = i;
+      Heatmap.Row row = DatanodeHeat.observeRow(h, (DatanodeInfo) nodes[i]);
+      int heat = heat(row);
+      if (heat < bestHeat || heat == bestHeat && lastSelected(row) < lastSelected(best)) {
+        best = row;
+        bestIndex = i;
         bestHeat = heat;
-        bestLastKnown = false;
-      } else if (heat == bestHeat) {
-        if (!bestLastKnown) {
-          bestLast = h.lastSelectedNanos(((DatanodeInfo) nodes[best]).getDatanodeUuid());
-          bestLastKnown = true;
-        }
-        long last = h.lastSelectedNanos(dn.getDatanodeUuid());
-        if (last < bestLast) {
-          best = i;
-          bestLast = last;
-        }
       }
+    }
+    if (bestIndex > 0) {
+      T node = nodes[bestIndex];
+      System.arraycopy(nodes, 0, nodes, 1, bestIndex);
+      nodes[0] = node;
     }
     return best;
   }
 
-  /** Once per heartbeat interval every DataNode is observed, so the mean heat is current. */
-  private void refreshIfDue(Heatmap h) {
-    long now = Time.monotonicNow();
+  /** An untracked node (the table is full) has heat 0. */
+  private static int heat(Heatmap.Row row) {
+    return row == null ? 0 : row.heat();
+  }
+
+  /** Of two replicas of equal heat the least recently chosen goes first (untracked: never). */
+  private static long lastSelected(Heatmap.Row row) {
+    return row == null ? Long.MIN_VALUE : row.lastSelectedNanos();
+  }
+
+  /**
+   * Once per heartbeat interval every DataNode is observed, so the mean heat is current. The
+   * interval is read off the heartbeat times of the replicas located, not a clock: that costs
+   * nothing per block, and the heat changes only when heartbeats arrive.
+   */
+  private void refreshIfDue(Heatmap h, long heartbeatMillis) {
     long due = nextRefreshMillis.get();
-    if (now >= due && nextRefreshMillis.compareAndSet(due, now + refreshPeriodMillis)) {
+    if (heartbeatMillis >= due
+        && nextRefreshMillis.compareAndSet(due, heartbeatMillis + refreshPeriodMillis)) {
       DatanodeHeat.observeAll(h, this);
     }
   }
