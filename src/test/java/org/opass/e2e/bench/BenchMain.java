@@ -1,6 +1,10 @@
 package org.opass.e2e.bench;
 
 import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -138,9 +142,33 @@ public final class BenchMain {
   }
 
   static String usage() {
-    return "usage: bin/bench <name>... [--quick] [--out DIR]\n  benchmarks: "
-        + String.join(", ", BENCHES.keySet())
+    StringBuilder b = new StringBuilder("usage: bin/bench <name>... [--quick] [--out DIR]"
         + "\n  --quick   a smaller run comparing the same systems (minutes)"
-        + "\n  --out     output directory (default target/bench)";
+        + "\n  --out     output directory (default target/bench)\nbenchmarks:");
+    for (String line : listed()) {
+      b.append("\n  ").append(line);
+    }
+    return b.toString();
+  }
+
+  /**
+   * The lines of {@code benchmarks.txt} (a name, then what it measures): the list bin/bench
+   * shows and checks names against without building.
+   */
+  static List<String> listed() {
+    try (InputStream in = BenchMain.class.getResourceAsStream("/benchmarks.txt")) {
+      if (in == null) {
+        throw new IllegalStateException("benchmarks.txt is not on the classpath");
+      }
+      List<String> lines = new ArrayList<>();
+      for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+        if (!line.isBlank() && !line.startsWith("#")) {
+          lines.add(line);
+        }
+      }
+      return lines;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 }
