@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.opass.read.plan.PlannerScale;
 
 /**
  * How the equal-assignment planner (max-flow, Opass §4.2) and Algorithm 1 scale: processes x

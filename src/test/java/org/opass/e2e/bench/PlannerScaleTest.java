@@ -1,10 +1,11 @@
-package org.opass.read.plan;
+package org.opass.e2e.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.opass.read.plan.Chunk;
 
 /** Smoke test of the benchmark's instance generator and bookkeeping (no timing asserted). */
 class PlannerScaleTest {
