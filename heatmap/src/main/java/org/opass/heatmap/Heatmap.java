@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
+import org.opass.plugin.FallbackLog;
 
 /**
  * Heat of every DataNode as one NameNode sees it (Opass §4.6): the active transfers the
@@ -28,7 +29,7 @@ import java.util.function.LongSupplier;
  * has not advanced for {@code forgetAfter} are forgotten. A sweep never drops an entry that a
  * heartbeat refreshed after the sweep looked at it.
  */
-public class Heatmap {
+public class Heatmap implements FallbackLog.Counter {
 
   private final ConcurrentHashMap<String, Row> nodes = new ConcurrentHashMap<>();
   /** Entries in {@link #nodes} plus inserts under way; reserved before an insert, so <= max. */
@@ -192,6 +193,7 @@ public class Heatmap {
   }
 
   /** Count one decision that fell back to stock behaviour after an internal failure. */
+  @Override
   public void countFallback() {
     fallbacks.increment();
   }

@@ -13,6 +13,7 @@ import javax.management.ObjectName;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.metrics2.MetricsSystem;
 import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
+import org.opass.plugin.StrictConf;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -21,10 +21,10 @@ import org.apache.hadoop.net.NetworkTopology;
 import org.apache.hadoop.net.Node;
 import org.apache.hadoop.util.Time;
 import org.opass.heatmap.DatanodeHeat;
-import org.opass.heatmap.FallbackLog;
+import org.opass.plugin.FallbackLog;
 import org.opass.heatmap.Heatmap;
 import org.opass.heatmap.HeatmapRegistry;
-import org.opass.heatmap.StrictConf;
+import org.opass.plugin.StrictConf;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

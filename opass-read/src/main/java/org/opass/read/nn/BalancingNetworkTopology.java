@@ -13,10 +13,10 @@ import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.net.Node;
 import org.apache.hadoop.util.functional.CallableRaisingIOE;
 import org.opass.heatmap.DatanodeHeat;
-import org.opass.heatmap.FallbackLog;
+import org.opass.plugin.FallbackLog;
 import org.opass.heatmap.Heatmap;
 import org.opass.heatmap.HeatmapRegistry;
-import org.opass.heatmap.StrictConf;
+import org.opass.plugin.StrictConf;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,4 +1,4 @@
-package org.opass.heatmap;
+package org.opass.plugin;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

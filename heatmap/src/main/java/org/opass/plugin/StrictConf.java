@@ -1,9 +1,9 @@
-package org.opass.heatmap;
+package org.opass.plugin;
 
 import org.apache.hadoop.conf.Configuration;
 
 /**
- * Reads our configuration keys strictly: a value that does not parse or is out of range is an
+ * Reads the configuration keys of our plugins strictly: a value that does not parse or is out of range is an
  * {@link IllegalArgumentException} naming the key, never a silent default (Hadoop's own
  * {@code getBoolean} returns the default for "ture") or a bare NumberFormatException.
  */

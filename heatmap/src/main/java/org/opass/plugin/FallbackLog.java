@@ -1,14 +1,19 @@
-package org.opass.heatmap;
+package org.opass.plugin;
 
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 
 /**
  * What a NameNode plugin of ours does when its own code fails and it falls back to stock
- * behaviour: count it in the heatmap (JMX {@code Fallbacks}) and log the first one only, so
+ * behaviour: count it (the heatmap's JMX {@code Fallbacks}) and log the first one only, so
  * that a persistent fault cannot flood the NameNode log.
  */
 public final class FallbackLog {
+  /** Where fallbacks are counted (the heatmap, which JMX shows). */
+  public interface Counter {
+    void countFallback();
+  }
+
   private final Logger log;
   private final String message;
   private final AtomicBoolean logged = new AtomicBoolean();
@@ -19,13 +24,14 @@ public final class FallbackLog {
     this.message = message;
   }
 
-  public void record(Heatmap heatmap, Throwable cause) {
+  /** @param counter may be null (nothing to count in yet) */
+  public void record(Counter counter, Throwable cause) {
     try {
-      if (heatmap != null) {
-        heatmap.countFallback();
+      if (counter != null) {
+        counter.countFallback();
       }
     } catch (RuntimeException ignored) {
-      // the heatmap itself is what failed
+      // the counter (the heatmap) itself is what failed
     }
     if (logged.compareAndSet(false, true)) {
       log.warn(message + " (logged once)", cause);
