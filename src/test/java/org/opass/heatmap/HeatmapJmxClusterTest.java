@@ -66,7 +66,7 @@ class HeatmapJmxClusterTest {
         .set("hadoop.prometheus.endpoint.enabled", "true")
         .start();
     BlockPlacementPolicy policy =
-        cluster.miniCluster().getNamesystem().getBlockManager().getBlockPlacementPolicy();
+        cluster.blockManager().getBlockPlacementPolicy();
     heatmap = assertInstanceOf(HmLruPlacementPolicy.class, policy).heatmap();
     for (int k = 0; k < DATANODES; k++) {
       xferAddrByUuid.put(cluster.dataNode(k).getDatanodeUuid(),

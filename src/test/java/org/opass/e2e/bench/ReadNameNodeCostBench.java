@@ -40,8 +40,8 @@ final class ReadNameNodeCostBench implements BenchMain.Bench {
         EmulatedCluster ours = start(outDir, "ours", BalancingNetworkTopology.class)) {
       populate(stock, files, blocksPerFile);
       populate(ours, files, blocksPerFile);
-      BalancingNetworkTopology topology = (BalancingNetworkTopology) ours.miniCluster()
-          .getNamesystem().getBlockManager().getDatanodeManager().getNetworkTopology();
+      BalancingNetworkTopology topology = (BalancingNetworkTopology) ours.datanodeManager()
+          .getNetworkTopology();
       for (int warm = 1; warm <= 40; warm++) { // JIT both paths before timing
         timeRound(stock, files, callsPerRound, warm);
         timeRound(ours, files, callsPerRound, warm);

@@ -28,6 +28,7 @@ import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
 import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeDescriptor;
+import org.apache.hadoop.hdfs.server.blockmanagement.BlockManager;
 import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeManager;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.hdfs.server.datanode.DataNodeThrottles;
@@ -658,8 +659,14 @@ public final class EmulatedCluster implements AutoCloseable {
     return Collections.unmodifiableList(holders);
   }
 
-  private DatanodeManager datanodeManager() {
-    return cluster.getNamesystem().getBlockManager().getDatanodeManager();
+  /** The NameNode's block manager (placement policy, replication state). */
+  public BlockManager blockManager() {
+    return cluster.getNamesystem().getBlockManager();
+  }
+
+  /** The NameNode's DataNode records and network topology. */
+  public DatanodeManager datanodeManager() {
+    return blockManager().getDatanodeManager();
   }
 
   private void checkIndex(int k) {

@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.opass.e2e.cluster.TestFiles.randomBytes;
+import static org.opass.e2e.cluster.TestFiles.read;
+import static org.opass.e2e.cluster.TestFiles.write;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -13,12 +16,9 @@ import java.net.Socket;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Random;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FSDataInputStream;
-import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
@@ -121,7 +121,7 @@ class EmulatedClusterTest {
     long[] localWritesBefore = cluster.counterPerDataNode(DataNodeCounter.WRITES_FROM_LOCAL_CLIENT);
     int[] storedBefore = cluster.blocksStoredPerDataNode();
 
-    write(fs, file, data);
+    write(fs, file, data, REPLICATION);
     cluster.waitForReplication(file, REPLICATION);
 
     List<Set<Integer>> holders = cluster.replicaHolders(file);
@@ -132,8 +132,8 @@ class EmulatedClusterTest {
     }
     // Only DataNode `host` saw a writer at its own address: the client's data connections are
     // bound to the host, and the pipeline's mirror connections come from other hosts.
-    long[] localWrites = minus(
-        cluster.counterPerDataNode(DataNodeCounter.WRITES_FROM_LOCAL_CLIENT), localWritesBefore);
+    long[] localWrites =
+        cluster.counterSince(DataNodeCounter.WRITES_FROM_LOCAL_CLIENT, localWritesBefore);
     assertEquals(blocks, localWrites[host]);
     assertEquals(blocks, Arrays.stream(localWrites).sum());
     int[] stored = minus(cluster.blocksStoredPerDataNode(), storedBefore);
@@ -143,21 +143,21 @@ class EmulatedClusterTest {
     long[] readBefore = cluster.bytesReadPerDataNode();
     long[] blocksReadBefore = cluster.counterPerDataNode(DataNodeCounter.BLOCKS_READ);
     long[] localReadsBefore = cluster.counterPerDataNode(DataNodeCounter.READS_FROM_LOCAL_CLIENT);
-    assertArrayEquals(data, read(fs, file, data.length));
+    assertArrayEquals(data, read(fs, file));
 
     // A DataNode counts a read when the reader acknowledges the block's end, after readFully
     // returned: bytes first, then blocks, then local or remote reader.
-    Supplier<long[]> blocksRead = () -> minus(
-        cluster.counterPerDataNode(DataNodeCounter.BLOCKS_READ), blocksReadBefore);
-    Supplier<long[]> localReads = () -> minus(
-        cluster.counterPerDataNode(DataNodeCounter.READS_FROM_LOCAL_CLIENT), localReadsBefore);
+    Supplier<long[]> blocksRead =
+        () -> cluster.counterSince(DataNodeCounter.BLOCKS_READ, blocksReadBefore);
+    Supplier<long[]> localReads =
+        () -> cluster.counterSince(DataNodeCounter.READS_FROM_LOCAL_CLIENT, localReadsBefore);
     GenericTestUtils.waitFor(() -> Arrays.stream(blocksRead.get()).sum() >= blocks, 10, 30_000);
     long[] expectedBytes = new long[DATANODES];
     expectedBytes[host] = data.length + data.length / BYTES_PER_CHECKSUM * CHECKSUM_BYTES;
     long[] expectedBlocks = new long[DATANODES];
     expectedBlocks[host] = blocks;
     assertArrayEquals(expectedBlocks, blocksRead.get(), "blocks read per DataNode");
-    assertArrayEquals(expectedBytes, minus(cluster.bytesReadPerDataNode(), readBefore),
+    assertArrayEquals(expectedBytes, cluster.counterSince(DataNodeCounter.BYTES_READ, readBefore),
         "bytes read per DataNode");
     // ... and DataNode `host` saw the reader at its own address
     GenericTestUtils.waitFor(() -> Arrays.equals(expectedBlocks, localReads.get()), 10, 10_000);
@@ -171,18 +171,18 @@ class EmulatedClusterTest {
     FileSystem fs = cluster.offClusterFileSystem();
     long[] localWritesBefore = cluster.counterPerDataNode(DataNodeCounter.WRITES_FROM_LOCAL_CLIENT);
 
-    write(fs, file, data);
+    write(fs, file, data, REPLICATION);
     cluster.waitForReplication(file, REPLICATION);
 
-    assertArrayEquals(data, read(fs, file, data.length));
+    assertArrayEquals(data, read(fs, file));
     Set<Integer> used = new HashSet<>();
     for (Set<Integer> replicas : cluster.replicaHolders(file)) {
       assertEquals(REPLICATION, replicas.size(), "replicas " + replicas);
       used.addAll(replicas);
     }
     assertTrue(used.size() > REPLICATION, "all blocks on DataNodes " + used);
-    assertEquals(0, Arrays.stream(minus(cluster.counterPerDataNode(
-        DataNodeCounter.WRITES_FROM_LOCAL_CLIENT), localWritesBefore)).sum());
+    assertEquals(0, Arrays.stream(cluster.counterSince(
+        DataNodeCounter.WRITES_FROM_LOCAL_CLIENT, localWritesBefore)).sum());
   }
 
   @Test
@@ -227,11 +227,11 @@ class EmulatedClusterTest {
     assertEquals(hosts.length * blocks * blockSize, result.totalBytes());
 
     // every replica of every block, counted by the DataNodes that wrote it
-    long[] written = minus(cluster.bytesWrittenPerDataNode(), writtenBefore);
+    long[] written = cluster.counterSince(DataNodeCounter.BYTES_WRITTEN, writtenBefore);
     assertEquals(REPLICATION * result.totalBytes(), Arrays.stream(written).sum(),
         "bytes written per DataNode " + Arrays.toString(written));
-    assertEquals(REPLICATION * hosts.length * blocks, Arrays.stream(minus(
-        cluster.counterPerDataNode(DataNodeCounter.BLOCKS_WRITTEN), replicasBefore)).sum());
+    assertEquals(REPLICATION * hosts.length * blocks, Arrays.stream(
+        cluster.counterSince(DataNodeCounter.BLOCKS_WRITTEN, replicasBefore)).sum());
   }
 
   @Test
@@ -247,32 +247,6 @@ class EmulatedClusterTest {
 
     assertEquals(1, failure.processId());
     assertInstanceOf(IOException.class, failure.getCause());
-  }
-
-  private static byte[] randomBytes(long length, long seed) {
-    byte[] bytes = new byte[Math.toIntExact(length)];
-    new Random(seed).nextBytes(bytes);
-    return bytes;
-  }
-
-  private static void write(FileSystem fs, Path file, byte[] data) throws IOException {
-    try (FSDataOutputStream out = fs.create(file, REPLICATION)) {
-      out.write(data);
-    }
-  }
-
-  private static byte[] read(FileSystem fs, Path file, int length) throws IOException {
-    byte[] bytes = new byte[length];
-    try (FSDataInputStream in = fs.open(file)) {
-      in.readFully(bytes);
-    }
-    return bytes;
-  }
-
-  private static long[] minus(long[] after, long[] before) {
-    long[] delta = new long[after.length];
-    Arrays.setAll(delta, k -> after[k] - before[k]);
-    return delta;
   }
 
   private static int[] minus(int[] after, int[] before) {

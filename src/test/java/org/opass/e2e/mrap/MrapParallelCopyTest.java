@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.opass.e2e.cluster.TestFiles.randomBytes;
 
 import java.io.ByteArrayOutputStream;
 import java.io.File;
@@ -13,7 +14,6 @@ import java.io.InterruptedIOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.util.Arrays;
-import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BlockLocation;
@@ -68,12 +68,6 @@ class MrapParallelCopyTest {
     if (cluster != null) {
       cluster.close();
     }
-  }
-
-  private static byte[] randomBytes(int n, long seed) {
-    byte[] data = new byte[n];
-    new Random(seed).nextBytes(data);
-    return data;
   }
 
   private static Path put(EmulatedCluster c, String path, byte[] data) throws IOException {

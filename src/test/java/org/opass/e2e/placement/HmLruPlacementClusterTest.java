@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.opass.e2e.cluster.TestFiles.randomBytes;
+import static org.opass.e2e.cluster.TestFiles.read;
+import static org.opass.e2e.cluster.TestFiles.write;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -16,14 +19,11 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
-import org.apache.hadoop.fs.FSDataInputStream;
-import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.StorageType;
@@ -33,7 +33,6 @@ import org.apache.hadoop.hdfs.protocol.BlockStoragePolicy;
 import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicy;
 import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeDescriptor;
-import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeManager;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.opass.e2e.cluster.EmulatedCluster;
@@ -86,7 +85,7 @@ class HmLruPlacementClusterTest {
   }
 
   private static BlockPlacementPolicy placementPolicy(EmulatedCluster cluster) {
-    return cluster.miniCluster().getNamesystem().getBlockManager().getBlockPlacementPolicy();
+    return cluster.blockManager().getBlockPlacementPolicy();
   }
 
   private static HmLruPlacementPolicy policy(EmulatedCluster cluster) {
@@ -106,7 +105,7 @@ class HmLruPlacementClusterTest {
           Path file = new Path("/spread/" + where(host) + "-" + round);
           // 2 full blocks and a partial third one
           byte[] data = randomBytes(2 * BLOCK_SIZE + 1000, files.size());
-          write(writer(cluster, host), file, data);
+          write(writer(cluster, host), file, data, REPLICATION, BLOCK_SIZE);
           files.put(file, data);
           blocks += 3;
         }
@@ -162,7 +161,7 @@ class HmLruPlacementClusterTest {
       // exclude file and refresh the NameNode's node lists (dfsadmin -refreshNodes).
       Files.writeString(exclude, cluster.datanodeDescriptor(leaving).getXferAddr() + "\n",
           StandardCharsets.UTF_8);
-      datanodeManager(cluster).refreshNodes(cluster.conf());
+      cluster.datanodeManager().refreshNodes(cluster.conf());
       DatanodeDescriptor descriptor = cluster.datanodeDescriptor(leaving);
       assertTrue(descriptor.isDecommissionInProgress(), descriptor.getAdminState().toString());
 
@@ -413,7 +412,7 @@ class HmLruPlacementClusterTest {
     for (int host : hosts) {
       Path file = new Path(dir, where(host) + "-" + files.size());
       byte[] data = randomBytes(blocks * BLOCK_SIZE + 777, seed + files.size());
-      write(writer(cluster, host), file, data);
+      write(writer(cluster, host), file, data, REPLICATION, BLOCK_SIZE);
       files.put(file, data);
     }
     return files;
@@ -437,30 +436,5 @@ class HmLruPlacementClusterTest {
   private static Map<StorageType, Long> countByType(List<StorageType> types) {
     return types.stream().collect(Collectors.groupingBy(t -> t, TreeMap::new,
         Collectors.counting()));
-  }
-
-  private static DatanodeManager datanodeManager(EmulatedCluster cluster) {
-    return cluster.miniCluster().getNamesystem().getBlockManager().getDatanodeManager();
-  }
-
-  private static byte[] randomBytes(int length, long seed) {
-    byte[] bytes = new byte[length];
-    new Random(seed).nextBytes(bytes);
-    return bytes;
-  }
-
-  private static void write(FileSystem fs, Path file, byte[] data) throws IOException {
-    try (FSDataOutputStream out = fs.create(file, true, 64 * 1024, REPLICATION, BLOCK_SIZE)) {
-      out.write(data);
-    }
-  }
-
-  private static byte[] read(FileSystem fs, Path file) throws IOException {
-    byte[] bytes = new byte[Math.toIntExact(fs.getFileStatus(file).getLen())];
-    try (FSDataInputStream in = fs.open(file)) {
-      in.readFully(bytes);
-      assertEquals(-1, in.read(), file + " is longer than its status says");
-    }
-    return bytes;
   }
 }

@@ -35,7 +35,7 @@ class DeadDataNodeHeatmapTest {
         .blockSize(64 * 1024).baseDir(new File("target/e2e/dead-datanode-heat"))
         .set(DFSConfigKeys.DFS_NET_TOPOLOGY_IMPL_KEY, BalancingNetworkTopology.class.getName())
         .start()) {
-      BlockManager bm = cluster.miniCluster().getNamesystem().getBlockManager();
+      BlockManager bm = cluster.blockManager();
       Heatmap heat = ((BalancingNetworkTopology) bm.getDatanodeManager().getNetworkTopology())
           .heatmap();
       Path f = new Path("/heat/f");

@@ -4,13 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.opass.e2e.cluster.TestFiles.read;
 
 import java.io.File;
 import java.io.IOException;
 import java.util.Arrays;
-import java.util.Random;
-import org.apache.hadoop.fs.FSDataInputStream;
-import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
@@ -18,6 +16,7 @@ import org.apache.hadoop.test.GenericTestUtils;
 import org.junit.jupiter.api.Test;
 import org.opass.e2e.cluster.DataNodeCounter;
 import org.opass.e2e.cluster.EmulatedCluster;
+import org.opass.e2e.cluster.TestFiles;
 import org.opass.placement.HmLruPlacementPolicy;
 import org.opass.read.nn.BalancingNetworkTopology;
 
@@ -35,25 +34,13 @@ class ReadBalancingClusterTest {
   }
 
   private static BalancingNetworkTopology topology(EmulatedCluster c) {
-    return (BalancingNetworkTopology) c.miniCluster().getNamesystem().getBlockManager()
-        .getDatanodeManager().getNetworkTopology();
+    return (BalancingNetworkTopology) c.datanodeManager().getNetworkTopology();
   }
 
   private static byte[] write(FileSystem fs, Path file, int blocks) throws IOException {
-    byte[] data = new byte[blocks * BLOCK];
-    new Random(blocks).nextBytes(data);
-    try (FSDataOutputStream out = fs.create(file, (short) 3)) {
-      out.write(data);
-    }
+    byte[] data = TestFiles.randomBytes(blocks * BLOCK, blocks);
+    TestFiles.write(fs, file, data, (short) 3);
     return data;
-  }
-
-  private static byte[] read(FileSystem fs, Path file, int length) throws IOException {
-    byte[] back = new byte[length];
-    try (FSDataInputStream in = fs.open(file)) {
-      in.readFully(back);
-    }
-    return back;
   }
 
   /**
@@ -73,7 +60,7 @@ class ReadBalancingClusterTest {
       c.waitForReplication(file, (short) 3);
       settle(c);
       long[] before = c.counterPerDataNode(DataNodeCounter.BLOCKS_READ);
-      assertArrayEquals(data, read(c.offClusterFileSystem(), file, data.length));
+      assertArrayEquals(data, read(c.offClusterFileSystem(), file));
       GenericTestUtils.waitFor(() -> Arrays.stream(
           c.counterSince(DataNodeCounter.BLOCKS_READ, before)).sum() >= 30,
           10, 30_000);
@@ -96,7 +83,7 @@ class ReadBalancingClusterTest {
       c.waitForReplication(file, (short) 3);
       settle(c);
       long[] before = c.counterPerDataNode(DataNodeCounter.BLOCKS_READ);
-      assertArrayEquals(data, read(c.fileSystemOnHost(host), file, data.length));
+      assertArrayEquals(data, read(c.fileSystemOnHost(host), file));
       long[] expected = new long[6];
       expected[host] = 24;
       GenericTestUtils.waitFor(() -> Arrays.equals(expected,
@@ -107,8 +94,8 @@ class ReadBalancingClusterTest {
   @Test
   void placementAndReadBalancingShareOneHeatmap() throws Exception {
     try (EmulatedCluster c = start(3)) {
-      HmLruPlacementPolicy policy = (HmLruPlacementPolicy) c.miniCluster().getNamesystem()
-          .getBlockManager().getBlockPlacementPolicy();
+      HmLruPlacementPolicy policy = (HmLruPlacementPolicy) c.blockManager()
+          .getBlockPlacementPolicy();
       assertSame(policy.heatmap(), topology(c).heatmap());
     }
   }

@@ -110,8 +110,7 @@ class ReadPlanClusterTest {
   }
 
   private static BalancingNetworkTopology topology() {
-    return (BalancingNetworkTopology) cluster.miniCluster().getNamesystem().getBlockManager()
-        .getDatanodeManager().getNetworkTopology();
+    return (BalancingNetworkTopology) cluster.datanodeManager().getNetworkTopology();
   }
 
   private static ReadPlanClient client() {

@@ -12,10 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
-import org.jgrapht.alg.flow.PushRelabelMFImpl;
-import org.jgrapht.graph.DefaultWeightedEdge;
-import org.jgrapht.graph.SimpleDirectedWeightedGraph;
 import org.junit.jupiter.api.Test;
+import org.opass.read.flow.ReferenceMaxFlow;
 
 class ReplicaBalancerTest {
 
@@ -142,22 +140,18 @@ class ReplicaBalancerTest {
   }
 
   private static long jgraphtMaxFlow(List<ChunkRead> reads, Map<String, Integer> nc, long bound) {
-    SimpleDirectedWeightedGraph<String, DefaultWeightedEdge> g =
-        new SimpleDirectedWeightedGraph<>(DefaultWeightedEdge.class);
-    g.addVertex("S");
-    g.addVertex("T");
+    ReferenceMaxFlow<String> g = new ReferenceMaxFlow<>();
     for (ChunkRead r : reads) {
-      g.addVertex("r:" + r.id());
-      g.setEdgeWeight(g.addEdge("S", "r:" + r.id()), 1);
+      g.arc("S", "r:" + r.id(), 1);
       for (String h : r.holders()) {
         String dn = "d:" + h;
-        if (g.addVertex(dn)) {
-          g.setEdgeWeight(g.addEdge(dn, "T"), Math.max(0, bound - nc.getOrDefault(h, 0)));
+        if (!g.has(dn)) {
+          g.arc(dn, "T", Math.max(0, bound - nc.getOrDefault(h, 0)));
         }
-        g.setEdgeWeight(g.addEdge("r:" + r.id(), dn), 1);
+        g.arc("r:" + r.id(), dn, 1);
       }
     }
-    return Math.round(new PushRelabelMFImpl<>(g).getMaximumFlow("S", "T").getValue());
+    return g.value("S", "T");
   }
 
   @Test

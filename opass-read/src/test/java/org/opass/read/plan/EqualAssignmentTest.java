@@ -10,11 +10,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import org.jgrapht.Graph;
-import org.jgrapht.alg.flow.EdmondsKarpMFImpl;
-import org.jgrapht.graph.DefaultWeightedEdge;
-import org.jgrapht.graph.SimpleDirectedWeightedGraph;
 import org.junit.jupiter.api.Test;
+import org.opass.read.flow.ReferenceMaxFlow;
 
 class EqualAssignmentTest {
 
@@ -127,33 +124,27 @@ class EqualAssignmentTest {
     for (int l : local) {
       atCeil += l > floor ? 1 : 0;
     }
-    Graph<String, DefaultWeightedEdge> g =
-        new SimpleDirectedWeightedGraph<>(DefaultWeightedEdge.class);
-    g.addVertex("s");
-    g.addVertex("t");
-    g.addVertex("x");
-    g.setEdgeWeight(g.addEdge("s", "x"), n % m - atCeil);
+    ReferenceMaxFlow<String> g = new ReferenceMaxFlow<>();
+    g.arc("s", "x", n % m - atCeil);
     for (int p = 0; p < m; p++) {
-      g.addVertex("p" + p);
-      g.setEdgeWeight(g.addEdge("s", "p" + p), Math.max(0, floor - local[p]));
+      g.arc("s", "p" + p, Math.max(0, floor - local[p]));
       if (local[p] <= floor) {
-        g.setEdgeWeight(g.addEdge("x", "p" + p), 1);
+        g.arc("x", "p" + p, 1);
       }
     }
     for (int c = 0; c < n; c++) {
       if (plan.localityOf(c) == Locality.LOCAL) {
         continue;
       }
-      g.addVertex("c" + c);
-      g.setEdgeWeight(g.addEdge("c" + c, "t"), 1);
+      g.arc("c" + c, "t", 1);
       for (int p = 0; p < m; p++) {
         Locality l = Plan.classify(plan.chunks().get(c), plan.processes().get(p).host(), racks);
         if (l == Locality.RACK_LOCAL) {
-          g.setEdgeWeight(g.addEdge("p" + p, "c" + c), 1);
+          g.arc("p" + p, "c" + c, 1);
         }
       }
     }
-    return (int) Math.round(new EdmondsKarpMFImpl<>(g).getMaximumFlowValue("s", "t"));
+    return (int) g.value("s", "t");
   }
 
   @Test

@@ -3,10 +3,7 @@ package org.opass.read.plan;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import org.jgrapht.Graph;
-import org.jgrapht.alg.flow.EdmondsKarpMFImpl;
-import org.jgrapht.graph.DefaultWeightedEdge;
-import org.jgrapht.graph.SimpleDirectedWeightedGraph;
+import org.opass.read.flow.ReferenceMaxFlow;
 
 /** Random instances and independent reference solutions shared by the planner tests. */
 final class PlanTestSupport {
@@ -46,27 +43,21 @@ final class PlanTestSupport {
   static int jgraphtLocalOptimum(List<Chunk> chunks, List<Proc> procs) {
     int n = chunks.size();
     int m = procs.size();
-    Graph<String, DefaultWeightedEdge> g =
-        new SimpleDirectedWeightedGraph<>(DefaultWeightedEdge.class);
-    g.addVertex("s");
-    g.addVertex("t");
-    g.addVertex("x");
-    g.setEdgeWeight(g.addEdge("s", "x"), n % m);
+    ReferenceMaxFlow<String> g = new ReferenceMaxFlow<>();
+    g.arc("s", "x", n % m);
     for (int p = 0; p < m; p++) {
-      g.addVertex("p" + p);
-      g.setEdgeWeight(g.addEdge("s", "p" + p), n / m);
-      g.setEdgeWeight(g.addEdge("x", "p" + p), 1);
+      g.arc("s", "p" + p, n / m);
+      g.arc("x", "p" + p, 1);
     }
     for (int c = 0; c < n; c++) {
-      g.addVertex("c" + c);
-      g.setEdgeWeight(g.addEdge("c" + c, "t"), 1);
+      g.arc("c" + c, "t", 1);
       for (int p = 0; p < m; p++) {
         if (chunks.get(c).isOn(procs.get(p).host())) {
-          g.setEdgeWeight(g.addEdge("p" + p, "c" + c), 1);
+          g.arc("p" + p, "c" + c, 1);
         }
       }
     }
-    return (int) Math.round(new EdmondsKarpMFImpl<>(g).getMaximumFlowValue("s", "t"));
+    return (int) g.value("s", "t");
   }
 
   /** Max local chunks over every assignment where each process gets floor or ceil of n/m. */
