@@ -34,8 +34,7 @@ import org.opass.read.plan.RackResolver;
  *       [--submit NAMENODE_HTTP] (--processes HOST[,HOST...] | --processes-file FILE) PATH...
  * </pre>
  *
- * A Hadoop {@code Tool}; it needs nothing beyond Hadoop's client classpath (JGraphT is only used by
- * {@link MultiInputAssignment#optimum}).
+ * A Hadoop {@code Tool}; it needs nothing beyond Hadoop's client classpath and the opass jars.
  * The file system is {@code FileSystem.get(conf)} for paths without a
  * scheme. Exit codes: 0 ok, 1 failure (file system, missing path), 2 usage.
  */

@@ -35,8 +35,8 @@ import java.util.function.Consumer;
  * next unassigned task; the tasks jumped over are considered without effect and are not
  * reported to the trace. This keeps large instances near O(replicas &middot; log + n).
  *
- * <p>Algorithm 1 is greedy; {@link #optimum} gives the best total co-located bytes for the same
- * quotas (a min-cost flow), and {@link #optimality} how far a plan is from it.
+ * <p>Algorithm 1 is greedy, not optimal: the tests compare it with the best total co-located
+ * bytes for the same quotas (a min-cost flow, {@code MinCostOptimum} in the test sources).
  */
 public final class MultiInputAssignment {
 
@@ -124,61 +124,6 @@ public final class MultiInputAssignment {
           + ", action=" + action
           + ", previousOwner=" + previousOwner
           + "]";
-    }
-  }
-
-  /** Algorithm 1's total against the best possible total for the same quotas. */
-  public static final class Optimality {
-    private final long algorithm1;
-    private final long optimum;
-
-    public Optimality(long algorithm1, long optimum) {
-      this.algorithm1 = algorithm1;
-      this.optimum = optimum;
-    }
-
-    public long algorithm1() {
-      return algorithm1;
-    }
-
-    public long optimum() {
-      return optimum;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      if (this == o) {
-        return true;
-      }
-      if (!(o instanceof Optimality)) {
-        return false;
-      }
-      Optimality other = (Optimality) o;
-      return algorithm1 == other.algorithm1
-          && optimum == other.optimum;
-    }
-
-    @Override
-    public int hashCode() {
-      return Objects.hash(algorithm1, optimum);
-    }
-
-    @Override
-    public String toString() {
-      return "Optimality["
-          + "algorithm1=" + algorithm1
-          + ", optimum=" + optimum
-          + "]";
-    }
-
-    /** Bytes Algorithm 1 leaves remote that the optimum reads locally. */
-    public long gap() {
-      return optimum - algorithm1;
-    }
-
-    /** algorithm1 / optimum, 1.0 when both are 0. */
-    public double ratio() {
-      return optimum == 0 ? 1.0 : (double) algorithm1 / optimum;
     }
   }
 
@@ -297,29 +242,6 @@ public final class MultiInputAssignment {
       }
     }
     return owner;
-  }
-
-  /**
-   * The largest total co-located bytes of any assignment with the plan's quotas (min-cost flow,
-   * JGraphT), for comparison with Algorithm 1.
-   */
-  public static long optimum(MultiInputPlan plan) {
-    return MinCostOptimum.of(plan.colocation(), plan.quotas());
-  }
-
-  /** Same for a table of matching values ({@code values[process][task]}). */
-  public static long optimum(long[][] values, int[] quotas) {
-    Objects.requireNonNull(values, "values");
-    if (values.length == 0) {
-      throw new IllegalArgumentException("values has no rows: need at least one process");
-    }
-    Colocation c = Colocation.of(values);
-    return MinCostOptimum.of(c, checkQuotas(quotas, c.processes, c.tasks));
-  }
-
-  /** Algorithm 1's total co-located bytes in {@code plan} against {@link #optimum}. */
-  public static Optimality optimality(MultiInputPlan plan) {
-    return new Optimality(plan.colocatedBytes(), optimum(plan));
   }
 
   private static int[] checkQuotas(int[] quotas, int processes, int tasks) {

@@ -2,7 +2,7 @@ package org.opass.read.plan;
 
 /**
  * Writes a {@link Plan} as JSON by hand, so that the library needs no JSON dependency on
- * clients that only have this jar and JGraphT.
+ * clients that only have this jar.
  *
  * <pre>
  * {"summary": {"chunks": 3, "processes": 2, "minShare": 1, "maxShare": 2,

@@ -9,11 +9,22 @@ import org.jgrapht.graph.DefaultWeightedEdge;
 import org.jgrapht.graph.SimpleDirectedWeightedGraph;
 
 /**
- * The optimum that {@link MultiInputAssignment#optimum} reports. A class of its own so that
- * Algorithm 1 (and the CLI) load without JGraphT on the classpath.
+ * The largest total co-located bytes of any assignment with the given quotas, by a min-cost
+ * flow (JGraphT): the optimum the tests hold Algorithm 1 ({@link MultiInputAssignment}) against.
+ * In the test sources, so that no jar we ship needs JGraphT.
  */
 final class MinCostOptimum {
   private MinCostOptimum() {
+  }
+
+  /** The optimum for a plan's tasks, processes and quotas. */
+  static long of(MultiInputPlan plan) {
+    return of(plan.colocation(), plan.quotas());
+  }
+
+  /** The optimum for a table of matching values ({@code values[process][task]}). */
+  static long of(long[][] values, int[] quotas) {
+    return of(Colocation.of(values), quotas);
   }
 
   /**
