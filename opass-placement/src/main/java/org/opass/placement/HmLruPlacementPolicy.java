@@ -20,10 +20,10 @@ import org.apache.hadoop.hdfs.server.blockmanagement.OpassPlacementPolicyBase;
 import org.apache.hadoop.net.NetworkTopology;
 import org.apache.hadoop.net.Node;
 import org.apache.hadoop.util.Time;
-import org.opass.heatmap.DatanodeHeat;
-import org.opass.plugin.FallbackLog;
 import org.opass.heatmap.Heatmap;
+import org.opass.heatmap.HeatmapFeed;
 import org.opass.heatmap.HeatmapRegistry;
+import org.opass.plugin.FallbackLog;
 import org.opass.plugin.StrictConf;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -139,7 +139,7 @@ public class HmLruPlacementPolicy extends OpassPlacementPolicyBase {
       int[] heat = new int[n];
       long[] lastSelected = new long[n];
       for (int i = 0; i < n; i++) {
-        heat[i] = DatanodeHeat.observe(h, drawn[i]);
+        heat[i] = HeatmapFeed.observe(h, drawn[i]);
         lastSelected[i] = h.lastSelectedNanos(drawn[i].getDatanodeUuid());
       }
       h.countChoice();
@@ -211,7 +211,7 @@ public class HmLruPlacementPolicy extends OpassPlacementPolicyBase {
   private boolean tooHotForLocalReplica(DatanodeDescriptor local) {
     try {
       Heatmap h = heatmap;
-      return DatanodeHeat.observe(h, local) > localMaxHeatRatio * Math.max(1.0, meanHeat(h));
+      return HeatmapFeed.observe(h, local) > localMaxHeatRatio * Math.max(1.0, meanHeat(h));
     } catch (RuntimeException | LinkageError e) {
       fellBack(e);
       return false;
@@ -301,7 +301,7 @@ public class HmLruPlacementPolicy extends OpassPlacementPolicyBase {
     if ((now >= due || (changed && now - lastRefresh >= 1000))
         && nextRefreshMillis.compareAndSet(due, now + heartbeatInterval)) {
       List<DatanodeDescriptor> nodes = new ArrayList<>();
-      for (Node n : DatanodeHeat.observeAll(h, clusterMap)) {
+      for (Node n : HeatmapFeed.observeAll(h, clusterMap)) {
         if (n instanceof DatanodeDescriptor) {
           nodes.add((DatanodeDescriptor) n);
         }

@@ -17,12 +17,12 @@ import org.opass.read.balance.Strategy;
 import org.opass.read.nn.PlanRequestException;
 import org.opass.read.nn.PlanRequestParser;
 import org.opass.read.nn.ReadPlanService;
-import org.opass.read.nn.ReadPlans;
+import org.opass.read.nn.ReadPlanTable;
 
 /**
  * What the read-plan endpoint's limits cost and bound, on the classes the NameNode runs:
  * <ul>
- *   <li>heap per live planned read in {@link ReadPlans} (what {@code max-reads} bounds);</li>
+ *   <li>heap per live planned read in {@link ReadPlanTable} (what {@code max-reads} bounds);</li>
  *   <li>the first lookup after a plan of N planned reads expires (what an RPC handler pays),
  *   next to unlinking it (what the plugin's expiry thread pays instead);</li>
  *   <li>balancing one request of {@code max-request-reads} reads, both algorithms, as
@@ -91,13 +91,13 @@ final class ReadPlanLimitsBench implements BenchMain.Bench {
     return doc;
   }
 
-  private static List<ReadPlans.PlannedRead> reads(int n, boolean shared, long seed) {
+  private static List<ReadPlanTable.PlannedRead> reads(int n, boolean shared, long seed) {
     Random rnd = new Random(seed);
     String[] dns = new String[512];
     for (int i = 0; i < dns.length; i++) {
       dns[i] = new UUID(rnd.nextLong(), rnd.nextLong()).toString();
     }
-    List<ReadPlans.PlannedRead> out = new ArrayList<>(n);
+    List<ReadPlanTable.PlannedRead> out = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
       int a = shared ? 0 : rnd.nextInt(512);
       int b = shared ? 1 : (a + 1 + rnd.nextInt(511)) % 512;
@@ -106,17 +106,17 @@ final class ReadPlanLimitsBench implements BenchMain.Bench {
         c = rnd.nextInt(512);
       }
       String reader = "10.0." + (i % 1000) / 256 + "." + (i % 1000) % 256;
-      out.add(new ReadPlans.PlannedRead(reader, List.of(dns[a], dns[b], dns[c]), dns[a]));
+      out.add(new ReadPlanTable.PlannedRead(reader, List.of(dns[a], dns[b], dns[c]), dns[a]));
     }
     return out;
   }
 
-  private static ReadPlans table(long ttl, AtomicLong clock) {
-    return new ReadPlans(ReadPlans.Limits.builder().maxReads(1 << 22).maxReadsPerUser(1 << 22)
+  private static ReadPlanTable table(long ttl, AtomicLong clock) {
+    return new ReadPlanTable(ReadPlanTable.Limits.builder().maxReads(1 << 22).maxReadsPerUser(1 << 22)
         .maxPlans(1 << 16).maxPlansPerUser(1 << 16).ttlMillis(ttl).build(), clock::get);
   }
 
-  private static void add(ReadPlans t, List<ReadPlans.PlannedRead> reads) throws Exception {
+  private static void add(ReadPlanTable t, List<ReadPlanTable.PlannedRead> reads) throws Exception {
     for (int i = 0; i < reads.size(); i += 1 << 16) {
       t.add("bench", reads.subList(i, Math.min(reads.size(), i + (1 << 16))));
     }
@@ -133,9 +133,9 @@ final class ReadPlanLimitsBench implements BenchMain.Bench {
   private static Stats heapPerPlannedRead(int n, int reps, boolean shared) throws Exception {
     double[] v = new double[reps];
     for (int r = 0; r < reps; r++) {
-      List<ReadPlans.PlannedRead> reads = reads(n, shared, r);
+      List<ReadPlanTable.PlannedRead> reads = reads(n, shared, r);
       long before = usedAfterGc();
-      ReadPlans t = table(Long.MAX_VALUE / 4, new AtomicLong());
+      ReadPlanTable t = table(Long.MAX_VALUE / 4, new AtomicLong());
       add(t, reads);
       long after = usedAfterGc();
       v[r] = (double) (after - before) / n;
@@ -149,12 +149,12 @@ final class ReadPlanLimitsBench implements BenchMain.Bench {
   private static Stats[] expiry(int n, int reps) throws Exception {
     double[] lookupUs = new double[reps];
     double[] unlinkMs = new double[reps];
-    long key = ReadPlans.holdersKey("x", "y", "z");
+    long key = ReadPlanTable.holdersKey("x", "y", "z");
     for (int r = -1; r < reps; r++) { // round -1 warms the code up and is not counted
       AtomicLong clock = new AtomicLong(1);
-      ReadPlans t = table(1000, clock);
+      ReadPlanTable t = table(1000, clock);
       add(t, reads(n, false, r));
-      t.add("bench", List.of(new ReadPlans.PlannedRead("10.9.9.9", List.of("x", "y", "z"),
+      t.add("bench", List.of(new ReadPlanTable.PlannedRead("10.9.9.9", List.of("x", "y", "z"),
           "y")));
       clock.set(1001); // every plan expired
       long t0 = System.nanoTime();

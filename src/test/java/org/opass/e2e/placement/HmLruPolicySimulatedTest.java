@@ -29,8 +29,8 @@ import org.apache.hadoop.hdfs.server.blockmanagement.SimulatedPlacementCluster;
 import org.apache.hadoop.net.Node;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.opass.heatmap.DatanodeHeat;
 import org.opass.heatmap.Heatmap;
+import org.opass.heatmap.HeatmapFeed;
 import org.opass.placement.HmLruKeys;
 import org.opass.placement.HmLruPlacementPolicy;
 
@@ -189,7 +189,7 @@ class HmLruPolicySimulatedTest {
       Thread.sleep(2); // heartbeat times are monotonic milliseconds
       c.heartbeatAll(0);
       for (DatanodeDescriptor dn : c.dataNodes()) {
-        DatanodeHeat.observe(heatmap(c), dn);
+        HeatmapFeed.observe(heatmap(c), dn);
       }
       assertEquals(0, heatmap(c).outstandingGrants());
       assertEquals(16, heatmap(c).trackedNodes());

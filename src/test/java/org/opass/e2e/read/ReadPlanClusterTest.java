@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
@@ -46,13 +45,13 @@ import org.opass.e2e.cluster.DataNodeCounter;
 import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.e2e.placement.FailingHeatmap;
 import org.opass.heatmap.Heatmap;
+import org.opass.read.cli.PlanCli;
 import org.opass.read.nn.BalancingNetworkTopology;
-import org.opass.read.nn.ReadPlanClient;
 import org.opass.read.nn.ReadPlanClient.Read;
+import org.opass.read.nn.ReadPlanClient;
 import org.opass.read.nn.ReadPlanMetrics;
 import org.opass.read.nn.ReadPlanPlugin;
-import org.opass.read.nn.ReadPlans;
-import org.opass.read.cli.PlanCli;
+import org.opass.read.nn.ReadPlanTable;
 
 /**
  * Batch read plans submitted to a real NameNode ({@code ReadPlanPlugin}) and served by its
@@ -98,8 +97,8 @@ class ReadPlanClusterTest {
 
   @BeforeEach
   void clearPlansAndGrants() throws IOException {
-    ReadPlans plans = topology().plans();
-    for (ReadPlans.PlanInfo p : plans.plans()) {
+    ReadPlanTable plans = topology().plans();
+    for (ReadPlanTable.PlanInfo p : plans.plans()) {
       plans.remove(p.id());
     }
     cluster.miniCluster().triggerHeartbeats();

@@ -19,14 +19,14 @@ import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeDescriptor;
 import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeStorageInfo;
 import org.apache.hadoop.hdfs.server.blockmanagement.SimulatedPlacementCluster;
 import org.apache.hadoop.util.Time;
-import org.opass.heatmap.DatanodeHeat;
+import org.opass.heatmap.HeatmapFeed;
 import org.opass.read.balance.BalanceResult;
 import org.opass.read.balance.ChunkRead;
-import org.opass.read.balance.Comparison;
 import org.opass.read.balance.ReplicaBalancer;
 import org.opass.read.balance.Strategy;
+import org.opass.read.balance.StrategyComparison;
 import org.opass.read.nn.BalancingNetworkTopology;
-import org.opass.read.nn.ReadPlans;
+import org.opass.read.nn.ReadPlanTable;
 import org.opass.read.plan.Chunk;
 import org.opass.read.plan.DynamicAssignment;
 import org.opass.read.plan.EqualAssignment;
@@ -40,7 +40,7 @@ import org.opass.read.plan.RackResolver;
  * ({@link SimulatedPlacementCluster}). Which replica serves a read is decided by the real
  * classes: the NameNode's own {@code sortLocatedBlocks} through the configured topology
  * (stock {@code DFSNetworkTopology}, with or without {@code dfs.namenode.read.considerLoad},
- * or {@link BalancingNetworkTopology} with its heatmap and {@link ReadPlans}); Opass's
+ * or {@link BalancingNetworkTopology} with its heatmap and {@link ReadPlanTable}); Opass's
  * processes read what the planner ({@link EqualAssignment}, {@link DynamicAssignment}) gives
  * them, and their plan's servers are chosen by {@link ReplicaBalancer} as the plan service
  * chooses them. A flow-level model moves the bytes: each DataNode's read bandwidth is shared
@@ -330,7 +330,7 @@ public final class ReadSimulation {
         }
         if (beat && balancing != null && balancing.heatmap() != null) {
           // what the topology's own refresh does once a heartbeat interval of wall time
-          DatanodeHeat.observeAll(balancing.heatmap(), balancing);
+          HeatmapFeed.observeAll(balancing.heatmap(), balancing);
         }
         for (Flow f : flows) {
           if (f.remaining <= EPS_BYTES * s.blockBytes) {
@@ -379,7 +379,7 @@ public final class ReadSimulation {
         return p -> taken[p] < s.chunksPerProcess
             ? p / s.nodes * perTenant + host(p) * s.chunksPerProcess + taken[p]++ : null;
       }
-      ReadPlans plans = new ReadPlans(ReadPlans.Limits.builder().maxReads(1 << 22)
+      ReadPlanTable plans = new ReadPlanTable(ReadPlanTable.Limits.builder().maxReads(1 << 22)
           .maxReadsPerUser(1 << 22).build(), Time::monotonicNow);
       balancing.setPlans(plans);
       Map<String, String> racks = new HashMap<>();
@@ -427,7 +427,7 @@ public final class ReadSimulation {
      * {@link ReplicaBalancer}'s optimal assignment around that load and the outstanding reads
      * of earlier plans.
      */
-    void submit(ReadPlans plans, Plan plan, long balancerSeed) throws Exception {
+    void submit(ReadPlanTable plans, Plan plan, long balancerSeed) throws Exception {
       Map<String, Integer> load = new HashMap<>(plans.outstanding());
       List<ChunkRead> remote = new ArrayList<>();
       List<Chunk> chunks = plan.chunks();
@@ -444,14 +444,14 @@ public final class ReadSimulation {
           remote.add(new ChunkRead(Integer.toString(i), uuids(c.id())));
         }
       }
-      Comparison both = new ReplicaBalancer(Strategy.OPTIMAL, balancerSeed,
+      StrategyComparison both = new ReplicaBalancer(Strategy.OPTIMAL, balancerSeed,
           Math.max(1, remote.size())).compare(remote, load);
       BalanceResult chosen = both.optimal();
-      List<ReadPlans.PlannedRead> planned = new ArrayList<>();
+      List<ReadPlanTable.PlannedRead> planned = new ArrayList<>();
       for (int i = 0; i < chunks.size(); i++) {
         String server = localOf[i] != null ? localOf[i]
             : chosen.assignment().get(Integer.toString(i));
-        planned.add(new ReadPlans.PlannedRead(readerOf[i], uuids(chunks.get(i).id()), server));
+        planned.add(new ReadPlanTable.PlannedRead(readerOf[i], uuids(chunks.get(i).id()), server));
       }
       plans.add("sim", planned);
     }

@@ -33,7 +33,7 @@ final class FlowNetwork {
   /** Per DataNode, position in {@link #incoming} before which no read is unassigned. */
   private final int[] scan;
 
-  FlowNetwork(Batch b) {
+  FlowNetwork(CanonicalBatch b) {
     m = b.m;
     n = b.n;
     int nodes = m + n + 2;

@@ -131,14 +131,14 @@ public final class ReplicaBalancer {
    * @throws IllegalArgumentException naming the bad argument, read or DataNode
    */
   public BalanceResult assign(List<ChunkRead> reads, Map<String, Integer> currentLoad) {
-    Batch b = new Batch(reads, currentLoad, seed, maxReads);
+    CanonicalBatch b = new CanonicalBatch(reads, currentLoad, seed, maxReads);
     return strategy == Strategy.ALGORITHM2 ? algorithm2(b) : optimal(b, levelBudget);
   }
 
   /** Both strategies on the same batch, loads and seed (this balancer's strategy is ignored). */
-  public Comparison compare(List<ChunkRead> reads, Map<String, Integer> currentLoad) {
-    Batch b = new Batch(reads, currentLoad, seed, maxReads);
-    return new Comparison(algorithm2(b), optimal(b, levelBudget));
+  public StrategyComparison compare(List<ChunkRead> reads, Map<String, Integer> currentLoad) {
+    CanonicalBatch b = new CanonicalBatch(reads, currentLoad, seed, maxReads);
+    return new StrategyComparison(algorithm2(b), optimal(b, levelBudget));
   }
 
   /**
@@ -148,7 +148,7 @@ public final class ReplicaBalancer {
    */
   public Map<String, Integer> algorithm2Targets(List<ChunkRead> reads,
       Map<String, Integer> currentLoad) {
-    Batch b = new Batch(reads, currentLoad, seed, maxReads);
+    CanonicalBatch b = new CanonicalBatch(reads, currentLoad, seed, maxReads);
     return byDataNodeId(b, toBoxed(targets(b)));
   }
 
@@ -161,7 +161,7 @@ public final class ReplicaBalancer {
    * when some c_i reaches l_i, so k such passes at once give the same C in O(n) per batch of
    * passes instead of O(n) per chunk.
    */
-  static int[] targets(Batch b) {
+  static int[] targets(CanonicalBatch b) {
     int[] c = new int[b.n];
     long m = b.m;
     long ncj = b.maxNc;
@@ -205,7 +205,7 @@ public final class ReplicaBalancer {
     return c;
   }
 
-  private static BalanceResult algorithm2(Batch b) {
+  private static BalanceResult algorithm2(CanonicalBatch b) {
     int[] c = targets(b);
     FlowNetwork net = new FlowNetwork(b);
     for (int d = 0; d < b.n; d++) {
@@ -235,7 +235,7 @@ public final class ReplicaBalancer {
 
   // ---------------------------------------------------------------- exact min-max
 
-  private static BalanceResult optimal(Batch b, int levelBudget) {
+  private static BalanceResult optimal(CanonicalBatch b, int levelBudget) {
     if (b.m == 0) {
       return result(Strategy.OPTIMAL, b, new int[0], new long[0], Map.of(), 0);
     }
@@ -322,7 +322,7 @@ public final class ReplicaBalancer {
     return optimalResult(b, net);
   }
 
-  private static BalanceResult optimalResult(Batch b, FlowNetwork net) {
+  private static BalanceResult optimalResult(CanonicalBatch b, FlowNetwork net) {
     int[] match = net.matching();
     long[] load = b.nc.clone();
     for (int r = 0; r < b.m; r++) {
@@ -340,7 +340,7 @@ public final class ReplicaBalancer {
    * DataNode was saturated directly, no BFS ran) all DataNodes count: a smaller step, never
    * a wrong one.
    */
-  private static long nextUsefulBound(FlowNetwork net, Batch b, long level) {
+  private static long nextUsefulBound(FlowNetwork net, CanonicalBatch b, long level) {
     long next = Long.MAX_VALUE;
     boolean known = net.reachabilityKnown(); // else (all saturated): consider every DataNode
     for (int d = 0; d < b.n; d++) {
@@ -363,7 +363,7 @@ public final class ReplicaBalancer {
    * its DataNodes' spare capacity, ignoring which reads share holders). Every feasible bound
    * satisfies both, so B* >= this.
    */
-  static long lowerBound(Batch b) {
+  static long lowerBound(CanonicalBatch b) {
     long lo = b.maxNc;
     long hi = b.maxNc + b.m; // every DataNode then has room for all reads it holds
     while (lo < hi) {
@@ -381,7 +381,7 @@ public final class ReplicaBalancer {
     return lo;
   }
 
-  private static void setBound(FlowNetwork net, Batch b, long bound) {
+  private static void setBound(FlowNetwork net, CanonicalBatch b, long bound) {
     for (int d = 0; d < b.n; d++) {
       // Capping at L_d keeps the int small for huge NC gaps and changes no feasibility.
       long room = Math.min(b.degree[d], Math.max(0, bound - b.nc[d]));
@@ -418,7 +418,7 @@ public final class ReplicaBalancer {
     return boxed;
   }
 
-  private static <V> Map<String, V> byDataNodeId(Batch b, V[] byRank) {
+  private static <V> Map<String, V> byDataNodeId(CanonicalBatch b, V[] byRank) {
     Integer[] order = new Integer[b.n];
     for (int d = 0; d < b.n; d++) {
       order[d] = d;
@@ -431,7 +431,7 @@ public final class ReplicaBalancer {
     return Collections.unmodifiableMap(out);
   }
 
-  private static BalanceResult result(Strategy s, Batch b, int[] match,
+  private static BalanceResult result(Strategy s, CanonicalBatch b, int[] match,
       long[] load, Map<String, Integer> targets, int unmatched) {
     Map<String, String> assignment = new LinkedHashMap<>(b.m * 2);
     for (int i = 0; i < b.m; i++) {

@@ -12,10 +12,10 @@ import org.apache.hadoop.hdfs.net.DFSNetworkTopology;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.net.Node;
 import org.apache.hadoop.util.functional.CallableRaisingIOE;
-import org.opass.heatmap.DatanodeHeat;
-import org.opass.plugin.FallbackLog;
 import org.opass.heatmap.Heatmap;
+import org.opass.heatmap.HeatmapFeed;
 import org.opass.heatmap.HeatmapRegistry;
+import org.opass.plugin.FallbackLog;
 import org.opass.plugin.StrictConf;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,7 +49,7 @@ public class BalancingNetworkTopology extends DFSNetworkTopology implements Conf
 
   private Configuration conf;
   private volatile Heatmap heatmap;
-  private volatile ReadPlans plans;
+  private volatile ReadPlanTable plans;
   private boolean enabled = ReadBalanceKeys.ENABLED_DEFAULT;
   private double localMaxHeatRatio = ReadBalanceKeys.LOCAL_MAX_HEAT_RATIO_DEFAULT;
   private long refreshPeriodMillis = 3000;
@@ -82,12 +82,12 @@ public class BalancingNetworkTopology extends DFSNetworkTopology implements Conf
   }
 
   /** The read plans this topology serves, or null when {@link ReadPlanPlugin} is off. */
-  public ReadPlans plans() {
+  public ReadPlanTable plans() {
     return plans;
   }
 
   /** Read plans to serve before online balancing ({@link ReadPlanPlugin} sets them). */
-  public void setPlans(ReadPlans plans) {
+  public void setPlans(ReadPlanTable plans) {
     this.plans = plans;
   }
 
@@ -130,12 +130,12 @@ public class BalancingNetworkTopology extends DFSNetworkTopology implements Conf
     try {
       DatanodeInfo first = (DatanodeInfo) nodes[0];
       refreshIfDue(h, first.getLastUpdateMonotonic());
-      ReadPlans p = plans;
+      ReadPlanTable p = plans;
       if (p != null && !p.isEmpty() && servePlanned(p, h, reader, nodes, activeLen)) {
         return;
       }
       boolean localFirst = reader != null && reader.equals(first);
-      Heatmap.Row firstRow = DatanodeHeat.observeRow(h, first);
+      Heatmap.Row firstRow = HeatmapFeed.observeRow(h, first);
       int firstHeat = heat(firstRow);
       h.countChoice();
       // max(1, mean) >= 1: the mean (sums over every node) is only needed above the ratio
@@ -165,7 +165,7 @@ public class BalancingNetworkTopology extends DFSNetworkTopology implements Conf
    * reader off an active local replica: whoever submitted it, it only chooses among remote
    * replicas.
    */
-  private static <T extends Node> boolean servePlanned(ReadPlans p, Heatmap h, Node reader,
+  private static <T extends Node> boolean servePlanned(ReadPlanTable p, Heatmap h, Node reader,
       T[] nodes, int activeLen) {
     String readerKey = reader instanceof DatanodeInfo ? ((DatanodeInfo) reader).getIpAddr()
         : reader == null ? null : reader.getName();
@@ -177,7 +177,7 @@ public class BalancingNetworkTopology extends DFSNetworkTopology implements Conf
       if (!(n instanceof DatanodeInfo)) {
         return false;
       }
-      key += ReadPlans.holderHash(((DatanodeInfo) n).getDatanodeUuid());
+      key += ReadPlanTable.holderHash(((DatanodeInfo) n).getDatanodeUuid());
     }
     String server = p.serverFor(readerKey, key);
     if (server == null) {
@@ -211,7 +211,7 @@ public class BalancingNetworkTopology extends DFSNetworkTopology implements Conf
       if (!(nodes[i] instanceof DatanodeInfo)) {
         continue;
       }
-      Heatmap.Row row = DatanodeHeat.observeRow(h, (DatanodeInfo) nodes[i]);
+      Heatmap.Row row = HeatmapFeed.observeRow(h, (DatanodeInfo) nodes[i]);
       int heat = heat(row);
       if (heat < bestHeat || heat == bestHeat && lastSelected(row) < lastSelected(best)) {
         best = row;
@@ -246,7 +246,7 @@ public class BalancingNetworkTopology extends DFSNetworkTopology implements Conf
     long due = nextRefreshMillis.get();
     if (heartbeatMillis >= due
         && nextRefreshMillis.compareAndSet(due, heartbeatMillis + refreshPeriodMillis)) {
-      DatanodeHeat.observeAll(h, this);
+      HeatmapFeed.observeAll(h, this);
     }
   }
 

@@ -25,9 +25,9 @@ public final class ReadPlanMetrics implements MetricsSource {
 
   private final LongAdder[] byStatus = new LongAdder[STATUSES.length + 1];
   private final Set<String> loggedCauses = ConcurrentHashMap.newKeySet();
-  private final WeakReference<ReadPlans> plans;
+  private final WeakReference<ReadPlanTable> plans;
 
-  ReadPlanMetrics(ReadPlans plans) {
+  ReadPlanMetrics(ReadPlanTable plans) {
     this.plans = new WeakReference<>(plans);
     for (int i = 0; i < byStatus.length; i++) {
       byStatus[i] = new LongAdder();
@@ -72,7 +72,7 @@ public final class ReadPlanMetrics implements MetricsSource {
       rb.addCounter(Interns.info(name, "Read-plan requests answered " + name.substring(6)), n);
     }
     rb.addCounter(Interns.info("Requests", "Read-plan requests answered"), requests);
-    ReadPlans p = plans.get();
+    ReadPlanTable p = plans.get();
     if (p != null) {
       rb.addGauge(Interns.info("LivePlans", "Read plans kept"), p.plans().size());
       rb.addGauge(Interns.info("PlannedReads", "Planned chunk reads kept"), p.plannedReads());

@@ -42,9 +42,9 @@ import org.apache.hadoop.util.functional.CallableRaisingIOE;
 import org.opass.plugin.StrictConf;
 import org.opass.read.balance.BalanceResult;
 import org.opass.read.balance.ChunkRead;
-import org.opass.read.balance.Comparison;
 import org.opass.read.balance.ReplicaBalancer;
 import org.opass.read.balance.Strategy;
+import org.opass.read.balance.StrategyComparison;
 
 /**
  * The NameNode side of batch read planning: a client names the chunks its readers will read
@@ -52,7 +52,7 @@ import org.opass.read.balance.Strategy;
  * the user may not read is refused exactly as an {@code open} would be), pins reads that have
  * a replica on the reader's own DataNode there, balances the others over their holders with
  * {@link ReplicaBalancer} against the load every live plan (any tenant's) still has to serve,
- * and stores the result in {@link ReadPlans}, which the topology consults on every
+ * and stores the result in {@link ReadPlanTable}, which the topology consults on every
  * {@code getBlockLocations}.
  *
  * <p>Request: {@code {"reads": [{"path": "/d/f", "reader": "host-or-ip", "offset": 0,
@@ -69,7 +69,7 @@ import org.opass.read.balance.Strategy;
  * only the requested byte spans are located, in windows of at most
  * {@value #LOCATE_WINDOW_BLOCKS} blocks that are reduced to a few strings per block at once;
  * the request stops (413, or 429 when the caller's share of plans is what runs out) at the
- * first block past {@code max-request-reads} or the caller's room in {@link ReadPlans}. So a
+ * first block past {@code max-request-reads} or the caller's room in {@link ReadPlanTable}. So a
  * request holds its body plus about 200 bytes per located block, and balances at most
  * {@code max-request-reads} reads (65,536 reads over 1,024 or 2,048 DataNodes: 0.1 to 0.8 s,
  * {@code bin/bench read-plan-limits}). Readers are DataNodes (by IP address or host name,
@@ -85,7 +85,7 @@ public final class ReadPlanService {
   private static final Pattern IPV6 = Pattern.compile("[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*");
 
   private final NameNode nameNode;
-  private final ReadPlans plans;
+  private final ReadPlanTable plans;
   private final Strategy strategy;
   private final int maxRequestReads;
   private final int maxRequestBytes;
@@ -103,7 +103,7 @@ public final class ReadPlanService {
     this.nameNode = nameNode;
     int maxReads = StrictConf.atLeast(conf, ReadBalanceKeys.PLAN_MAX_READS, 1,
         ReadBalanceKeys.PLAN_MAX_READS_DEFAULT);
-    ReadPlans.Limits.Builder limits = ReadPlans.Limits.builder()
+    ReadPlanTable.Limits.Builder limits = ReadPlanTable.Limits.builder()
         .maxReads(maxReads)
         .maxPlans(StrictConf.atLeast(conf, ReadBalanceKeys.PLAN_MAX_PLANS, 1,
             ReadBalanceKeys.PLAN_MAX_PLANS_DEFAULT))
@@ -115,7 +115,7 @@ public final class ReadPlanService {
       limits.maxReadsPerUser(StrictConf.atLeast(conf, ReadBalanceKeys.PLAN_MAX_READS_PER_USER,
           1, maxReads));
     }
-    this.plans = new ReadPlans(limits.build(), Time::monotonicNow);
+    this.plans = new ReadPlanTable(limits.build(), Time::monotonicNow);
     this.maxRequestReads = StrictConf.atLeast(conf, ReadBalanceKeys.PLAN_MAX_REQUEST_READS, 1,
         ReadBalanceKeys.PLAN_MAX_REQUEST_READS_DEFAULT);
     this.maxRequestBytes = StrictConf.atLeast(conf, ReadBalanceKeys.PLAN_MAX_REQUEST_BYTES, 1,
@@ -143,7 +143,7 @@ public final class ReadPlanService {
     this.metrics = new ReadPlanMetrics(plans);
   }
 
-  public ReadPlans plans() {
+  public ReadPlanTable plans() {
     return plans;
   }
 
@@ -241,9 +241,9 @@ public final class ReadPlanService {
 
   private byte[] plan(String owner, List<Chunk> chunks, int skipped)
       throws PlanRequestException, IOException {
-    Comparison both;
+    StrategyComparison both;
     BalanceResult chosen;
-    ReadPlans.PlanInfo info = null;
+    ReadPlanTable.PlanInfo info = null;
     long pinned;
     String[] servers = new String[chunks.size()];
     synchronized (planLock) {
@@ -266,17 +266,17 @@ public final class ReadPlanService {
       both = new ReplicaBalancer(Strategy.OPTIMAL, seed++, Math.max(1, remote.size()))
           .compare(remote, load);
       chosen = strategy == Strategy.OPTIMAL ? both.optimal() : both.algorithm2();
-      List<ReadPlans.PlannedRead> planned = new ArrayList<>(chunks.size());
+      List<ReadPlanTable.PlannedRead> planned = new ArrayList<>(chunks.size());
       for (int i = 0; i < chunks.size(); i++) {
         Chunk c = chunks.get(i);
         servers[i] = c.local != null ? c.local : chosen.assignment().get(Integer.toString(i));
-        planned.add(new ReadPlans.PlannedRead(c.reader, Arrays.asList(c.block.holders),
+        planned.add(new ReadPlanTable.PlannedRead(c.reader, Arrays.asList(c.block.holders),
             servers[i]));
       }
       if (!planned.isEmpty()) {
         try {
           info = plans.add(owner, planned);
-        } catch (ReadPlans.PlanLimitException e) {
+        } catch (ReadPlanTable.PlanLimitException e) {
           throw limitRefusal(e);
         }
       }
@@ -300,7 +300,7 @@ public final class ReadPlanService {
   /** The caller's live plans (every plan, for the superuser) as a JSON document. */
   public byte[] list(UserGroupInformation user) throws IOException {
     boolean all = isSuperUser(user);
-    List<ReadPlans.PlanInfo> shown = plans.plans(all ? null : user.getShortUserName());
+    List<ReadPlanTable.PlanInfo> shown = plans.plans(all ? null : user.getShortUserName());
     long now = Time.monotonicNow();
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try (JsonGenerator g = JSON.createGenerator(out)) {
@@ -308,7 +308,7 @@ public final class ReadPlanService {
       g.writeStringField("scope", all ? "all" : "own");
       g.writeArrayFieldStart("plans");
       long reads = 0;
-      for (ReadPlans.PlanInfo p : shown) {
+      for (ReadPlanTable.PlanInfo p : shown) {
         g.writeStartObject();
         g.writeStringField("id", p.id());
         g.writeStringField("owner", p.owner());
@@ -340,13 +340,13 @@ public final class ReadPlanService {
   private Budget budget(String owner) throws PlanRequestException {
     try {
       plans.room(owner);
-    } catch (ReadPlans.PlanLimitException e) {
+    } catch (ReadPlanTable.PlanLimitException e) {
       throw limitRefusal(e);
     }
     return new Budget(maxRequestReads);
   }
 
-  private PlanRequestException limitRefusal(ReadPlans.PlanLimitException e) {
+  private PlanRequestException limitRefusal(ReadPlanTable.PlanLimitException e) {
     // 429: this user's share is used up; 503: everyone's is. Both pass as plans expire.
     return new PlanRequestException(e.userLimit() ? 429 : 503, e.getMessage(), retryAfter());
   }
@@ -418,8 +418,8 @@ public final class ReadPlanService {
     }
   }
 
-  private byte[] response(String owner, ReadPlans.PlanInfo info, List<Chunk> chunks,
-      String[] servers, int skipped, Comparison both, BalanceResult chosen, long pinned)
+  private byte[] response(String owner, ReadPlanTable.PlanInfo info, List<Chunk> chunks,
+      String[] servers, int skipped, StrategyComparison both, BalanceResult chosen, long pinned)
       throws IOException {
     int local = 0;
     String[] names = new String[chunks.size()];

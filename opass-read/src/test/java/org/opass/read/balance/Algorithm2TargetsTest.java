@@ -62,7 +62,7 @@ class Algorithm2TargetsTest {
           .algorithm2Targets(reads, Map.of());
       int[] sorted = c.values().stream().mapToInt(Integer::intValue).sorted().toArray();
       assertArrayEquals(new int[] {1, 2, 2}, sorted, "seed " + seed + ": " + c);
-      Batch b = new Batch(reads, Map.of(), seed, 100);
+      CanonicalBatch b = new CanonicalBatch(reads, Map.of(), seed, 100);
       assertEquals(1, c.get(b.dnIds[2]), "the last DataNode in seeded order misses the +1");
     }
   }
@@ -97,7 +97,7 @@ class Algorithm2TargetsTest {
     Map<String, Integer> nc = Map.of("a", 2);
     // nc_j = 2: b -> 2, c -> 2, m = 2; then a partial pass gives +1 to the first two in order.
     for (long seed = 0; seed < 10; seed++) {
-      Batch b = new Batch(reads, nc, seed, 100);
+      CanonicalBatch b = new CanonicalBatch(reads, nc, seed, 100);
       int[] c = ReplicaBalancer.targets(b);
       Map<String, Integer> byId = new HashMap<>();
       for (int d = 0; d < b.n; d++) {
@@ -122,13 +122,13 @@ class Algorithm2TargetsTest {
           nc.put("dn" + d, rnd.nextInt(rnd.nextBoolean() ? 3 : 40));
         }
       }
-      Batch b = new Batch(reads, nc, t, 1000);
+      CanonicalBatch b = new CanonicalBatch(reads, nc, t, 1000);
       assertArrayEquals(literal(b), ReplicaBalancer.targets(b), "instance " + t);
     }
   }
 
   /** Algorithm 2 transliterated line by line, over the batch, DataNodes in rank order. */
-  static int[] literal(Batch b) {
+  static int[] literal(CanonicalBatch b) {
     int n = b.n;
     long[] nc = b.nc;
     int[] l = b.degree;
@@ -176,7 +176,7 @@ class Algorithm2TargetsTest {
     return reads;
   }
 
-  private static int rank(Batch b, String dn) {
+  private static int rank(CanonicalBatch b, String dn) {
     for (int d = 0; d < b.n; d++) {
       if (b.dnIds[d].equals(dn)) {
         return d;
@@ -190,7 +190,7 @@ class Algorithm2TargetsTest {
     Random rnd = new Random(7);
     for (int t = 0; t < 500; t++) {
       List<ChunkRead> reads = randomReads(rnd, rnd.nextInt(40), 1 + rnd.nextInt(8));
-      Batch b = new Batch(reads, Map.of("dn0", rnd.nextInt(5)), t, 1000);
+      CanonicalBatch b = new CanonicalBatch(reads, Map.of("dn0", rnd.nextInt(5)), t, 1000);
       int[] c = ReplicaBalancer.targets(b);
       assertTrue(Arrays.stream(c).sum() >= b.m);
       for (int d = 0; d < b.n; d++) {

@@ -70,7 +70,7 @@ public final class ReplicaBalancerBench {
       System.out.printf("%6d reads x %5d DNs %-16s %-10s median %7.2f ms  max %7.2f ms"
           + "  (maxLoad %d)%n", m, n, scenario, s, ms[reps / 2], ms[reps - 1], maxLoad);
     }
-    Comparison c = new ReplicaBalancer(Strategy.OPTIMAL, 17).compare(reads, nc);
+    StrategyComparison c = new ReplicaBalancer(Strategy.OPTIMAL, 17).compare(reads, nc);
     System.out.printf("%6s %-38s ALGORITHM2 max %d (flow-unmatched %d) vs OPTIMAL max %d%n", "",
         "", c.algorithm2().maxLoad(), c.algorithm2().unmatchedByFlow(), c.optimal().maxLoad());
   }

@@ -34,7 +34,7 @@ class ReplicaBalancerTest {
       List<ChunkRead> reads = Algorithm2TargetsTest.randomReads(rnd, rnd.nextInt(9), n);
       Map<String, Integer> nc = randomLoads(rnd, n, t % 5 == 0 ? 9 : 3);
       long seed = rnd.nextLong();
-      Comparison cmp = new ReplicaBalancer(Strategy.OPTIMAL, seed).compare(reads, nc);
+      StrategyComparison cmp = new ReplicaBalancer(Strategy.OPTIMAL, seed).compare(reads, nc);
       long[] brute = bruteForce(reads, nc);
       String what = "instance " + t + " reads=" + reads + " nc=" + nc;
       assertEquals(brute.length == 0 ? 0 : brute[0], cmp.optimal().maxLoad(), what);
@@ -121,7 +121,7 @@ class ReplicaBalancerTest {
       int n = 2 + rnd.nextInt(30);
       List<ChunkRead> reads = Algorithm2TargetsTest.randomReads(rnd, 1 + rnd.nextInt(200), n);
       Map<String, Integer> nc = randomLoads(rnd, n, 1 + rnd.nextInt(20));
-      Comparison cmp = new ReplicaBalancer(Strategy.OPTIMAL, t, 1000, t % 2 == 0 ? 128 : t % 7)
+      StrategyComparison cmp = new ReplicaBalancer(Strategy.OPTIMAL, t, 1000, t % 2 == 0 ? 128 : t % 7)
           .compare(reads, nc);
       long best = cmp.optimal().maxLoad();
       assertValid(reads, nc, cmp.optimal());
@@ -161,7 +161,7 @@ class ReplicaBalancerTest {
       int n = 1 + rnd.nextInt(16);
       List<ChunkRead> reads = Algorithm2TargetsTest.randomReads(rnd, rnd.nextInt(80), n);
       Map<String, Integer> nc = randomLoads(rnd, n, 1 + rnd.nextInt(30));
-      Comparison cmp = new ReplicaBalancer(Strategy.OPTIMAL, t).compare(reads, nc);
+      StrategyComparison cmp = new ReplicaBalancer(Strategy.OPTIMAL, t).compare(reads, nc);
       assertTrue(cmp.algorithm2().maxLoad() >= cmp.optimal().maxLoad(), "instance " + t);
     }
   }
@@ -180,7 +180,7 @@ class ReplicaBalancerTest {
    */
   @Test
   void algorithm2StrictlyWorseExample() {
-    Comparison cmp = new ReplicaBalancer(Strategy.OPTIMAL, GAP_SEED).compare(GAP_READS, GAP_NC);
+    StrategyComparison cmp = new ReplicaBalancer(Strategy.OPTIMAL, GAP_SEED).compare(GAP_READS, GAP_NC);
     assertEquals(Map.of("dn0", 2, "dn1", 1, "dn2", 1, "dn3", 2), cmp.algorithm2().targets());
     assertEquals(1, cmp.algorithm2().unmatchedByFlow());
     assertEquals(Map.of("dn0", 3L, "dn1", 0L, "dn2", 1L, "dn3", 2L), cmp.algorithm2().loads());

@@ -8,11 +8,11 @@ import java.util.Objects;
  * @param algorithm2 the {@link Strategy#ALGORITHM2} result
  * @param optimal    the {@link Strategy#OPTIMAL} result
  */
-public final class Comparison {
+public final class StrategyComparison {
   private final BalanceResult algorithm2;
   private final BalanceResult optimal;
 
-  public Comparison(BalanceResult algorithm2, BalanceResult optimal) {
+  public StrategyComparison(BalanceResult algorithm2, BalanceResult optimal) {
     Objects.requireNonNull(algorithm2, "algorithm2");
     Objects.requireNonNull(optimal, "optimal");
     this.algorithm2 = algorithm2;
@@ -32,10 +32,10 @@ public final class Comparison {
     if (this == o) {
       return true;
     }
-    if (!(o instanceof Comparison)) {
+    if (!(o instanceof StrategyComparison)) {
       return false;
     }
-    Comparison other = (Comparison) o;
+    StrategyComparison other = (StrategyComparison) o;
     return Objects.equals(algorithm2, other.algorithm2)
         && Objects.equals(optimal, other.optimal);
   }
@@ -47,7 +47,7 @@ public final class Comparison {
 
   @Override
   public String toString() {
-    return "Comparison["
+    return "StrategyComparison["
         + "algorithm2=" + algorithm2
         + ", optimal=" + optimal
         + "]";

@@ -18,13 +18,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
-import org.opass.read.nn.ReadPlans.PlannedRead;
+import org.opass.read.nn.ReadPlanTable.PlannedRead;
 
-class ReadPlansTest {
+class ReadPlanTableTest {
   private final AtomicLong now = new AtomicLong(1000);
 
-  private ReadPlans plans(int maxReads) {
-    return new ReadPlans(ReadPlans.Limits.builder().maxReads(maxReads).maxReadsPerUser(maxReads)
+  private ReadPlanTable plans(int maxReads) {
+    return new ReadPlanTable(ReadPlanTable.Limits.builder().maxReads(maxReads).maxReadsPerUser(maxReads)
         .ttlMillis(500).build(), now::get);
   }
 
@@ -33,12 +33,12 @@ class ReadPlansTest {
   }
 
   private static long key(String... holders) {
-    return ReadPlans.holdersKey(holders);
+    return ReadPlanTable.holdersKey(holders);
   }
 
   @Test
   void aPlannedReadIsServedByItsServerWhateverTheHolderOrder() throws Exception {
-    ReadPlans p = plans(10);
+    ReadPlanTable p = plans(10);
     assertTrue(p.isEmpty());
     p.add("alice", List.of(read("10.0.0.1", "b", "a", "b", "c")));
     assertFalse(p.isEmpty());
@@ -52,7 +52,7 @@ class ReadPlansTest {
 
   @Test
   void readsSharingReaderAndHoldersServeTheirServersInTurnThenRoundRobin() throws Exception {
-    ReadPlans p = plans(10);
+    ReadPlanTable p = plans(10);
     p.add("alice", List.of(read("r", "a", "a", "b", "c"), read("r", "c", "a", "b", "c")));
     p.add("bob", List.of(read("r", "b", "a", "b", "c")));
     long key = key("a", "b", "c");
@@ -68,7 +68,7 @@ class ReadPlansTest {
 
   @Test
   void plansExpireAfterTheirTtl() throws Exception {
-    ReadPlans p = plans(10);
+    ReadPlanTable p = plans(10);
     p.add("alice", List.of(read("r", "a", "a", "b")));
     now.addAndGet(499);
     assertEquals("a", p.serverFor("r", key("a", "b")));
@@ -81,7 +81,7 @@ class ReadPlansTest {
 
   @Test
   void anExpiredPlanIsNotServedAfterAListingOrASubmission() throws Exception {
-    ReadPlans p = plans(10);
+    ReadPlanTable p = plans(10);
     p.add("alice", List.of(read("r", "a", "a", "b"), read("r", "a", "a", "b")));
     now.addAndGet(1000); // past its expiry
     assertEquals(List.of(), p.plans(), "a listing drops it");
@@ -94,17 +94,17 @@ class ReadPlansTest {
 
   @Test
   void anEmptyPlanIsRefused() {
-    ReadPlans p = plans(10);
+    ReadPlanTable p = plans(10);
     assertThrows(IllegalArgumentException.class, () -> p.add("alice", List.of()));
     assertEquals(0, p.plans().size());
   }
 
   @Test
   void memoryIsBoundedFinishedPlansAreEvictedFirst() throws Exception {
-    ReadPlans p = plans(3);
-    ReadPlans.PlanInfo first = p.add("alice", List.of(read("r", "a", "a", "b"),
+    ReadPlanTable p = plans(3);
+    ReadPlanTable.PlanInfo first = p.add("alice", List.of(read("r", "a", "a", "b"),
         read("r", "b", "b", "c")));
-    ReadPlans.PlanLimitException e = assertThrows(ReadPlans.PlanLimitException.class,
+    ReadPlanTable.PlanLimitException e = assertThrows(ReadPlanTable.PlanLimitException.class,
         () -> p.add("bob", List.of(read("s", "a", "a", "b"), read("s", "b", "a", "b"))));
     assertTrue(e.getMessage().contains(ReadBalanceKeys.PLAN_MAX_READS), e.getMessage());
     assertFalse(e.userLimit());
@@ -118,34 +118,34 @@ class ReadPlansTest {
 
   @Test
   void oneUserAtItsCapDoesNotStopAnother() throws Exception {
-    ReadPlans p = new ReadPlans(ReadPlans.Limits.builder().maxReads(100).ttlMillis(500)
+    ReadPlanTable p = new ReadPlanTable(ReadPlanTable.Limits.builder().maxReads(100).ttlMillis(500)
         .maxPlansPerUser(3).build(), now::get); // a user may keep a quarter: 25 reads
     List<PlannedRead> big = new ArrayList<>();
     for (int i = 0; i < 25; i++) {
       big.add(read("r", "a", "a", "b"));
     }
     p.add("mallory", big);
-    ReadPlans.PlanLimitException more = assertThrows(ReadPlans.PlanLimitException.class,
+    ReadPlanTable.PlanLimitException more = assertThrows(ReadPlanTable.PlanLimitException.class,
         () -> p.add("mallory", List.of(read("r", "a", "a", "b"))));
     assertTrue(more.userLimit());
     assertTrue(more.getMessage().contains(ReadBalanceKeys.PLAN_MAX_READS_PER_USER)
         && more.getMessage().contains("mallory"), more.getMessage());
-    assertThrows(ReadPlans.PlanLimitException.class, () -> p.room("mallory"));
+    assertThrows(ReadPlanTable.PlanLimitException.class, () -> p.room("mallory"));
     assertEquals(25, p.room("alice"));
     p.add("alice", big);
     p.add("bob", List.of(read("s", "b", "a", "b")));
     // live plans per user too
     p.add("bob", List.of(read("s", "b", "a", "b")));
     p.add("bob", List.of(read("s", "b", "a", "b")));
-    assertTrue(assertThrows(ReadPlans.PlanLimitException.class,
+    assertTrue(assertThrows(ReadPlanTable.PlanLimitException.class,
         () -> p.add("bob", List.of(read("s", "b", "a", "b")))).userLimit());
     assertEquals(List.of("mallory", "alice", "bob", "bob", "bob"),
-        p.plans().stream().map(ReadPlans.PlanInfo::owner).toList());
+        p.plans().stream().map(ReadPlanTable.PlanInfo::owner).toList());
   }
 
   @Test
   void aUsersOwnFinishedPlansGiveWayWhenItsCapIsReached() throws Exception {
-    ReadPlans p = new ReadPlans(ReadPlans.Limits.builder().maxReads(100).maxReadsPerUser(2)
+    ReadPlanTable p = new ReadPlanTable(ReadPlanTable.Limits.builder().maxReads(100).maxReadsPerUser(2)
         .ttlMillis(500).build(), now::get);
     String first = p.add("alice", List.of(read("r", "a", "a", "b"), read("r", "b", "a", "b")))
         .id();
@@ -155,12 +155,12 @@ class ReadPlansTest {
     p.add("alice", List.of(read("r", "a", "a", "b")));
     assertNull(p.owner(first));
     assertEquals(List.of("bob", "alice"),
-        p.plans().stream().map(ReadPlans.PlanInfo::owner).toList());
+        p.plans().stream().map(ReadPlanTable.PlanInfo::owner).toList());
   }
 
   @Test
   void removeDropsOnlyThatPlan() throws Exception {
-    ReadPlans p = plans(10);
+    ReadPlanTable p = plans(10);
     String a = p.add("alice", List.of(read("r", "a", "a", "b"))).id();
     p.add("bob", List.of(read("s", "b", "a", "b")));
     assertEquals("alice", p.owner(a));
@@ -168,7 +168,7 @@ class ReadPlansTest {
     assertFalse(p.remove(a));
     assertNull(p.serverFor("r", key("a", "b")));
     assertEquals("b", p.serverFor("s", key("a", "b")));
-    assertEquals(List.of("bob"), p.plans("bob").stream().map(ReadPlans.PlanInfo::owner).toList());
+    assertEquals(List.of("bob"), p.plans("bob").stream().map(ReadPlanTable.PlanInfo::owner).toList());
     assertEquals(List.of(), p.plans("alice"));
   }
 
@@ -184,7 +184,7 @@ class ReadPlansTest {
     // A million planned reads live; when they expire, a lookup finds nothing for them and
     // returns, leaving the unlinking (proportional to the plan) to expire(), which the plugin
     // runs on a thread of its own.
-    ReadPlans p = new ReadPlans(ReadPlans.Limits.builder().maxReads(1 << 21)
+    ReadPlanTable p = new ReadPlanTable(ReadPlanTable.Limits.builder().maxReads(1 << 21)
         .maxReadsPerUser(1 << 21).ttlMillis(500).build(), now::get);
     List<PlannedRead> million = new ArrayList<>(1_000_000);
     for (int reader = 0; reader < 1000; reader++) {
@@ -211,7 +211,7 @@ class ReadPlansTest {
 
   @Test
   void concurrentReadersGetEachPlannedServerExactlyOnce() throws Exception {
-    ReadPlans p = plans(1000);
+    ReadPlanTable p = plans(1000);
     List<PlannedRead> reads = new ArrayList<>();
     for (int i = 0; i < 400; i++) {
       reads.add(read("r", "dn" + (i % 4), "dn0", "dn1", "dn2", "dn3"));
@@ -237,7 +237,7 @@ class ReadPlansTest {
 
   @Test
   void outstandingStaysExactWhilePlansAreServedAndRemovedConcurrently() throws Exception {
-    ReadPlans p = new ReadPlans(ReadPlans.Limits.builder().maxReads(1 << 20)
+    ReadPlanTable p = new ReadPlanTable(ReadPlanTable.Limits.builder().maxReads(1 << 20)
         .maxReadsPerUser(1 << 20).maxPlans(10_000).maxPlansPerUser(10_000).ttlMillis(1 << 30)
         .build(), now::get);
     long key = key("dn0", "dn1", "dn2");
@@ -268,7 +268,7 @@ class ReadPlansTest {
     }
     pool.shutdown();
     Map<String, Integer> expected = new HashMap<>();
-    for (ReadPlans.PlanInfo info : p.plans()) {
+    for (ReadPlanTable.PlanInfo info : p.plans()) {
       int left = info.reads() - info.served();
       // each plan's reads are dn0, dn1, dn2 in turn, served in that order
       for (int i = info.served(); i < info.reads(); i++) {

@@ -16,7 +16,7 @@ import java.util.Random;
  * <p>"Sorted by id" is by (String.hashCode, id): the hash is specified by the JDK, so the
  * order is as canonical as plain id order and much cheaper to sort.
  */
-final class Batch {
+final class CanonicalBatch {
   private static final Comparator<String> CANONICAL =
       Comparator.comparingInt(String::hashCode).thenComparing(Comparator.naturalOrder());
 
@@ -37,7 +37,7 @@ final class Batch {
   /** Max NC over the batch's DataNodes; 0 for an empty batch. */
   final long maxNc;
 
-  Batch(List<ChunkRead> reads, Map<String, Integer> currentLoad, long seed, int maxReads) {
+  CanonicalBatch(List<ChunkRead> reads, Map<String, Integer> currentLoad, long seed, int maxReads) {
     if (reads == null) {
       throw new IllegalArgumentException("reads is null");
     }

@@ -47,9 +47,9 @@ import java.util.function.LongSupplier;
  * never all live plans. Expired plans stop serving at once and are unlinked by
  * {@link #expire}, which the plugin runs on a thread of its own and every change runs first.
  */
-public final class ReadPlans {
+public final class ReadPlanTable {
 
-  /** Bounds of a {@link ReadPlans}; immutable, built with {@link #builder()}. */
+  /** Bounds of a {@link ReadPlanTable}; immutable, built with {@link #builder()}. */
   public static final class Limits {
     final int maxReads;
     final int maxReadsPerUser;
@@ -231,7 +231,7 @@ public final class ReadPlans {
 
   private final Object lock = new Object();
   /** Live plans in submission order, which is expiry order (one ttl); guarded by lock. */
-  private final LinkedHashMap<String, Plan> plans = new LinkedHashMap<>();
+  private final LinkedHashMap<String, StoredPlan> plans = new LinkedHashMap<>();
   /** Per owner: {live plans, live planned reads}; guarded by lock. */
   private final Map<String, int[]> usage = new HashMap<>();
   private int plannedReads; // guarded by lock
@@ -246,7 +246,7 @@ public final class ReadPlans {
    * @param limits bounds
    * @param clock  monotonic milliseconds
    */
-  public ReadPlans(Limits limits, LongSupplier clock) {
+  public ReadPlanTable(Limits limits, LongSupplier clock) {
     if (limits == null || clock == null) {
       throw new IllegalArgumentException("limits and clock must be set");
     }
@@ -354,7 +354,7 @@ public final class ReadPlans {
       int userReads = 0;
       int allPlans = 0;
       int allReads = 0;
-      for (Plan p : plans.values()) {
+      for (StoredPlan p : plans.values()) {
         if (p.finished()) {
           continue;
         }
@@ -408,7 +408,7 @@ public final class ReadPlans {
           throw totalFull(plans.size(), plannedReads, n);
         }
       }
-      Plan plan = new Plan("plan-" + ids.incrementAndGet(), owner, now,
+      StoredPlan plan = new StoredPlan("plan-" + ids.incrementAndGet(), owner, now,
           now + limits.ttlMillis, reads);
       link(plan);
       return plan.info();
@@ -419,7 +419,7 @@ public final class ReadPlans {
   public boolean remove(String id) {
     synchronized (lock) {
       expire(clock.getAsLong());
-      Plan p = plans.remove(id);
+      StoredPlan p = plans.remove(id);
       if (p == null) {
         return false;
       }
@@ -443,7 +443,7 @@ public final class ReadPlans {
   /** The owner of a live plan, or null. */
   public String owner(String id) {
     synchronized (lock) {
-      Plan p = plans.get(id);
+      StoredPlan p = plans.get(id);
       return p == null || !p.liveAt(clock.getAsLong()) ? null : p.owner;
     }
   }
@@ -453,7 +453,7 @@ public final class ReadPlans {
     synchronized (lock) {
       expire(clock.getAsLong());
       List<PlanInfo> out = new ArrayList<>();
-      for (Plan p : plans.values()) {
+      for (StoredPlan p : plans.values()) {
         if (owner == null || p.owner.equals(owner)) {
           out.add(p.info());
         }
@@ -492,11 +492,11 @@ public final class ReadPlans {
 
   /** Evicts finished plans (of {@code owner}, or anyone's), oldest first, until n fit. */
   private void evictFinished(String owner, int n) {
-    for (Iterator<Plan> it = plans.values().iterator(); it.hasNext(); ) {
+    for (Iterator<StoredPlan> it = plans.values().iterator(); it.hasNext(); ) {
       if (owner == null ? totalFits(n) : userFits(owner, n)) {
         return;
       }
-      Plan p = it.next();
+      StoredPlan p = it.next();
       if (p.finished() && (owner == null || p.owner.equals(owner))) {
         it.remove();
         unlink(p);
@@ -523,8 +523,8 @@ public final class ReadPlans {
 
   private int expire(long now) {
     int dropped = 0;
-    for (Iterator<Plan> it = plans.values().iterator(); it.hasNext(); ) {
-      Plan p = it.next();
+    for (Iterator<StoredPlan> it = plans.values().iterator(); it.hasNext(); ) {
+      StoredPlan p = it.next();
       if (p.liveAt(now)) {
         break; // expiry order
       }
@@ -535,7 +535,7 @@ public final class ReadPlans {
     return dropped;
   }
 
-  private void link(Plan plan) {
+  private void link(StoredPlan plan) {
     plans.put(plan.id, plan);
     int[] u = usage.computeIfAbsent(plan.owner, o -> new int[2]);
     u[0]++;
@@ -551,7 +551,7 @@ public final class ReadPlans {
   }
 
   /** Caller has taken the plan out of {@link #plans}. */
-  private void unlink(Plan plan) {
+  private void unlink(StoredPlan plan) {
     plan.removed = true; // stops serving now
     int[] u = usage.get(plan.owner);
     if (--u[0] == 0) {
@@ -579,14 +579,14 @@ public final class ReadPlans {
     // field updaters rather than atomics: one object less per planned (reader, holders)
     static final AtomicIntegerFieldUpdater<Part> TAKEN =
         AtomicIntegerFieldUpdater.newUpdater(Part.class, "taken");
-    final Plan plan;
+    final StoredPlan plan;
     final String reader;
     final long holdersKey;
     final String[] servers;
     /** Planned reads claimed so far ({@link #CLOSED} once the plan is gone). */
     volatile int taken;
 
-    Part(Plan plan, String reader, long holdersKey, String[] servers) {
+    Part(StoredPlan plan, String reader, long holdersKey, String[] servers) {
       this.plan = plan;
       this.reader = reader;
       this.holdersKey = holdersKey;
@@ -623,7 +623,7 @@ public final class ReadPlans {
     }
   }
 
-  private static final class Plan {
+  private static final class StoredPlan {
     final String id;
     final String owner;
     final long createdMillis;
@@ -633,7 +633,7 @@ public final class ReadPlans {
     final AtomicInteger served = new AtomicInteger();
     volatile boolean removed;
 
-    Plan(String id, String owner, long createdMillis, long expiresMillis,
+    StoredPlan(String id, String owner, long createdMillis, long expiresMillis,
         List<PlannedRead> reads) {
       this.id = id;
       this.owner = owner;

@@ -9,9 +9,12 @@ import org.apache.hadoop.net.NetworkTopology;
 import org.apache.hadoop.net.Node;
 import org.apache.hadoop.net.NodeBase;
 
-/** The thin glue between the NameNode's DataNode records and the pure {@link Heatmap}. */
-public final class DatanodeHeat {
-  private DatanodeHeat() {
+/**
+ * Feeds the pure {@link Heatmap} from the NameNode's DataNode records (heartbeat transfer
+ * counts and times, liveness): the thin glue between the two.
+ */
+public final class HeatmapFeed {
+  private HeatmapFeed() {
   }
 
   /**
