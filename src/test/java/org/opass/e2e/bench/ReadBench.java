@@ -25,8 +25,8 @@ import org.opass.e2e.cluster.ProcessContext;
 import org.opass.e2e.cluster.Workload;
 import org.opass.e2e.cluster.WorkloadResult;
 import org.opass.e2e.sim.DiskModel;
+import org.opass.read.client.ReadPlanClient;
 import org.opass.read.nn.BalancingNetworkTopology;
-import org.opass.read.nn.ReadPlanClient;
 import org.opass.read.nn.ReadPlanPlugin;
 import org.opass.read.plan.Chunk;
 import org.opass.read.plan.DynamicAssignment;
@@ -38,6 +38,7 @@ import org.opass.read.plan.Plan;
 import org.opass.read.plan.Proc;
 import org.opass.read.plan.RackResolver;
 import org.opass.read.plan.Task;
+import org.opass.read.wire.PlanRead;
 
 /**
  * The parallel-read experiments of Opass §5.1.1-5.1.4 on the emulated cluster: one process per
@@ -287,11 +288,11 @@ final class ReadBench implements BenchMain.Bench {
           sources.add(staticLists(lists));
         }
       }
-      List<ReadPlanClient.Read> reads = new ArrayList<>();
+      List<PlanRead> reads = new ArrayList<>();
       for (int p = 0; p < DATANODES; p++) {
         for (Work w : lists.get(p)) {
           for (Path f : w.files()) {
-            reads.add(ReadPlanClient.Read.wholeFile(f.toString(), cluster.hostName(p)));
+            reads.add(PlanRead.wholeFile(f.toString(), cluster.hostName(p)));
           }
         }
       }

@@ -46,12 +46,12 @@ import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.e2e.placement.FailingHeatmap;
 import org.opass.heatmap.Heatmap;
 import org.opass.read.cli.PlanCli;
+import org.opass.read.client.ReadPlanClient;
 import org.opass.read.nn.BalancingNetworkTopology;
-import org.opass.read.nn.ReadPlanClient.Read;
-import org.opass.read.nn.ReadPlanClient;
 import org.opass.read.nn.ReadPlanMetrics;
 import org.opass.read.nn.ReadPlanPlugin;
 import org.opass.read.nn.ReadPlanTable;
+import org.opass.read.wire.PlanRead;
 
 /**
  * Batch read plans submitted to a real NameNode ({@code ReadPlanPlugin}) and served by its
@@ -136,10 +136,10 @@ class ReadPlanClusterTest {
     return cluster.counterSince(DataNodeCounter.BLOCKS_READ, before);
   }
 
-  private static List<Read> batch(int[] readerOf) {
-    List<Read> reads = new ArrayList<>();
+  private static List<PlanRead> batch(int[] readerOf) {
+    List<PlanRead> reads = new ArrayList<>();
     for (int f = 0; f < FILES; f++) {
-      reads.add(Read.wholeFile(file(f).toString(), cluster.hostName(readerOf[f])));
+      reads.add(PlanRead.wholeFile(file(f).toString(), cluster.hostName(readerOf[f])));
     }
     return reads;
   }
@@ -235,8 +235,8 @@ class ReadPlanClusterTest {
       out.write(1);
     }
     admin.setPermission(secret, new FsPermission((short) 0600));
-    List<Read> reads = new ArrayList<>(batch(new int[FILES]));
-    reads.add(Read.wholeFile(secret.toString(), cluster.hostName(0)));
+    List<PlanRead> reads = new ArrayList<>(batch(new int[FILES]));
+    reads.add(PlanRead.wholeFile(secret.toString(), cluster.hostName(0)));
     ReadPlanClient.RefusedException e = assertThrows(ReadPlanClient.RefusedException.class,
         () -> as("mallory", () -> client().submit(reads)));
     assertEquals(403, e.status());
@@ -244,7 +244,7 @@ class ReadPlanClusterTest {
         e.getMessage());
     assertEquals(0, topology().plans().plannedReads(), "nothing planned");
     // the owner (the superuser here) may plan it
-    client().submit(List.of(Read.wholeFile(secret.toString(), cluster.hostName(0))));
+    client().submit(List.of(PlanRead.wholeFile(secret.toString(), cluster.hostName(0))));
     // and another user may not delete that plan
     String id = topology().plans().plans().get(0).id();
     ReadPlanClient.RefusedException del = assertThrows(ReadPlanClient.RefusedException.class,
@@ -260,16 +260,16 @@ class ReadPlanClusterTest {
   @Test
   void badRequestsNameWhatIsWrong() throws Exception {
     ReadPlanClient.RefusedException missing = assertThrows(ReadPlanClient.RefusedException.class,
-        () -> client().submit(List.of(Read.wholeFile("/plans/nope", cluster.hostName(1)))));
+        () -> client().submit(List.of(PlanRead.wholeFile("/plans/nope", cluster.hostName(1)))));
     assertEquals(404, missing.status());
     assertTrue(missing.getMessage().contains("/plans/nope"), missing.getMessage());
     ReadPlanClient.RefusedException host = assertThrows(ReadPlanClient.RefusedException.class,
-        () -> client().submit(List.of(Read.wholeFile(file(0).toString(), "no-such-host.invalid"))));
+        () -> client().submit(List.of(PlanRead.wholeFile(file(0).toString(), "no-such-host.invalid"))));
     assertEquals(400, host.status());
     assertTrue(host.getMessage().contains("no-such-host.invalid"), host.getMessage());
     ReadPlanClient.RefusedException relative = assertThrows(
         ReadPlanClient.RefusedException.class,
-        () -> client().submit(List.of(Read.wholeFile("plans/f0", cluster.hostName(1)))));
+        () -> client().submit(List.of(PlanRead.wholeFile("plans/f0", cluster.hostName(1)))));
     assertEquals(400, relative.status());
     assertTrue(relative.getMessage().contains("plans/f0"), relative.getMessage());
     assertEquals(0, topology().plans().plannedReads());

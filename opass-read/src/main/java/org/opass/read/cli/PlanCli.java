@@ -15,7 +15,7 @@ import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.util.Tool;
-import org.opass.read.nn.ReadPlanClient;
+import org.opass.read.client.ReadPlanClient;
 import org.opass.read.plan.Chunk;
 import org.opass.read.plan.EqualAssignment;
 import org.opass.read.plan.HdfsChunks;
@@ -24,6 +24,7 @@ import org.opass.read.plan.Plan;
 import org.opass.read.plan.PlanJson;
 import org.opass.read.plan.Proc;
 import org.opass.read.plan.RackResolver;
+import org.opass.read.wire.PlanRead;
 
 /**
  * {@code opass-read plan}: prints which process should read which chunk of the given files
@@ -245,13 +246,13 @@ public final class PlanCli extends Configured implements Tool {
   }
 
   /** The plan as NameNode read requests: each chunk read by its process's host. */
-  static List<ReadPlanClient.Read> reads(Plan plan) {
-    List<ReadPlanClient.Read> reads = new ArrayList<>(plan.chunks().size());
+  static List<PlanRead> reads(Plan plan) {
+    List<PlanRead> reads = new ArrayList<>(plan.chunks().size());
     for (int c = 0; c < plan.chunks().size(); c++) {
       Chunk ch = plan.chunks().get(c);
       String host = plan.processes().get(plan.processOf(c)).host();
       int colon = host.lastIndexOf(':'); // --names: ip:port
-      reads.add(new ReadPlanClient.Read(new Path(ch.path()).toUri().getPath(),
+      reads.add(new PlanRead(new Path(ch.path()).toUri().getPath(),
           colon > 0 ? host.substring(0, colon) : host, ch.offset(), ch.length()));
     }
     return reads;

@@ -8,6 +8,8 @@ import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.opass.read.wire.PlanRead;
+import org.opass.read.wire.PlanWire;
 
 /**
  * Reads a plan request, {@code {"reads": [{"path": "/d/f", "reader": "host", "offset": 0,
@@ -34,42 +36,6 @@ public final class PlanRequestParser {
   private static final JsonFactory FACTORY = JsonFactory.builder()
       .disable(JsonFactory.Feature.INTERN_FIELD_NAMES).build();
 
-  /** One read as requested (path and reader not yet checked against the namespace). */
-  public static final class Read {
-    final String path;
-    final String reader;
-    final long offset;
-    final long length;
-
-    Read(String path, String reader, long offset, long length) {
-      this.path = path;
-      this.reader = reader;
-      this.offset = offset;
-      this.length = length;
-    }
-
-    public String path() {
-      return path;
-    }
-
-    public String reader() {
-      return reader;
-    }
-
-    public long offset() {
-      return offset;
-    }
-
-    public long length() {
-      return length;
-    }
-
-    /** End of the range, exclusive, saturating at {@link Long#MAX_VALUE}. */
-    long end() {
-      return length > Long.MAX_VALUE - offset ? Long.MAX_VALUE : offset + length;
-    }
-  }
-
   private PlanRequestParser() {
   }
 
@@ -78,7 +44,7 @@ public final class PlanRequestParser {
    *
    * @throws PlanRequestException 400 (or 413 for too many reads) naming what is wrong
    */
-  public static List<Read> parse(byte[] body, int maxReads) throws PlanRequestException {
+  public static List<PlanRead> parse(byte[] body, int maxReads) throws PlanRequestException {
     try (JsonParser p = FACTORY.createParser(body)) {
       JsonToken first = p.nextToken();
       if (first == null) {
@@ -89,10 +55,10 @@ public final class PlanRequestParser {
         throw bad(p, "the request must be a JSON object: {\"reads\": [{\"path\": ..., "
             + "\"reader\": ...}, ...]}");
       }
-      List<Read> reads = null;
+      List<PlanRead> reads = null;
       for (JsonToken t = p.nextToken(); t != JsonToken.END_OBJECT; t = p.nextToken()) {
         String field = p.getCurrentName();
-        if (!"reads".equals(field)) {
+        if (!PlanWire.READS.equals(field)) {
           throw bad(p, "unknown field " + quoted(field) + " (the request has one field, "
               + "\"reads\")");
         }
@@ -120,12 +86,12 @@ public final class PlanRequestParser {
     }
   }
 
-  private static List<Read> reads(JsonParser p, int maxReads)
+  private static List<PlanRead> reads(JsonParser p, int maxReads)
       throws IOException, PlanRequestException {
     if (p.nextToken() != JsonToken.START_ARRAY) {
       throw bad(p, "\"reads\" must be an array of {\"path\": ..., \"reader\": ...}");
     }
-    List<Read> out = new ArrayList<>();
+    List<PlanRead> out = new ArrayList<>();
     for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
       int i = out.size();
       if (i == maxReads) {
@@ -140,7 +106,7 @@ public final class PlanRequestParser {
     return out;
   }
 
-  private static Read read(JsonParser p, int i) throws IOException, PlanRequestException {
+  private static PlanRead read(JsonParser p, int i) throws IOException, PlanRequestException {
     String path = null;
     String reader = null;
     long offset = -1;
@@ -150,13 +116,13 @@ public final class PlanRequestParser {
       String field = p.getCurrentName();
       String where = read + "." + field;
       next(p, where);
-      if ("path".equals(field)) {
+      if (PlanWire.PATH_FIELD.equals(field)) {
         path = once(p, where, path, string(p, where, MAX_PATH_CHARS));
-      } else if ("reader".equals(field)) {
+      } else if (PlanWire.READER.equals(field)) {
         reader = once(p, where, reader, string(p, where, MAX_READER_CHARS));
-      } else if ("offset".equals(field)) {
+      } else if (PlanWire.OFFSET.equals(field)) {
         offset = onceNumber(p, where, offset);
-      } else if ("length".equals(field)) {
+      } else if (PlanWire.LENGTH.equals(field)) {
         length = onceNumber(p, where, length);
       } else {
         throw bad(p, "reads[" + i + "] has an unknown field " + quoted(field)
@@ -167,7 +133,7 @@ public final class PlanRequestParser {
       throw new PlanRequestException(400, "reads[" + i + "]." + (path == null ? "path" : "reader")
           + " is missing");
     }
-    return new Read(path, reader, Math.max(0, offset), length < 0 ? Long.MAX_VALUE : length);
+    return new PlanRead(path, reader, Math.max(0, offset), length < 0 ? Long.MAX_VALUE : length);
   }
 
   /**

@@ -17,6 +17,7 @@ import org.eclipse.jetty.servlet.FilterHolder;
 import org.eclipse.jetty.servlet.FilterMapping;
 import org.eclipse.jetty.servlet.ServletContextHandler;
 import org.eclipse.jetty.servlet.ServletHandler;
+import org.opass.read.wire.PlanWire;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,7 +35,7 @@ import org.slf4j.LoggerFactory;
  */
 public class ReadPlanPlugin implements ServicePlugin {
   private static final Logger LOG = LoggerFactory.getLogger(ReadPlanPlugin.class);
-  static final String PATH = "/opass/read-plan";
+  static final String PATH = PlanWire.PATH;
 
   private volatile ReadPlanService service;
   private BalancingNetworkTopology topology;

@@ -45,6 +45,8 @@ import org.opass.read.balance.ChunkRead;
 import org.opass.read.balance.ReplicaBalancer;
 import org.opass.read.balance.Strategy;
 import org.opass.read.balance.StrategyComparison;
+import org.opass.read.wire.PlanRead;
+import org.opass.read.wire.PlanWire;
 
 /**
  * The NameNode side of batch read planning: a client names the chunks its readers will read
@@ -167,7 +169,7 @@ public final class ReadPlanService {
   /** Plans the request for {@code user}; returns the response document (UTF-8 JSON). */
   public byte[] submit(UserGroupInformation user, byte[] body)
       throws PlanRequestException, IOException {
-    List<PlanRequestParser.Read> asked = PlanRequestParser.parse(body, maxRequestReads);
+    List<PlanRead> asked = PlanRequestParser.parse(body, maxRequestReads);
     String owner = user.getShortUserName();
     Budget budget = budget(owner);
 
@@ -179,8 +181,8 @@ public final class ReadPlanService {
     Readers readers = new Readers(
         nameNode.getNamesystem().getBlockManager().getDatanodeManager());
     for (int i = 0; i < asked.size(); i++) {
-      PlanRequestParser.Read r = asked.get(i);
-      String path = paths.normalise(r.path, i);
+      PlanRead r = asked.get(i);
+      String path = paths.normalise(r.path(), i);
       TargetFile f = byPath.get(path);
       if (f == null) {
         HdfsFileStatus st = asCaller(user, path, () -> nameNode.getRpcServer().getFileInfo(path));
@@ -199,8 +201,8 @@ public final class ReadPlanService {
         byPath.put(path, f);
       }
       fileOf[i] = f;
-      f.want(r.offset, r.end());
-      readerOf[i] = readers.resolve(r.reader, i);
+      f.want(r.offset(), r.end());
+      readerOf[i] = readers.resolve(r.reader(), i);
     }
 
     for (TargetFile f : byId.values()) {
@@ -211,12 +213,12 @@ public final class ReadPlanService {
     List<Chunk> chunks = new ArrayList<>();
     int skipped = 0;
     for (int i = 0; i < asked.size(); i++) {
-      PlanRequestParser.Read r = asked.get(i);
+      PlanRead r = asked.get(i);
       TargetFile f = fileOf[i];
-      if (r.end() <= r.offset) {
+      if (r.end() <= r.offset()) {
         continue; // an empty range reads no block
       }
-      for (int b = f.firstBlockEndingAfter(r.offset); b < f.blocks.size(); b++) {
+      for (int b = f.firstBlockEndingAfter(r.offset()); b < f.blocks.size(); b++) {
         Block blk = f.blocks.get(b);
         if (blk.start >= r.end()) {
           break;
@@ -305,21 +307,21 @@ public final class ReadPlanService {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try (JsonGenerator g = JSON.createGenerator(out)) {
       g.writeStartObject();
-      g.writeStringField("scope", all ? "all" : "own");
-      g.writeArrayFieldStart("plans");
+      g.writeStringField(PlanWire.SCOPE, all ? "all" : "own");
+      g.writeArrayFieldStart(PlanWire.PLANS);
       long reads = 0;
       for (ReadPlanTable.PlanInfo p : shown) {
         g.writeStartObject();
-        g.writeStringField("id", p.id());
-        g.writeStringField("owner", p.owner());
-        g.writeNumberField("reads", p.reads());
-        g.writeNumberField("served", p.served());
-        g.writeNumberField("expires_in_ms", Math.max(0, p.expiresMillis() - now));
+        g.writeStringField(PlanWire.ID, p.id());
+        g.writeStringField(PlanWire.OWNER, p.owner());
+        g.writeNumberField(PlanWire.READS, p.reads());
+        g.writeNumberField(PlanWire.SERVED, p.served());
+        g.writeNumberField(PlanWire.EXPIRES_IN_MS, Math.max(0, p.expiresMillis() - now));
         g.writeEndObject();
         reads += p.reads();
       }
       g.writeEndArray();
-      g.writeNumberField("planned_reads", reads);
+      g.writeNumberField(PlanWire.PLANNED_READS, reads);
       g.writeEndObject();
     }
     return out.toByteArray();
@@ -434,35 +436,35 @@ public final class ReadPlanService {
     try (JsonGenerator g = JSON.createGenerator(out)) {
       g.writeStartObject();
       if (info == null) {
-        g.writeNullField("id"); // every chunk was skipped: nothing to keep
+        g.writeNullField(PlanWire.ID); // every chunk was skipped: nothing to keep
       } else {
-        g.writeStringField("id", info.id());
+        g.writeStringField(PlanWire.ID, info.id());
       }
-      g.writeStringField("owner", owner);
-      g.writeNumberField("expires_in_ms",
+      g.writeStringField(PlanWire.OWNER, owner);
+      g.writeNumberField(PlanWire.EXPIRES_IN_MS,
           info == null ? 0 : info.expiresMillis() - info.createdMillis());
-      g.writeStringField("strategy", chosen.strategy().name().toLowerCase(Locale.ROOT));
-      g.writeNumberField("reads", chunks.size());
-      g.writeNumberField("local", local);
-      g.writeNumberField("skipped", skipped);
-      g.writeNumberField("max_load", Math.max(pinned, chosen.maxLoad()));
-      g.writeNumberField("algorithm2_max_load", Math.max(pinned, both.algorithm2().maxLoad()));
-      g.writeNumberField("optimal_max_load", Math.max(pinned, both.optimal().maxLoad()));
-      g.writeObjectFieldStart("served_by_datanode");
+      g.writeStringField(PlanWire.STRATEGY, chosen.strategy().name().toLowerCase(Locale.ROOT));
+      g.writeNumberField(PlanWire.READS, chunks.size());
+      g.writeNumberField(PlanWire.LOCAL, local);
+      g.writeNumberField(PlanWire.SKIPPED, skipped);
+      g.writeNumberField(PlanWire.MAX_LOAD, Math.max(pinned, chosen.maxLoad()));
+      g.writeNumberField(PlanWire.ALGORITHM2_MAX_LOAD, Math.max(pinned, both.algorithm2().maxLoad()));
+      g.writeNumberField(PlanWire.OPTIMAL_MAX_LOAD, Math.max(pinned, both.optimal().maxLoad()));
+      g.writeObjectFieldStart(PlanWire.SERVED_BY_DATANODE);
       for (Map.Entry<String, Integer> e : served.entrySet()) {
         g.writeNumberField(e.getKey(), e.getValue());
       }
       g.writeEndObject();
-      g.writeArrayFieldStart("assignments");
+      g.writeArrayFieldStart(PlanWire.ASSIGNMENTS);
       for (int i = 0; i < names.length; i++) {
         Chunk c = chunks.get(i);
         g.writeStartObject();
-        g.writeStringField("path", c.file.path);
-        g.writeNumberField("offset", c.block.start);
-        g.writeNumberField("length", c.block.size);
-        g.writeStringField("reader", c.reader);
-        g.writeStringField("datanode", names[i]);
-        g.writeBooleanField("local", c.local != null);
+        g.writeStringField(PlanWire.PATH_FIELD, c.file.path);
+        g.writeNumberField(PlanWire.OFFSET, c.block.start);
+        g.writeNumberField(PlanWire.LENGTH, c.block.size);
+        g.writeStringField(PlanWire.READER, c.reader);
+        g.writeStringField(PlanWire.DATANODE, names[i]);
+        g.writeBooleanField(PlanWire.LOCAL, c.local != null);
         g.writeEndObject();
       }
       g.writeEndArray();

@@ -15,6 +15,7 @@ import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.security.authorize.AuthorizationException;
 import org.apache.hadoop.util.Time;
 import org.eclipse.jetty.http.BadMessageException;
+import org.opass.read.wire.PlanWire;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -186,7 +187,7 @@ public class ReadPlanServlet extends HttpServlet {
   }
 
   static byte[] error(String message) throws IOException {
-    return object("error", message);
+    return object(PlanWire.ERROR, message);
   }
 
   /** {@code {"field": "value"}}. */

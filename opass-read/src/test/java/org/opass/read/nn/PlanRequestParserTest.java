@@ -9,10 +9,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.opass.read.wire.PlanRead;
 
 class PlanRequestParserTest {
 
-  private static List<PlanRequestParser.Read> parse(String json) throws PlanRequestException {
+  private static List<PlanRead> parse(String json) throws PlanRequestException {
     return PlanRequestParser.parse(json.getBytes(StandardCharsets.UTF_8), 100);
   }
 
@@ -30,13 +31,13 @@ class PlanRequestParserTest {
 
   @Test
   void readsAreParsedWithDefaultsForOffsetAndLength() throws Exception {
-    List<PlanRequestParser.Read> reads = parse("{\"reads\": [{\"path\": \"/a\", \"reader\": "
+    List<PlanRead> reads = parse("{\"reads\": [{\"path\": \"/a\", \"reader\": "
         + "\"h1\"}, {\"reader\": \"h2\", \"length\": 5, \"path\": \"/b\", \"offset\": 7}]}");
     assertEquals(2, reads.size());
-    assertEquals("/a", reads.get(0).path);
-    assertEquals(0, reads.get(0).offset);
+    assertEquals("/a", reads.get(0).path());
+    assertEquals(0, reads.get(0).offset());
     assertEquals(Long.MAX_VALUE, reads.get(0).end());
-    assertEquals("h2", reads.get(1).reader);
+    assertEquals("h2", reads.get(1).reader());
     assertEquals(12, reads.get(1).end());
   }
 

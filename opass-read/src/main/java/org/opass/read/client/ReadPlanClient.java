@@ -1,4 +1,4 @@
-package org.opass.read.nn;
+package org.opass.read.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -20,84 +20,17 @@ import java.util.Objects;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.web.URLConnectionFactory;
 import org.apache.hadoop.security.UserGroupInformation;
+import org.opass.read.wire.PlanRead;
+import org.opass.read.wire.PlanWire;
 
 /**
- * Client of the NameNode's {@code /opass/read-plan} ({@link ReadPlanPlugin}): submits which
- * host reads which file ranges, so that the NameNode serves those reads from the replicas it
+ * Client of the NameNode's {@code /opass/read-plan} ({@code org.opass.read.nn.ReadPlanPlugin}):
+ * submits which host reads which file ranges ({@link PlanRead}), so that the NameNode serves those reads from the replicas it
  * balanced over every tenant's planned load. Authenticates as the current user (SPNEGO on a
  * secure cluster, {@code user.name} otherwise).
  */
 public final class ReadPlanClient {
   private static final ObjectMapper JSON = new ObjectMapper();
-
-  /**
-   * One read of a batch: {@code reader} reads {@code [offset, offset+length)}. The reader is a
-   * DataNode's host name or IP address, or the IP address of a host that runs no DataNode.
-   */
-  public static final class Read {
-    private final String path;
-    private final String reader;
-    private final long offset;
-    private final long length;
-
-    public Read(String path, String reader, long offset, long length) {
-      this.path = path;
-      this.reader = reader;
-      this.offset = offset;
-      this.length = length;
-    }
-
-    public String path() {
-      return path;
-    }
-
-    public String reader() {
-      return reader;
-    }
-
-    public long offset() {
-      return offset;
-    }
-
-    public long length() {
-      return length;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      if (this == o) {
-        return true;
-      }
-      if (!(o instanceof Read)) {
-        return false;
-      }
-      Read other = (Read) o;
-      return Objects.equals(path, other.path)
-          && Objects.equals(reader, other.reader)
-          && offset == other.offset
-          && length == other.length;
-    }
-
-    @Override
-    public int hashCode() {
-      return Objects.hash(path, reader, offset, length);
-    }
-
-    @Override
-    public String toString() {
-      return "Read["
-          + "path=" + path
-          + ", reader=" + reader
-          + ", offset=" + offset
-          + ", length=" + length
-          + "]";
-    }
-
-    /** The whole file. */
-    public static Read wholeFile(String path, String reader) {
-      return new Read(path, reader, 0, Long.MAX_VALUE);
-    }
-  }
 
   /**
    * The NameNode's answer.
@@ -241,27 +174,29 @@ public final class ReadPlanClient {
     this.connections = URLConnectionFactory.newDefaultURLConnectionFactory(conf);
   }
 
-  public Result submit(List<Read> reads) throws IOException {
+  public Result submit(List<PlanRead> reads) throws IOException {
     ObjectNode root = JSON.createObjectNode();
-    ArrayNode arr = root.putArray("reads");
-    for (Read r : reads) {
-      ObjectNode o = arr.addObject().put("path", r.path()).put("reader", r.reader());
+    ArrayNode arr = root.putArray(PlanWire.READS);
+    for (PlanRead r : reads) {
+      ObjectNode o = arr.addObject().put(PlanWire.PATH_FIELD, r.path())
+          .put(PlanWire.READER, r.reader());
       if (r.offset() != 0) {
-        o.put("offset", r.offset());
+        o.put(PlanWire.OFFSET, r.offset());
       }
       if (r.length() != Long.MAX_VALUE) {
-        o.put("length", r.length());
+        o.put(PlanWire.LENGTH, r.length());
       }
     }
     JsonNode out = JSON.readTree(call("POST", "", root.toString()));
     Map<String, Integer> served = new LinkedHashMap<>();
-    out.get("served_by_datanode").fields()
+    out.get(PlanWire.SERVED_BY_DATANODE).fields()
         .forEachRemaining(e -> served.put(e.getKey(), e.getValue().asInt()));
-    return new Result(out.get("id").isNull() ? null : out.get("id").asText(),
-        out.get("reads").asInt(),
-        out.get("local").asInt(), out.get("max_load").asLong(),
-        out.get("algorithm2_max_load").asLong(), out.get("optimal_max_load").asLong(),
-        Collections.unmodifiableMap(served), out.toString());
+    JsonNode id = out.get(PlanWire.ID);
+    return new Result(id.isNull() ? null : id.asText(), out.get(PlanWire.READS).asInt(),
+        out.get(PlanWire.LOCAL).asInt(), out.get(PlanWire.MAX_LOAD).asLong(),
+        out.get(PlanWire.ALGORITHM2_MAX_LOAD).asLong(),
+        out.get(PlanWire.OPTIMAL_MAX_LOAD).asLong(), Collections.unmodifiableMap(served),
+        out.toString());
   }
 
   /** Drops one of this user's plans before it expires. */
@@ -278,7 +213,7 @@ public final class ReadPlanClient {
     boolean secure = UserGroupInformation.isSecurityEnabled();
     String user = secure ? "" : "user.name=" + URLEncoder.encode(
         UserGroupInformation.getCurrentUser().getShortUserName(), StandardCharsets.UTF_8);
-    URL url = base.resolve(ReadPlanPlugin.PATH + "?" + user + query).toURL();
+    URL url = base.resolve(PlanWire.PATH + "?" + user + query).toURL();
     HttpURLConnection c;
     try {
       c = (HttpURLConnection) connections.openConnection(url, secure);
@@ -300,8 +235,8 @@ public final class ReadPlanClient {
         String reason = text;
         try {
           JsonNode err = JSON.readTree(text);
-          if (err != null && err.has("error")) {
-            reason = err.get("error").asText();
+          if (err != null && err.has(PlanWire.ERROR)) {
+            reason = err.get(PlanWire.ERROR).asText();
           }
         } catch (IOException notJson) {
           // keep the raw text
