@@ -1,6 +1,7 @@
 package org.opass.placement;
 
 import java.util.Random;
+import org.opass.heatmap.HeatRules;
 
 /**
  * The HM-LRU choice of Opass Algorithm 3: among a few candidate DataNodes keep the one with
@@ -51,7 +52,7 @@ public final class HmLru {
 
   /**
    * Variant that ranks by heat alone and uses recency only to break ties in heat (then
-   * random). Heat here already counts the grants since the last heartbeat, which is what
+   * random): {@link HeatRules#compare}, as read balancing ranks replicas. Heat here already counts the grants since the last heartbeat, which is what
    * recency approximates in the paper, so summing both ranks can prefer a hotter node.
    */
   public static int chooseHeatFirst(int[] heat, long[] lastSelected, int n,
@@ -63,8 +64,7 @@ public final class HmLru {
     int best = 0;
     int ties = 1;
     for (int i = 1; i < n; i++) {
-      int c = heat[i] != heat[best] ? Integer.compare(heat[i], heat[best])
-          : Long.compare(lastSelected[i], lastSelected[best]);
+      int c = HeatRules.compare(heat[i], lastSelected[i], heat[best], lastSelected[best]);
       if (c < 0) {
         best = i;
         ties = 1;

@@ -20,6 +20,7 @@ import org.apache.hadoop.hdfs.server.blockmanagement.OpassPlacementPolicyBase;
 import org.apache.hadoop.net.NetworkTopology;
 import org.apache.hadoop.net.Node;
 import org.apache.hadoop.util.Time;
+import org.opass.heatmap.HeatRules;
 import org.opass.heatmap.Heatmap;
 import org.opass.heatmap.HeatmapFeed;
 import org.opass.heatmap.HeatmapRegistry;
@@ -211,14 +212,17 @@ public class HmLruPlacementPolicy extends OpassPlacementPolicyBase {
   private boolean tooHotForLocalReplica(DatanodeDescriptor local) {
     try {
       Heatmap h = heatmap;
-      return HeatmapFeed.observe(h, local) > localMaxHeatRatio * Math.max(1.0, meanHeat(h));
+      return HeatRules.tooHot(HeatmapFeed.observe(h, local), localMaxHeatRatio, meanHeat(h));
     } catch (RuntimeException | LinkageError e) {
       fellBack(e);
       return false;
     }
   }
 
-  /** Heartbeat transfers averaged by the NameNode itself, plus our grants spread evenly. */
+  /**
+   * Heartbeat transfers averaged by the NameNode itself, plus our grants spread evenly (why
+   * this mean for writes: {@link HeatRules}).
+   */
   private double meanHeat(Heatmap h) {
     FSClusterStats stats = clusterStats;
     int nodes = stats == null ? 0 : stats.getNumDatanodesInService();

@@ -12,6 +12,7 @@ import org.apache.hadoop.hdfs.net.DFSNetworkTopology;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.net.Node;
 import org.apache.hadoop.util.functional.CallableRaisingIOE;
+import org.opass.heatmap.HeatRules;
 import org.opass.heatmap.Heatmap;
 import org.opass.heatmap.HeatmapFeed;
 import org.opass.heatmap.HeatmapRegistry;
@@ -138,9 +139,8 @@ public class BalancingNetworkTopology extends DFSNetworkTopology implements Conf
       Heatmap.Row firstRow = HeatmapFeed.observeRow(h, first);
       int firstHeat = heat(firstRow);
       h.countChoice();
-      // max(1, mean) >= 1: the mean (sums over every node) is only needed above the ratio
-      if (localFirst && (firstHeat <= localMaxHeatRatio
-          || firstHeat <= localMaxHeatRatio * h.meanHeat())) {
+      if (localFirst && !(HeatRules.mayBeTooHot(firstHeat, localMaxHeatRatio)
+          && HeatRules.tooHot(firstHeat, localMaxHeatRatio, h.meanHeat()))) {
         // A kept local read is not granted: one reader's blocks, located ten at a time,
         // would otherwise make its own node look hot and push it off its own data. Local
         // transfers that really run at once show in the heartbeat's count.
@@ -213,7 +213,7 @@ public class BalancingNetworkTopology extends DFSNetworkTopology implements Conf
       }
       Heatmap.Row row = HeatmapFeed.observeRow(h, (DatanodeInfo) nodes[i]);
       int heat = heat(row);
-      if (heat < bestHeat || heat == bestHeat && lastSelected(row) < lastSelected(best)) {
+      if (HeatRules.compare(heat, lastSelected(row), bestHeat, lastSelected(best)) < 0) {
         best = row;
         bestIndex = i;
         bestHeat = heat;
