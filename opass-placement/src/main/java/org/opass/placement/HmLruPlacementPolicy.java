@@ -19,6 +19,7 @@ import org.apache.hadoop.hdfs.server.blockmanagement.FSClusterStats;
 import org.apache.hadoop.hdfs.server.blockmanagement.OpassPlacementPolicyBase;
 import org.apache.hadoop.net.NetworkTopology;
 import org.apache.hadoop.net.Node;
+import org.apache.hadoop.net.NodeBase;
 import org.apache.hadoop.util.Time;
 import org.opass.heatmap.HeatRules;
 import org.opass.heatmap.Heatmap;
@@ -54,9 +55,17 @@ public class HmLruPlacementPolicy extends OpassPlacementPolicyBase {
       "HM-LRU failed; using the default placement for this and any later failure");
   private final AtomicLong nextRefreshMillis = new AtomicLong();
   private volatile ScopeIndex<DatanodeDescriptor> scopeIndex;
-  /** Set while the first replica of a writer that is no DataNode is drawn. */
-  private final ThreadLocal<Boolean> candidatesShareRack =
-      ThreadLocal.withInitial(() -> Boolean.FALSE);
+
+  /**
+   * The scope {@link #chooseLocalStorage} hands the parent's {@code chooseRandom} for the first
+   * replica of a writer that is no DataNode: the whole cluster (equal to {@code NodeBase.ROOT},
+   * so whatever else reads it sees the root), told apart by identity in {@link #choose}, which
+   * then lets the default's draw pick the rack and HM-LRU the node in it. This is how that one
+   * decision reaches {@code chooseDataNode} without state beside the call: {@code chooseRandom}
+   * passes its scope to {@code chooseDataNode} and uses it for nothing else (Hadoop 3.3.6 to
+   * 3.5.0, checked in their sources and bytecode).
+   */
+  private static final String ROOT_RACK_OF_DEFAULT_DRAW = new String(NodeBase.ROOT);
 
   @Override
   protected void initialize(Configuration conf, FSClusterStats stats,
@@ -118,7 +127,7 @@ public class HmLruPlacementPolicy extends OpassPlacementPolicyBase {
       h = heatmap;
       refreshIfDue(h);
       drawn = new DatanodeDescriptor[candidates];
-      if (candidatesShareRack.get()) {
+      if (scope == ROOT_RACK_OF_DEFAULT_DRAW) { // identity: see the field
         // the default's draw picks the rack, HM-LRU the node in it (see chooseLocalStorage)
         DatanodeDescriptor first = defaultDraw.get();
         if (first == null) {
@@ -196,14 +205,10 @@ public class HmLruPlacementPolicy extends OpassPlacementPolicyBase {
       // then puts replicas two and three together on another rack. Candidates drawn
       // cluster-wide by heat would pull the first replica to the cooler rack and so send
       // twice as much to the hotter one, a feedback that skewed two racks to 72 vs 48 blocks
-      // per node. So the default's draw picks the rack and HM-LRU the node within it.
-      candidatesShareRack.set(Boolean.TRUE);
-      try {
-        return super.chooseLocalStorage(null, excludedNodes, blocksize, maxNodesPerRack,
-            results, avoidStaleNodes, storageTypes, fallbackToLocalRack);
-      } finally {
-        candidatesShareRack.set(Boolean.FALSE);
-      }
+      // per node. So the default's draw picks the rack and HM-LRU the node within it. This is
+      // the parent's own path for a null writer (chooseLocalOrFavoredStorage), with our scope.
+      return chooseRandom(ROOT_RACK_OF_DEFAULT_DRAW, excludedNodes, blocksize, maxNodesPerRack,
+          results, avoidStaleNodes, storageTypes);
     }
     return super.chooseLocalStorage(localMachine, excludedNodes, blocksize, maxNodesPerRack,
         results, avoidStaleNodes, storageTypes, fallbackToLocalRack);

@@ -171,6 +171,31 @@ class HmLruPolicySimulatedTest {
   }
 
   @Test
+  void aWriterOffTheClusterGetsItsFirstReplicaOnTheRackTheDefaultWouldDraw() throws Exception {
+    // Rack 0 is hot, rack 1 cool. Candidates drawn cluster-wide would put about 7 in 8 first
+    // replicas on rack 1 (all three on rack 0 only 1 time in 8), and so the two others on
+    // rack 0. HM-LRU lets the default's uniform draw pick the first replica's rack and
+    // chooses the node within it, so each rack gets about half of the first replicas.
+    try (SimulatedPlacementCluster c = start(16, 2, null)) {
+      int firstOnHotRack = 0;
+      for (int round = 0; round < 4; round++) {
+        for (DatanodeDescriptor dn : c.dataNodes()) {
+          c.heartbeat(dn, dn.getNetworkLocation().equals("/rack0") ? 20 : 0);
+        }
+        for (int i = 0; i < 40; i++) { // grants stay below rack 0's heat meanwhile
+          DatanodeStorageInfo[] targets = c.chooseTarget(3, null);
+          if (targets[0].getDatanodeDescriptor().getNetworkLocation().equals("/rack0")) {
+            firstOnHotRack++;
+          }
+        }
+      }
+      // binomial(160, 1/2): mean 80, 50 is 4.7 standard deviations below; cluster-wide: 20
+      assertTrue(firstOnHotRack >= 50 && firstOnHotRack <= 110,
+          firstOnHotRack + " of 160 first replicas on the hot rack");
+    }
+  }
+
+  @Test
   void grantsBalanceWritesBetweenHeartbeats() throws Exception {
     // No heartbeat arrives during the run: all the balance comes from grants and recency.
     try (SimulatedPlacementCluster c = start(16, 2, null)) {
