@@ -5,6 +5,8 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
@@ -16,6 +18,8 @@ import org.apache.hadoop.util.ToolRunner;
  * unknown or missing command is a usage error (exit code 2). Like Hadoop's
  * {@code ProgramDriver}, without its reflection and with exit codes that say what went wrong.
  */
+@InterfaceAudience.Private
+@InterfaceStability.Unstable
 public final class Subcommands {
   private final String jar;
   private final Map<String, Command> commands = new LinkedHashMap<>();

@@ -1,5 +1,8 @@
 package org.opass.heatmap;
 
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
+
 /**
  * The heat decisions that write placement ({@code HmLruPlacementPolicy}) and read balancing
  * ({@code BalancingNetworkTopology}) share, in one place. Pure.
@@ -15,6 +18,8 @@ package org.opass.heatmap;
  * <p><b>Cooler.</b> Of two candidates the one with less heat, and of equal heat the one
  * selected longer ago (least recently used).
  */
+@InterfaceAudience.Private
+@InterfaceStability.Unstable
 public final class HeatRules {
   private HeatRules() {
   }

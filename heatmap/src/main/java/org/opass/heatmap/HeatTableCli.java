@@ -11,6 +11,8 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.util.Tool;
@@ -27,6 +29,8 @@ import org.apache.hadoop.util.ToolRunner;
  * the configuration ({@code hdfs-site.xml} on the classpath, {@code -conf}, {@code -D}).
  * Exit codes: 0 ok, 1 failure (NameNode unreachable, heatmap not loaded), 2 usage.
  */
+@InterfaceAudience.Public
+@InterfaceStability.Evolving
 public final class HeatTableCli extends Configured implements Tool {
   static final String ADDRESS_KEY = "dfs.namenode.http-address";
   private static final String NAME = "opass-heat";

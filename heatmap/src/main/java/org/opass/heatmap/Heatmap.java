@@ -11,6 +11,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 import org.opass.plugin.FallbackLog;
 
 /**
@@ -29,6 +31,8 @@ import org.opass.plugin.FallbackLog;
  * has not advanced for {@code forgetAfter} are forgotten. A sweep never drops an entry that a
  * heartbeat refreshed after the sweep looked at it.
  */
+@InterfaceAudience.Private
+@InterfaceStability.Unstable
 public class Heatmap implements FallbackLog.Counter {
 
   private final ConcurrentHashMap<String, Row> nodes = new ConcurrentHashMap<>();

@@ -3,6 +3,8 @@ package org.opass.heatmap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeDescriptor;
 import org.apache.hadoop.net.NetworkTopology;
@@ -13,6 +15,8 @@ import org.apache.hadoop.net.NodeBase;
  * Feeds the pure {@link Heatmap} from the NameNode's DataNode records (heartbeat transfer
  * counts and times, liveness): the thin glue between the two.
  */
+@InterfaceAudience.Private
+@InterfaceStability.Unstable
 public final class HeatmapFeed {
   private HeatmapFeed() {
   }

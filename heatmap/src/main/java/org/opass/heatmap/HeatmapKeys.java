@@ -1,6 +1,11 @@
 package org.opass.heatmap;
 
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
+
 /** Configuration keys of the heatmap (set in the NameNode's hdfs-site.xml). */
+@InterfaceAudience.Public
+@InterfaceStability.Evolving
 public final class HeatmapKeys {
   private HeatmapKeys() {
   }

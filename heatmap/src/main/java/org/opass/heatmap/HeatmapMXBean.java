@@ -1,6 +1,11 @@
 package org.opass.heatmap;
 
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
+
 /** What the NameNode's {@code /jmx} shows of the Opass heatmap. */
+@InterfaceAudience.Public
+@InterfaceStability.Evolving
 public interface HeatmapMXBean {
   /** DataNodes currently tracked. */
   int getTrackedNodes();

@@ -10,6 +10,9 @@ import java.util.function.Predicate;
 import javax.management.MBeanServer;
 import javax.management.MalformedObjectNameException;
 import javax.management.ObjectName;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
+import org.apache.hadoop.classification.VisibleForTesting;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.metrics2.MetricsSystem;
 import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
@@ -25,6 +28,8 @@ import org.slf4j.LoggerFactory;
  * in {@code initialize} and the topology is it. That instance is the key. Keys are weak, so a
  * stopped NameNode's heatmap goes with it and two clusters in one JVM never share state.
  */
+@InterfaceAudience.Private
+@InterfaceStability.Unstable
 public final class HeatmapRegistry {
   private static final Logger LOG = LoggerFactory.getLogger(HeatmapRegistry.class);
 
@@ -56,6 +61,7 @@ public final class HeatmapRegistry {
   }
 
   /** Replaces the heatmap of a NameNode; for fault-injection tests. */
+  @VisibleForTesting
   public static synchronized void install(Object topology, Heatmap heatmap) {
     HEATMAPS.put(topology, heatmap);
   }

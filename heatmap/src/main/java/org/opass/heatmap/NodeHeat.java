@@ -1,6 +1,8 @@
 package org.opass.heatmap;
 
 import java.util.Objects;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 
 /**
  * One DataNode's row of the heat table.
@@ -14,6 +16,8 @@ import java.util.Objects;
  *     heartbeat of the node (it takes them when placement or reads look at the node, so an idle
  *     cluster's rows age while its DataNodes keep reporting)
  */
+@InterfaceAudience.Public
+@InterfaceStability.Evolving
 public final class NodeHeat {
   private final String nodeId;
   private final String name;

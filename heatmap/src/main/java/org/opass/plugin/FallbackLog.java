@@ -1,6 +1,8 @@
 package org.opass.plugin;
 
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 import org.slf4j.Logger;
 
 /**
@@ -8,6 +10,8 @@ import org.slf4j.Logger;
  * behaviour: count it (the heatmap's JMX {@code Fallbacks}) and log the first one only, so
  * that a persistent fault cannot flood the NameNode log.
  */
+@InterfaceAudience.Private
+@InterfaceStability.Unstable
 public final class FallbackLog {
   /** Where fallbacks are counted (the heatmap, which JMX shows). */
   public interface Counter {

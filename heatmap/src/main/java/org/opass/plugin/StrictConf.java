@@ -1,5 +1,7 @@
 package org.opass.plugin;
 
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 import org.apache.hadoop.conf.Configuration;
 
 /**
@@ -7,6 +9,8 @@ import org.apache.hadoop.conf.Configuration;
  * {@link IllegalArgumentException} naming the key, never a silent default (Hadoop's own
  * {@code getBoolean} returns the default for "ture") or a bare NumberFormatException.
  */
+@InterfaceAudience.Private
+@InterfaceStability.Unstable
 public final class StrictConf {
   private StrictConf() {
   }

@@ -1,6 +1,8 @@
 package org.opass.placement;
 
 import java.util.Random;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 import org.opass.heatmap.HeatRules;
 
 /**
@@ -10,6 +12,8 @@ import org.opass.heatmap.HeatRules;
  * number of candidates strictly below), so all-equal heat leaves the choice to recency alone;
  * equal weights are broken uniformly at random.
  */
+@InterfaceAudience.Private
+@InterfaceStability.Unstable
 public final class HmLru {
   private HmLru() {
   }

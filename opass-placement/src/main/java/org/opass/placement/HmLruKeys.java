@@ -1,6 +1,11 @@
 package org.opass.placement;
 
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
+
 /** Configuration keys of {@link HmLruPlacementPolicy} (NameNode hdfs-site.xml). */
+@InterfaceAudience.Public
+@InterfaceStability.Evolving
 public final class HmLruKeys {
   private HmLruKeys() {
   }

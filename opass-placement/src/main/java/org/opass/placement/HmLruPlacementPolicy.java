@@ -9,6 +9,9 @@ import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
+import org.apache.hadoop.classification.VisibleForTesting;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.AddBlockFlag;
@@ -43,6 +46,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Any failure in our code falls back to the default's own random draw, logged once.
  */
+@InterfaceAudience.Public
+@InterfaceStability.Evolving
 public class HmLruPlacementPolicy extends OpassPlacementPolicyBase {
   private static final Logger LOG = LoggerFactory.getLogger(HmLruPlacementPolicy.class);
 
@@ -90,6 +95,7 @@ public class HmLruPlacementPolicy extends OpassPlacementPolicyBase {
   }
 
   /** Replaces the heatmap; for fault-injection tests. */
+  @VisibleForTesting
   public void setHeatmap(Heatmap heatmap) {
     this.heatmap = heatmap;
   }

@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.Random;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 
 /**
  * Nodes grouped by every level of their network location ("/dc/rack" is filed under "",
@@ -16,6 +18,8 @@ import java.util.Random;
  *
  * @param <T> node type
  */
+@InterfaceAudience.Private
+@InterfaceStability.Unstable
 public final class ScopeIndex<T> {
   private final Map<String, List<T>> byScope;
   private final Function<T, String> location;

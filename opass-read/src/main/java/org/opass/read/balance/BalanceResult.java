@@ -4,6 +4,8 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 
 /**
  * The outcome of balancing one batch.
@@ -20,6 +22,8 @@ import java.util.Objects;
  * @param unmatchedByFlow ALGORITHM2: reads the target-capped max flow could not place, which
  *                        went to their least-loaded holder instead; OPTIMAL: 0
  */
+@InterfaceAudience.Public
+@InterfaceStability.Evolving
 public final class BalanceResult {
   private final Strategy strategy;
   private final Map<String, String> assignment;

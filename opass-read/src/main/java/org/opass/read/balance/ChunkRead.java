@@ -5,6 +5,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 
 /**
  * One chunk read of a batch: a caller-chosen id, unique within the batch, and the DataNodes
@@ -18,6 +20,8 @@ import java.util.Set;
  * @param id      the read's id; not null
  * @param holders the DataNodes holding a replica; not null, not empty, no null element
  */
+@InterfaceAudience.Public
+@InterfaceStability.Evolving
 public final class ChunkRead {
   private final String id;
   private final List<String> holders;

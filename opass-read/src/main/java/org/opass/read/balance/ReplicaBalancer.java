@@ -5,6 +5,8 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 import org.opass.read.flow.IntMaxFlow;
 
 /**
@@ -52,6 +54,8 @@ import org.opass.read.flow.IntMaxFlow;
  * <p>Immutable and thread-safe; DataNodes that hold no replica of the batch are ignored (the
  * batch cannot change their load). No Hadoop types.
  */
+@InterfaceAudience.Public
+@InterfaceStability.Evolving
 public final class ReplicaBalancer {
   /**
    * Work allowed to OPTIMAL's water-filling, in full scans of the flow network, before it

@@ -1,6 +1,11 @@
 package org.opass.read.balance;
 
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
+
 /** How {@link ReplicaBalancer} chooses the replica that serves each read of a batch. */
+@InterfaceAudience.Public
+@InterfaceStability.Evolving
 public enum Strategy {
   /**
    * The paper's method (Opass, §4.5): Algorithm 2's greedy target counts C per DataNode, then

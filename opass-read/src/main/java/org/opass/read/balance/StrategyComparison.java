@@ -1,6 +1,8 @@
 package org.opass.read.balance;
 
 import java.util.Objects;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 
 /**
  * Algorithm 2 and the optimum on the same batch, same current loads and same seed.
@@ -8,6 +10,8 @@ import java.util.Objects;
  * @param algorithm2 the {@link Strategy#ALGORITHM2} result
  * @param optimal    the {@link Strategy#OPTIMAL} result
  */
+@InterfaceAudience.Public
+@InterfaceStability.Evolving
 public final class StrategyComparison {
   private final BalanceResult algorithm2;
   private final BalanceResult optimal;

@@ -10,6 +10,8 @@ import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.fs.FileSystem;
@@ -39,6 +41,8 @@ import org.opass.read.wire.PlanRead;
  * The file system is {@code FileSystem.get(conf)} for paths without a
  * scheme. Exit codes: 0 ok, 1 failure (file system, missing path), 2 usage.
  */
+@InterfaceAudience.Public
+@InterfaceStability.Evolving
 public final class PlanCli extends Configured implements Tool {
   private static final String NAME = "opass-read plan";
 

@@ -1,11 +1,15 @@
 package org.opass.read.cli;
 
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 import org.opass.cli.Subcommands;
 
 /**
  * The entry point of the {@code opass-read} jar: {@code hadoop jar opass-read-*.jar COMMAND
  * [generic options] ARGS}, with {@code --help} listing the commands.
  */
+@InterfaceAudience.Private
+@InterfaceStability.Unstable
 public final class ReadCommands {
   private ReadCommands() {
   }

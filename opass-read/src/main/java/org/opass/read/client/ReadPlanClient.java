@@ -17,6 +17,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.web.URLConnectionFactory;
 import org.apache.hadoop.security.UserGroupInformation;
@@ -29,6 +31,8 @@ import org.opass.read.wire.PlanWire;
  * balanced over every tenant's planned load. Authenticates as the current user (SPNEGO on a
  * secure cluster, {@code user.name} otherwise).
  */
+@InterfaceAudience.Public
+@InterfaceStability.Evolving
 public final class ReadPlanClient {
   private static final ObjectMapper JSON = new ObjectMapper();
 

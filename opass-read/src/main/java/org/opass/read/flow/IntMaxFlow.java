@@ -1,6 +1,8 @@
 package org.opass.read.flow;
 
 import java.util.Arrays;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 
 /**
  * Dinic's maximum flow on plain int arrays: the one max-flow of the planner
@@ -20,6 +22,8 @@ import java.util.Arrays;
  * bounds without starting from zero. {@link #snapshot}/{@link #restore} go back to an earlier
  * state. Not thread-safe.
  */
+@InterfaceAudience.Private
+@InterfaceStability.Unstable
 public final class IntMaxFlow {
   private final int nodes;
   // arc 2e is edge e, arc 2e+1 its residual twin

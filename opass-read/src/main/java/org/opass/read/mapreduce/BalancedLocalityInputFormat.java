@@ -7,6 +7,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.InputFormat;
 import org.apache.hadoop.mapreduce.InputSplit;
@@ -77,6 +79,8 @@ import org.slf4j.LoggerFactory;
  * @param <K> key type of the delegate
  * @param <V> value type of the delegate
  */
+@InterfaceAudience.Public
+@InterfaceStability.Evolving
 public class BalancedLocalityInputFormat<K, V> extends InputFormat<K, V> {
   /** Class name of the wrapped {@link FileInputFormat}; required. */
   public static final String DELEGATE_KEY = "opass.inputformat.delegate";

@@ -5,6 +5,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
+import org.apache.hadoop.classification.VisibleForTesting;
 import org.apache.hadoop.conf.Configurable;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
@@ -42,6 +45,8 @@ import org.slf4j.LoggerFactory;
  * <p>Loaded with {@code dfs.net.topology.impl}. Any failure leaves the stock order and is
  * logged once. It shares the heatmap with {@code HmLruPlacementPolicy} of the same NameNode.
  */
+@InterfaceAudience.Public
+@InterfaceStability.Evolving
 public class BalancingNetworkTopology extends DFSNetworkTopology implements Configurable {
   private static final Logger LOG = LoggerFactory.getLogger(BalancingNetworkTopology.class);
 
@@ -103,6 +108,7 @@ public class BalancingNetworkTopology extends DFSNetworkTopology implements Conf
   }
 
   /** Replaces the heatmap; for fault-injection tests. */
+  @VisibleForTesting
   public void setHeatmap(Heatmap heatmap) {
     this.heatmap = heatmap;
   }

@@ -1,9 +1,14 @@
 package org.opass.read.nn;
 
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
+
 /**
  * A read-plan request the NameNode will not serve, with the HTTP status to answer and a
  * message for the caller that names the problem (never an exception's text or a stack trace).
  */
+@InterfaceAudience.Private
+@InterfaceStability.Unstable
 public final class PlanRequestException extends Exception {
   private static final long serialVersionUID = 1L;
   private final int status;

@@ -8,6 +8,8 @@ import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 import org.opass.read.wire.PlanRead;
 import org.opass.read.wire.PlanWire;
 
@@ -22,6 +24,8 @@ import org.opass.read.wire.PlanWire;
  * reads are accepted. Invalid UTF-8 is a parse error. Every refusal is a 400 (413 for too many
  * reads) whose message says where and what, never the parser's own text.
  */
+@InterfaceAudience.Private
+@InterfaceStability.Unstable
 public final class PlanRequestParser {
   /** HDFS's longest path ({@code HdfsServerConstants.MAX_PATH_LENGTH}). */
   static final int MAX_PATH_CHARS = 8000;

@@ -1,6 +1,11 @@
 package org.opass.read.nn;
 
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
+
 /** Configuration keys of {@link BalancingNetworkTopology} (NameNode hdfs-site.xml). */
+@InterfaceAudience.Public
+@InterfaceStability.Evolving
 public final class ReadBalanceKeys {
   private ReadBalanceKeys() {
   }

@@ -4,6 +4,8 @@ import java.lang.ref.WeakReference;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 import org.apache.hadoop.metrics2.MetricsCollector;
 import org.apache.hadoop.metrics2.MetricsRecordBuilder;
 import org.apache.hadoop.metrics2.MetricsSource;
@@ -15,6 +17,8 @@ import org.apache.hadoop.metrics2.lib.Interns;
  * HTTP status the endpoint answers, and the live plans. Also remembers which causes of failure
  * were already logged, so that each is logged once.
  */
+@InterfaceAudience.Private
+@InterfaceStability.Unstable
 public final class ReadPlanMetrics implements MetricsSource {
   /** Source name (JMX {@code Hadoop:service=NameNode,name=OpassReadPlans}). */
   public static final String NAME = "OpassReadPlans";

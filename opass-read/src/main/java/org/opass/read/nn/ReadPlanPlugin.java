@@ -3,6 +3,8 @@ package org.opass.read.nn;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.server.namenode.NameNode;
 import org.apache.hadoop.http.HttpServer2;
@@ -33,6 +35,8 @@ import org.slf4j.LoggerFactory;
  * With Kerberos on and no authentication filter guarding the endpoint, the plugin says so at
  * start-up and answers every request 401 rather than trust {@code user.name}.
  */
+@InterfaceAudience.Public
+@InterfaceStability.Evolving
 public class ReadPlanPlugin implements ServicePlugin {
   private static final Logger LOG = LoggerFactory.getLogger(ReadPlanPlugin.class);
   static final String PATH = PlanWire.PATH;

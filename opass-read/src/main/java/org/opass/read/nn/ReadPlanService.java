@@ -20,6 +20,8 @@ import java.util.Set;
 import java.util.concurrent.Semaphore;
 import java.util.regex.Pattern;
 import org.apache.hadoop.HadoopIllegalArgumentException;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.UnresolvedLinkException;
@@ -78,6 +80,8 @@ import org.opass.read.wire.PlanWire;
  * looked up in the NameNode's own tables) or IP addresses: nothing a caller sends is looked up
  * in DNS.
  */
+@InterfaceAudience.Private
+@InterfaceStability.Unstable
 public final class ReadPlanService {
   /** Most blocks asked of the namespace in one {@code getBlockLocations}. */
   static final int LOCATE_WINDOW_BLOCKS = 1024;

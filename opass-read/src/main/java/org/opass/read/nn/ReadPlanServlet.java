@@ -9,6 +9,8 @@ import javax.servlet.ServletContext;
 import javax.servlet.http.HttpServlet;
 import javax.servlet.http.HttpServletRequest;
 import javax.servlet.http.HttpServletResponse;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.server.common.JspHelper;
 import org.apache.hadoop.security.UserGroupInformation;
@@ -38,6 +40,8 @@ import org.slf4j.LoggerFactory;
  * NameNode; reads then fall back to online balancing). No exception text or stack trace is
  * sent, whatever fails, {@code StackOverflowError} included.
  */
+@InterfaceAudience.Private
+@InterfaceStability.Unstable
 public class ReadPlanServlet extends HttpServlet {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(ReadPlanServlet.class);

@@ -15,6 +15,8 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import java.util.function.LongSupplier;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 
 /**
  * The NameNode's table of submitted read plans: which DataNode serves a planned reader's
@@ -47,6 +49,8 @@ import java.util.function.LongSupplier;
  * never all live plans. Expired plans stop serving at once and are unlinked by
  * {@link #expire}, which the plugin runs on a thread of its own and every change runs first.
  */
+@InterfaceAudience.Private
+@InterfaceStability.Unstable
 public final class ReadPlanTable {
 
   /** Bounds of a {@link ReadPlanTable}; immutable, built with {@link #builder()}. */

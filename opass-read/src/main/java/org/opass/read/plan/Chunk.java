@@ -3,6 +3,8 @@ package org.opass.read.plan;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 
 /**
  * One chunk (HDFS block) of input: a byte range of a file and the hosts that hold a replica.
@@ -15,6 +17,8 @@ import java.util.Objects;
  *               occurrence kept, because a host reads its replica once however often listed);
  *               may be empty (a chunk with no live replica is never local)
  */
+@InterfaceAudience.Public
+@InterfaceStability.Evolving
 public final class Chunk {
   private final int id;
   private final String path;

@@ -5,6 +5,8 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 
 /**
  * Dynamic hand-out of tasks with a static plan as the guide (Opass §4.4), for master/worker
@@ -20,6 +22,8 @@ import java.util.Optional;
  * @param <T> the task type ({@link Chunk} for {@link Plan}, {@link Task} for
  *            {@link MultiInputPlan}, or anything with a co-location function)
  */
+@InterfaceAudience.Public
+@InterfaceStability.Evolving
 public final class DynamicAssignment<T> {
 
   /** Bytes of {@code task}'s input co-located with process {@code processIndex}. */

@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 import org.opass.read.flow.IntMaxFlow;
 
 /**
@@ -40,6 +42,8 @@ import org.opass.read.flow.IntMaxFlow;
  * &lfloor;n/m&rfloor; first, then one each to processes at &lfloor;n/m&rfloor; until none is
  * left. Deterministic for a given input order.
  */
+@InterfaceAudience.Public
+@InterfaceStability.Evolving
 public final class EqualAssignment {
   private static final int S = 0;
   private static final int T = 1;

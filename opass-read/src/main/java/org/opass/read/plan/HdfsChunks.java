@@ -7,6 +7,8 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -17,6 +19,8 @@ import org.apache.hadoop.fs.Path;
  * ({@link FileSystem#getFileBlockLocations(FileStatus, long, long)}), one chunk per block.
  * Only Hadoop client types are used, so this works against any cluster the client can reach.
  */
+@InterfaceAudience.Public
+@InterfaceStability.Evolving
 public final class HdfsChunks {
 
   /** Which name of a replica's DataNode the chunk's hosts carry. */

@@ -1,6 +1,11 @@
 package org.opass.read.plan;
 
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
+
 /** Where a process reads a chunk from, seen from the process. */
+@InterfaceAudience.Public
+@InterfaceStability.Evolving
 public enum Locality {
   /** A replica is on the process's own host. */
   LOCAL,

@@ -5,6 +5,8 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 
 /**
  * Opass Algorithm 1: matching-based assignment of tasks with several inputs (§4.3).
@@ -38,6 +40,8 @@ import java.util.function.Consumer;
  * <p>Algorithm 1 is greedy, not optimal: the tests compare it with the best total co-located
  * bytes for the same quotas (a min-cost flow, {@code MinCostOptimum} in the test sources).
  */
+@InterfaceAudience.Public
+@InterfaceStability.Evolving
 public final class MultiInputAssignment {
 
   /** What happened when a process considered a task. */

@@ -4,12 +4,16 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 
 /**
  * The result of {@link MultiInputAssignment}: every task assigned to one process, with the
  * bytes of its inputs that are co-located with that process. Immutable. Tasks and processes are
  * addressed by their index in {@link #tasks()} and {@link #processes()}.
  */
+@InterfaceAudience.Public
+@InterfaceStability.Evolving
 public final class MultiInputPlan {
   private final List<Task> tasks;
   private final List<Proc> processes;

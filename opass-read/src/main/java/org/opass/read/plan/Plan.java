@@ -4,12 +4,16 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 
 /**
  * The result of {@link EqualAssignment}: every chunk assigned to exactly one process, with the
  * locality of each read. Immutable. Chunks and processes are addressed by their index in
  * {@link #chunks()} and {@link #processes()}, not by id.
  */
+@InterfaceAudience.Public
+@InterfaceStability.Evolving
 public final class Plan {
   private final List<Chunk> chunks;
   private final List<Proc> processes;

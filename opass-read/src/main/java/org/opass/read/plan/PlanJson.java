@@ -1,5 +1,8 @@
 package org.opass.read.plan;
 
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
+
 /**
  * Writes a {@link Plan} as JSON by hand, so that the library needs no JSON dependency on
  * clients that only have this jar.
@@ -13,6 +16,8 @@ package org.opass.read.plan;
  *       "hosts": ["dn1", "dn2"], "locality": "local"}, ...]}, ...]}
  * </pre>
  */
+@InterfaceAudience.Public
+@InterfaceStability.Evolving
 public final class PlanJson {
   private PlanJson() {
   }

@@ -1,6 +1,8 @@
 package org.opass.read.plan;
 
 import java.util.Objects;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 
 /**
  * One parallel process (an MPI rank, a map task slot, a reader thread) and the host it runs on.
@@ -10,6 +12,8 @@ import java.util.Objects;
  * @param host the host as the storage names it (for HDFS: {@code BlockLocation#getHosts()},
  *             or {@code getNames()} if the chunks were built that way)
  */
+@InterfaceAudience.Public
+@InterfaceStability.Evolving
 public final class Proc {
   private final int id;
   private final String host;

@@ -8,6 +8,8 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 
 /**
  * Host to rack, for the rack-local fill of {@link EqualAssignment}. A {@code null} rack means
@@ -15,6 +17,8 @@ import java.util.Objects;
  * counted rack-local (rather than everything, as a single default rack would).
  */
 @FunctionalInterface
+@InterfaceAudience.Public
+@InterfaceStability.Evolving
 public interface RackResolver {
 
   /** The rack of {@code host}, or {@code null} if unknown. */

@@ -2,6 +2,8 @@ package org.opass.read.plan;
 
 import java.util.List;
 import java.util.Objects;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 
 /**
  * A data-processing task that reads several chunks (Opass §4.3, Fig. 1 right), for example a
@@ -10,6 +12,8 @@ import java.util.Objects;
  * @param id     caller's identifier, unique within one planning call
  * @param inputs the chunks the task reads; may be empty
  */
+@InterfaceAudience.Public
+@InterfaceStability.Evolving
 public final class Task {
   private final int id;
   private final List<Chunk> inputs;

@@ -1,12 +1,16 @@
 package org.opass.read.wire;
 
 import java.util.Objects;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 
 /**
  * One read of a plan request: {@code reader} reads {@code [offset, offset+length)} of
  * {@code path}. The reader is a DataNode's host name or IP address, or the IP address of a host
  * that runs no DataNode. The client builds these; the NameNode parses them from the body.
  */
+@InterfaceAudience.Public
+@InterfaceStability.Evolving
 public final class PlanRead {
   private final String path;
   private final String reader;

@@ -1,5 +1,8 @@
 package org.opass.read.wire;
 
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
+
 /**
  * The read-plan endpoint's address and JSON field names, written once for the NameNode side
  * ({@code org.opass.read.nn}) and the client ({@code org.opass.read.client}). Field names are
@@ -13,6 +16,8 @@ package org.opass.read.wire;
  * {@link #ASSIGNMENTS}. {@code GET} lists plans ({@link #SCOPE}, {@link #PLANS},
  * {@link #PLANNED_READS}); {@code DELETE ?id=} drops one. A refusal is {@code {"error": "..."}}.
  */
+@InterfaceAudience.Public
+@InterfaceStability.Evolving
 public final class PlanWire {
   /** Where the NameNode's web server serves read plans. */
   public static final String PATH = "/opass/read-plan";

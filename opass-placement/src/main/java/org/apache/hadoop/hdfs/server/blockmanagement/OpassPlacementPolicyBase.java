@@ -1,5 +1,7 @@
 package org.apache.hadoop.hdfs.server.blockmanagement;
 
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.net.NetworkTopology;
 
@@ -10,6 +12,8 @@ import org.apache.hadoop.net.NetworkTopology;
  * so no class in another package can override it to read its own configuration. This class is
  * the only thing we put in Hadoop's package (the jar is not sealed); it changes no behaviour.
  */
+@InterfaceAudience.Private
+@InterfaceStability.Unstable
 public abstract class OpassPlacementPolicyBase extends BlockPlacementPolicyDefault {
 
   @Override
