@@ -81,7 +81,7 @@ class HeatmapJmxClusterTest {
       try (FSDataOutputStream out = fs.create(file, (short) 3)) {
         out.write(data);
       }
-      cluster.waitForReplication(file, (short) 3);
+      cluster.replicas().waitFor(file, (short) 3);
     }
     InetSocketAddress http = cluster.miniCluster().getNameNode().getHttpAddress();
     httpAddress = NetUtils.getHostPortString(http);

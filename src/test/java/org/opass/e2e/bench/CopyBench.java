@@ -95,7 +95,7 @@ final class CopyBench implements BenchMain.Bench {
       try (FSDataOutputStream out = fs.create(src)) {
         out.write(data);
       }
-      cluster.waitForReplication(src, (short) 3);
+      cluster.replicas().waitFor(src, (short) 3);
       System.out.printf("%ncopy: %d MiB, %d DataNodes reading and writing %d MiB/s each, "
           + "%d-byte blocks, 3 replicas, %d repetitions%n", fileBytes >> 20, DATANODES,
           DISK_BANDWIDTH >> 20, BLOCK, reps);
@@ -289,8 +289,8 @@ final class CopyBench implements BenchMain.Bench {
       files.add(dst);
     }
     for (Path f : files) {
-      cluster.waitForReplication(f, (short) 3);
-      for (Set<Integer> holders : cluster.replicaHolders(f)) {
+      cluster.replicas().waitFor(f, (short) 3);
+      for (Set<Integer> holders : cluster.replicas().holders(f)) {
         for (int k : holders) {
           n[k]++;
         }

@@ -81,7 +81,7 @@ final class MrapStridedBench implements BenchMain.Bench {
       try (FSDataOutputStream out = cluster.offClusterFileSystem().create(original, (short) 3)) {
         out.write(data);
       }
-      cluster.waitForReplication(original, (short) 3);
+      cluster.replicas().waitFor(original, (short) 3);
       System.out.printf("%nmrap-strided: %d MiB file, %d DataNodes at %d MiB/s, %d repetitions"
           + "%n%-8s %-13s %10s %12s %11s %9s%n", fileBytes >> 20, DATANODES,
           READ_BANDWIDTH >> 20, reps, "region", "system", "time s", "MiB read", "read/int.",
@@ -216,7 +216,7 @@ final class MrapStridedBench implements BenchMain.Bench {
     RestructuringCopy.copy(conf, original, file, CopyOptions.builder()
         .pattern(MrapConf.pattern(patternConf(conf, p))).mode(CopyOptions.Mode.SINGLE)
         .taskBytes(BLOCK).build(), null);
-    cluster.waitForReplication(file, (short) 3);
+    cluster.replicas().waitFor(file, (short) 3);
     return file;
   }
 
@@ -288,7 +288,7 @@ final class MrapStridedBench implements BenchMain.Bench {
     FileInputFormat.setInputPaths(job, file);
     List<InputSplit> splits = format.getSplits(job);
     List<List<InputSplit>> byHost = assign(cluster, splits);
-    long[] before = cluster.counterPerDataNode(DataNodeCounter.BYTES_READ);
+    long[] before = cluster.counters().perDataNode(DataNodeCounter.BYTES_READ);
     Reporter reporter = new Reporter();
     AtomicLong checksum = new AtomicLong();
     ExecutorService pool = Executors.newFixedThreadPool(cluster.size());
@@ -331,7 +331,7 @@ final class MrapStridedBench implements BenchMain.Bench {
     Result res = new Result();
     res.seconds = (System.nanoTime() - t0) / 1e9;
     Thread.sleep(200); // DataNode counters settle after the last packet
-    res.bytesRead = Arrays.stream(cluster.counterSince(DataNodeCounter.BYTES_READ, before))
+    res.bytesRead = Arrays.stream(cluster.counters().since(DataNodeCounter.BYTES_READ, before))
         .sum();
     res.calls = system.equals("scan") ? splits.size()
         : reporter.counters.findCounter(MrapCounter.READ_CALLS).getValue();

@@ -191,7 +191,7 @@ final class ReadBench implements BenchMain.Bench {
     }
     for (Work w : works) {
       for (Path f : w.files()) {
-        cluster.waitForReplication(f, (short) 3);
+        cluster.replicas().waitFor(f, (short) 3);
       }
     }
     return works;
@@ -305,9 +305,9 @@ final class ReadBench implements BenchMain.Bench {
     // Let a heartbeat clear what locating the blocks for planning granted.
     Thread.sleep(1500);
     cluster.miniCluster().triggerHeartbeats();
-    long[] blocksBefore = cluster.counterPerDataNode(DataNodeCounter.BLOCKS_READ);
-    long[] bytesBefore = cluster.counterPerDataNode(DataNodeCounter.BYTES_READ);
-    long[] localBefore = cluster.counterPerDataNode(DataNodeCounter.READS_FROM_LOCAL_CLIENT);
+    long[] blocksBefore = cluster.counters().perDataNode(DataNodeCounter.BLOCKS_READ);
+    long[] bytesBefore = cluster.counters().perDataNode(DataNodeCounter.BYTES_READ);
+    long[] localBefore = cluster.counters().perDataNode(DataNodeCounter.READS_FROM_LOCAL_CLIENT);
     Workload w = new Workload(cluster);
     for (int t = 0; t < sources.size(); t++) {
       Source source = sources.get(t);
@@ -332,10 +332,10 @@ final class ReadBench implements BenchMain.Bench {
     long[] blocks;
     do {
       Thread.sleep(50);
-      blocks = cluster.counterSince(DataNodeCounter.BLOCKS_READ, blocksBefore);
+      blocks = cluster.counters().since(DataNodeCounter.BLOCKS_READ, blocksBefore);
     } while (Arrays.stream(blocks).sum() < blocksRead && System.nanoTime() < deadline);
-    long[] bytes = cluster.counterSince(DataNodeCounter.BYTES_READ, bytesBefore);
-    long[] local = cluster.counterSince(DataNodeCounter.READS_FROM_LOCAL_CLIENT,
+    long[] bytes = cluster.counters().since(DataNodeCounter.BYTES_READ, bytesBefore);
+    long[] local = cluster.counters().since(DataNodeCounter.READS_FROM_LOCAL_CLIENT,
         localBefore);
     double[] served = Arrays.stream(bytes).mapToDouble(b -> b / (double) (1 << 20)).toArray();
     double[] chunkTimes = result.processes().stream().flatMap(pr -> pr.chunks().stream())

@@ -16,10 +16,9 @@ import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.server.blockmanagement.AvailableSpaceBlockPlacementPolicy;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicyDefault;
 import org.opass.e2e.cluster.EmulatedCluster;
+import org.opass.e2e.cluster.EmulatedClusterBuilder;
 import org.opass.e2e.cluster.Workload;
 import org.opass.e2e.cluster.WorkloadResult;
-import org.opass.e2e.cluster.WorkloadResult.Chunk;
-import org.opass.e2e.cluster.WorkloadResult.ProcessResult;
 import org.opass.e2e.sim.DiskModel;
 import org.opass.placement.HmLruKeys;
 import org.opass.placement.HmLruPlacementPolicy;
@@ -86,7 +85,7 @@ final class WriteBench implements BenchMain.Bench {
     List<EmulatedCluster> clusters = new ArrayList<>();
     try {
       for (SystemUnderTest sut : systems) {
-        EmulatedCluster.Builder builder = EmulatedCluster.builder().dataNodes(DATANODES)
+        EmulatedClusterBuilder builder = EmulatedCluster.builder().dataNodes(DATANODES)
             .racks(RACKS).blockSize(BLOCK).writeBandwidthPerDataNode(WRITE_BYTES_PER_SEC)
             .disk(disk).baseDir(new File(outDir, name + "-cluster/" + sut.name()))
             .set(DFSConfigKeys.DFS_BLOCK_REPLICATOR_CLASSNAME_KEY, sut.policyClass());
@@ -203,7 +202,7 @@ final class WriteBench implements BenchMain.Bench {
     WorkloadResult result = w.run();
     int[] stored = new int[cluster.size()];
     for (int p = 0; p < writers; p++) {
-      for (Set<Integer> holders : cluster.replicaHolders(Workload.fileOf(dir, p))) {
+      for (Set<Integer> holders : cluster.replicas().holders(Workload.fileOf(dir, p))) {
         for (int dn : holders) {
           stored[dn]++;
         }

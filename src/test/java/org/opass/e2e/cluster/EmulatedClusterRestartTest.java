@@ -27,7 +27,7 @@ class EmulatedClusterRestartTest {
       try (FSDataOutputStream out = cluster.fileSystemOnHost(1).create(file, (short) 3)) {
         out.write(data);
       }
-      cluster.waitForReplication(file, (short) 3);
+      cluster.replicas().waitFor(file, (short) 3);
       cluster.restartNameNode(Map.of("opass.test.restart-marker", "on"));
       assertEquals("on", cluster.miniCluster().getNameNode().getConf()
           .get("opass.test.restart-marker"));

@@ -118,13 +118,13 @@ class EmulatedClusterTest {
     byte[] data = randomBytes(blocks * blockSize, host);
     FileSystem fs = cluster.fileSystemOnHost(host);
     assertSame(fs, cluster.fileSystemOnHost(host));
-    long[] localWritesBefore = cluster.counterPerDataNode(DataNodeCounter.WRITES_FROM_LOCAL_CLIENT);
-    int[] storedBefore = cluster.blocksStoredPerDataNode();
+    long[] localWritesBefore = cluster.counters().perDataNode(DataNodeCounter.WRITES_FROM_LOCAL_CLIENT);
+    int[] storedBefore = cluster.replicas().storedPerDataNode();
 
     write(fs, file, data, REPLICATION);
-    cluster.waitForReplication(file, REPLICATION);
+    cluster.replicas().waitFor(file, REPLICATION);
 
-    List<Set<Integer>> holders = cluster.replicaHolders(file);
+    List<Set<Integer>> holders = cluster.replicas().holders(file);
     assertEquals(blocks, holders.size());
     for (Set<Integer> replicas : holders) {
       assertEquals(REPLICATION, replicas.size(), "replicas " + replicas);
@@ -133,31 +133,31 @@ class EmulatedClusterTest {
     // Only DataNode `host` saw a writer at its own address: the client's data connections are
     // bound to the host, and the pipeline's mirror connections come from other hosts.
     long[] localWrites =
-        cluster.counterSince(DataNodeCounter.WRITES_FROM_LOCAL_CLIENT, localWritesBefore);
+        cluster.counters().since(DataNodeCounter.WRITES_FROM_LOCAL_CLIENT, localWritesBefore);
     assertEquals(blocks, localWrites[host]);
     assertEquals(blocks, Arrays.stream(localWrites).sum());
-    int[] stored = minus(cluster.blocksStoredPerDataNode(), storedBefore);
+    int[] stored = minus(cluster.replicas().storedPerDataNode(), storedBefore);
     assertEquals(blocks, stored[host]);
     assertEquals(REPLICATION * blocks, Arrays.stream(stored).sum());
 
-    long[] readBefore = cluster.bytesReadPerDataNode();
-    long[] blocksReadBefore = cluster.counterPerDataNode(DataNodeCounter.BLOCKS_READ);
-    long[] localReadsBefore = cluster.counterPerDataNode(DataNodeCounter.READS_FROM_LOCAL_CLIENT);
+    long[] readBefore = cluster.counters().perDataNode(DataNodeCounter.BYTES_READ);
+    long[] blocksReadBefore = cluster.counters().perDataNode(DataNodeCounter.BLOCKS_READ);
+    long[] localReadsBefore = cluster.counters().perDataNode(DataNodeCounter.READS_FROM_LOCAL_CLIENT);
     assertArrayEquals(data, read(fs, file));
 
     // A DataNode counts a read when the reader acknowledges the block's end, after readFully
     // returned: bytes first, then blocks, then local or remote reader.
     Supplier<long[]> blocksRead =
-        () -> cluster.counterSince(DataNodeCounter.BLOCKS_READ, blocksReadBefore);
+        () -> cluster.counters().since(DataNodeCounter.BLOCKS_READ, blocksReadBefore);
     Supplier<long[]> localReads =
-        () -> cluster.counterSince(DataNodeCounter.READS_FROM_LOCAL_CLIENT, localReadsBefore);
+        () -> cluster.counters().since(DataNodeCounter.READS_FROM_LOCAL_CLIENT, localReadsBefore);
     GenericTestUtils.waitFor(() -> Arrays.stream(blocksRead.get()).sum() >= blocks, 10, 30_000);
     long[] expectedBytes = new long[DATANODES];
     expectedBytes[host] = data.length + data.length / BYTES_PER_CHECKSUM * CHECKSUM_BYTES;
     long[] expectedBlocks = new long[DATANODES];
     expectedBlocks[host] = blocks;
     assertArrayEquals(expectedBlocks, blocksRead.get(), "blocks read per DataNode");
-    assertArrayEquals(expectedBytes, cluster.counterSince(DataNodeCounter.BYTES_READ, readBefore),
+    assertArrayEquals(expectedBytes, cluster.counters().since(DataNodeCounter.BYTES_READ, readBefore),
         "bytes read per DataNode");
     // ... and DataNode `host` saw the reader at its own address
     GenericTestUtils.waitFor(() -> Arrays.equals(expectedBlocks, localReads.get()), 10, 10_000);
@@ -169,19 +169,19 @@ class EmulatedClusterTest {
     Path file = new Path("/off-cluster/file");
     byte[] data = randomBytes(blocks * blockSize, 99);
     FileSystem fs = cluster.offClusterFileSystem();
-    long[] localWritesBefore = cluster.counterPerDataNode(DataNodeCounter.WRITES_FROM_LOCAL_CLIENT);
+    long[] localWritesBefore = cluster.counters().perDataNode(DataNodeCounter.WRITES_FROM_LOCAL_CLIENT);
 
     write(fs, file, data, REPLICATION);
-    cluster.waitForReplication(file, REPLICATION);
+    cluster.replicas().waitFor(file, REPLICATION);
 
     assertArrayEquals(data, read(fs, file));
     Set<Integer> used = new HashSet<>();
-    for (Set<Integer> replicas : cluster.replicaHolders(file)) {
+    for (Set<Integer> replicas : cluster.replicas().holders(file)) {
       assertEquals(REPLICATION, replicas.size(), "replicas " + replicas);
       used.addAll(replicas);
     }
     assertTrue(used.size() > REPLICATION, "all blocks on DataNodes " + used);
-    assertEquals(0, Arrays.stream(cluster.counterSince(
+    assertEquals(0, Arrays.stream(cluster.counters().since(
         DataNodeCounter.WRITES_FROM_LOCAL_CLIENT, localWritesBefore)).sum());
   }
 
@@ -190,8 +190,8 @@ class EmulatedClusterTest {
     int[] hosts = {0, 2, 3, 5};
     int blocks = 3;
     Path dir = new Path("/workload");
-    long[] writtenBefore = cluster.bytesWrittenPerDataNode();
-    long[] replicasBefore = cluster.counterPerDataNode(DataNodeCounter.BLOCKS_WRITTEN);
+    long[] writtenBefore = cluster.counters().perDataNode(DataNodeCounter.BYTES_WRITTEN);
+    long[] replicasBefore = cluster.counters().perDataNode(DataNodeCounter.BLOCKS_WRITTEN);
     Workload workload = new Workload(cluster);
     for (int host : hosts) {
       workload.process(host, Workload.writeFiles(dir, blocks));
@@ -227,11 +227,11 @@ class EmulatedClusterTest {
     assertEquals(hosts.length * blocks * blockSize, result.totalBytes());
 
     // every replica of every block, counted by the DataNodes that wrote it
-    long[] written = cluster.counterSince(DataNodeCounter.BYTES_WRITTEN, writtenBefore);
+    long[] written = cluster.counters().since(DataNodeCounter.BYTES_WRITTEN, writtenBefore);
     assertEquals(REPLICATION * result.totalBytes(), Arrays.stream(written).sum(),
         "bytes written per DataNode " + Arrays.toString(written));
     assertEquals(REPLICATION * hosts.length * blocks, Arrays.stream(
-        cluster.counterSince(DataNodeCounter.BLOCKS_WRITTEN, replicasBefore)).sum());
+        cluster.counters().since(DataNodeCounter.BLOCKS_WRITTEN, replicasBefore)).sum());
   }
 
   @Test

@@ -36,6 +36,7 @@ import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeDescriptor;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.opass.e2e.cluster.EmulatedCluster;
+import org.opass.e2e.cluster.EmulatedClusterBuilder;
 import org.opass.e2e.cluster.Workload;
 import org.opass.heatmap.Heatmap;
 import org.opass.heatmap.NodeHeat;
@@ -62,9 +63,9 @@ class HmLruPlacementClusterTest {
   @TempDir
   java.nio.file.Path tmp;
 
-  private static EmulatedCluster start(UnaryOperator<EmulatedCluster.Builder> settings)
+  private static EmulatedCluster start(UnaryOperator<EmulatedClusterBuilder> settings)
       throws IOException, InterruptedException {
-    EmulatedCluster.Builder builder = EmulatedCluster.builder()
+    EmulatedClusterBuilder builder = EmulatedCluster.builder()
         .dataNodes(DATANODES)
         .racks(RACKS)
         .blockSize(BLOCK_SIZE)
@@ -154,8 +155,8 @@ class HmLruPlacementClusterTest {
       // first replica)
       Map<Path, byte[]> before = writeFromEach(cluster, "/before", new int[] {leaving}, 2, 0);
       Path first = before.keySet().iterator().next();
-      cluster.waitForReplication(first, REPLICATION);
-      assertTrue(cluster.replicaHolders(first).get(0).contains(leaving));
+      cluster.replicas().waitFor(first, REPLICATION);
+      assertTrue(cluster.replicas().holders(first).get(0).contains(leaving));
 
       // As an administrator does (and as Hadoop's TestDecommission): list the DataNode in the
       // exclude file and refresh the NameNode's node lists (dfsadmin -refreshNodes).
@@ -375,8 +376,8 @@ class HmLruPlacementClusterTest {
    */
   private static List<Set<Integer>> assertRackFaultTolerant(EmulatedCluster cluster, Path file)
       throws IOException, InterruptedException {
-    cluster.waitForReplication(file, REPLICATION);
-    List<Set<Integer>> holders = cluster.replicaHolders(file);
+    cluster.replicas().waitFor(file, REPLICATION);
+    List<Set<Integer>> holders = cluster.replicas().holders(file);
     assertFalse(holders.isEmpty(), file + " has no blocks");
     for (Set<Integer> replicas : holders) {
       assertEquals(REPLICATION, replicas.size(), file + " replicas " + replicas);

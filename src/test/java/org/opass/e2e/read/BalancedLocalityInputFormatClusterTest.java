@@ -54,7 +54,7 @@ class BalancedLocalityInputFormatClusterTest {
             out.write(("file " + f + " line " + l + "\n").getBytes(StandardCharsets.UTF_8));
           }
         }
-        cluster.waitForReplication(new Path(dir, "part-" + f), (short) 3);
+        cluster.replicas().waitFor(new Path(dir, "part-" + f), (short) 3);
       }
       Job job = Job.getInstance(cluster.conf());
       FileInputFormat.addInputPath(job, dir);

@@ -57,14 +57,14 @@ class ReadBalancingClusterTest {
       // three DataNodes, replication 3: every DataNode holds every block
       Path file = new Path("/spread");
       byte[] data = write(c.offClusterFileSystem(), file, 30);
-      c.waitForReplication(file, (short) 3);
+      c.replicas().waitFor(file, (short) 3);
       settle(c);
-      long[] before = c.counterPerDataNode(DataNodeCounter.BLOCKS_READ);
+      long[] before = c.counters().perDataNode(DataNodeCounter.BLOCKS_READ);
       assertArrayEquals(data, read(c.offClusterFileSystem(), file));
       GenericTestUtils.waitFor(() -> Arrays.stream(
-          c.counterSince(DataNodeCounter.BLOCKS_READ, before)).sum() >= 30,
+          c.counters().since(DataNodeCounter.BLOCKS_READ, before)).sum() >= 30,
           10, 30_000);
-      long[] served = c.counterSince(DataNodeCounter.BLOCKS_READ, before);
+      long[] served = c.counters().since(DataNodeCounter.BLOCKS_READ, before);
       long max = Arrays.stream(served).max().orElseThrow();
       long min = Arrays.stream(served).min().orElseThrow();
       // a random replica per block (stock) passes this only about 18% of the time
@@ -80,14 +80,14 @@ class ReadBalancingClusterTest {
       int host = 4;
       Path file = new Path("/local");
       byte[] data = write(c.fileSystemOnHost(host), file, 24);
-      c.waitForReplication(file, (short) 3);
+      c.replicas().waitFor(file, (short) 3);
       settle(c);
-      long[] before = c.counterPerDataNode(DataNodeCounter.BLOCKS_READ);
+      long[] before = c.counters().perDataNode(DataNodeCounter.BLOCKS_READ);
       assertArrayEquals(data, read(c.fileSystemOnHost(host), file));
       long[] expected = new long[6];
       expected[host] = 24;
       GenericTestUtils.waitFor(() -> Arrays.equals(expected,
-          c.counterSince(DataNodeCounter.BLOCKS_READ, before)), 10, 30_000);
+          c.counters().since(DataNodeCounter.BLOCKS_READ, before)), 10, 30_000);
     }
   }
 

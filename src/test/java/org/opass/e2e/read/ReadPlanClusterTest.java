@@ -83,8 +83,8 @@ class ReadPlanClusterTest {
       }
     }
     for (int f = 0; f < FILES; f++) {
-      cluster.waitForReplication(file(f), (short) 3);
-      holders.add(cluster.replicaHolders(file(f)).get(0));
+      cluster.replicas().waitFor(file(f), (short) 3);
+      holders.add(cluster.replicas().holders(file(f)).get(0));
     }
   }
 
@@ -123,7 +123,7 @@ class ReadPlanClusterTest {
   }
 
   private static long[] readAll(int[] readerOf) throws Exception {
-    long[] before = cluster.counterPerDataNode(DataNodeCounter.BLOCKS_READ);
+    long[] before = cluster.counters().perDataNode(DataNodeCounter.BLOCKS_READ);
     for (int f = 0; f < FILES; f++) {
       byte[] back = new byte[BLOCK];
       try (FSDataInputStream in = cluster.fileSystemOnHost(readerOf[f]).open(file(f))) {
@@ -132,8 +132,8 @@ class ReadPlanClusterTest {
       assertArrayEquals(data[f], back, "content of " + file(f));
     }
     GenericTestUtils.waitFor(() -> Arrays.stream(
-        cluster.counterSince(DataNodeCounter.BLOCKS_READ, before)).sum() >= FILES, 10, 30_000);
-    return cluster.counterSince(DataNodeCounter.BLOCKS_READ, before);
+        cluster.counters().since(DataNodeCounter.BLOCKS_READ, before)).sum() >= FILES, 10, 30_000);
+    return cluster.counters().since(DataNodeCounter.BLOCKS_READ, before);
   }
 
   private static List<PlanRead> batch(int[] readerOf) {
@@ -159,14 +159,14 @@ class ReadPlanClusterTest {
     ReadPlanClient.Result plan = client().submit(batch(readerOf));
     assertEquals(FILES, plan.reads());
     assertEquals(FILES, plan.local());
-    long[] before = cluster.counterPerDataNode(DataNodeCounter.READS_FROM_LOCAL_CLIENT);
+    long[] before = cluster.counters().perDataNode(DataNodeCounter.READS_FROM_LOCAL_CLIENT);
     long[] served = readAll(readerOf);
     long[] expected = new long[DATANODES];
     for (int f = 0; f < FILES; f++) {
       expected[readerOf[f]]++;
     }
     assertArrayEquals(expected, served);
-    long[] local = cluster.counterPerDataNode(DataNodeCounter.READS_FROM_LOCAL_CLIENT);
+    long[] local = cluster.counters().perDataNode(DataNodeCounter.READS_FROM_LOCAL_CLIENT);
     for (int k = 0; k < DATANODES; k++) {
       assertEquals(expected[k], local[k] - before[k], "local reads on DataNode " + k);
     }
