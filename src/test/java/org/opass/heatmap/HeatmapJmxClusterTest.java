@@ -115,8 +115,8 @@ class HeatmapJmxClusterTest {
     assertEquals(DATANODES, nodes.size(), nodes.toString());
     Map<String, String> published = new HashMap<>();
     for (JsonNode row : nodes) {
-      published.put(row.path("nodeId").asText(), row.path("name").asText());
-      assertEquals(row.path("xceivers").asInt() + row.path("grantsSinceHeartbeat").asInt(),
+      published.put(row.path("node_id").asText(), row.path("name").asText());
+      assertEquals(row.path("xceivers").asInt() + row.path("grants_since_heartbeat").asInt(),
           row.path("heat").asInt(), row.toString());
     }
     assertEquals(xferAddrByUuid, published);
@@ -244,7 +244,7 @@ class HeatmapJmxClusterTest {
     for (JsonNode bean : beans) {
       List<String> ids = new ArrayList<>();
       json.readTree(bean.path("Nodes").asText("[]"))
-          .forEach(row -> ids.add(row.path("nodeId").asText()));
+          .forEach(row -> ids.add(row.path("node_id").asText()));
       if (ids.containsAll(xferAddrByUuid.keySet())) {
         ours.add(bean);
       }

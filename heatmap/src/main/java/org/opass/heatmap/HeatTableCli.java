@@ -140,11 +140,11 @@ public final class HeatTableCli extends Configured implements Tool {
     sb.append(String.format("%-24s %8s %8s %6s %16s %14s%n", "DataNode", "xceivers", "granted",
         "heat", "last selected", "as of"));
     for (JsonNode n : new ObjectMapper().readTree(bean.path("Nodes").asText("[]"))) {
-      long ago = n.path("lastSelectedMillisAgo").asLong();
+      long ago = n.path("last_selected_ms_ago").asLong();
       // beans of an older heatmap have no age: say so rather than print 0
-      JsonNode age = n.path("heartbeatAgeMillis");
+      JsonNode age = n.path("heartbeat_age_ms");
       sb.append(String.format("%-24s %8d %8d %6d %16s %14s%n", n.path("name").asText(),
-          n.path("xceivers").asInt(), n.path("grantsSinceHeartbeat").asInt(),
+          n.path("xceivers").asInt(), n.path("grants_since_heartbeat").asInt(),
           n.path("heat").asInt(), ago < 0 ? "never" : ago + " ms ago",
           age.isNumber() ? age.asLong() + " ms ago" : "unknown"));
     }

@@ -52,13 +52,13 @@ final class HeatmapMBeanImpl implements HeatmapMXBean {
       if (sb.length() > 1) {
         sb.append(',');
       }
-      sb.append("{\"nodeId\":").append(quote(r.nodeId()))
+      sb.append("{\"node_id\":").append(quote(r.nodeId()))
           .append(",\"name\":").append(quote(r.name()))
           .append(",\"xceivers\":").append(r.xceivers())
-          .append(",\"grantsSinceHeartbeat\":").append(r.grantsSinceHeartbeat())
+          .append(",\"grants_since_heartbeat\":").append(r.grantsSinceHeartbeat())
           .append(",\"heat\":").append(r.heat())
-          .append(",\"lastSelectedMillisAgo\":").append(r.lastSelectedMillisAgo())
-          .append(",\"heartbeatAgeMillis\":").append(r.heartbeatAgeMillis())
+          .append(",\"last_selected_ms_ago\":").append(r.lastSelectedMillisAgo())
+          .append(",\"heartbeat_age_ms\":").append(r.heartbeatAgeMillis())
           .append('}');
     }
     return sb.append(']').toString();

@@ -23,9 +23,10 @@ public interface HeatmapMXBean {
   long getFallbacks();
 
   /**
-   * The table as JSON, hottest first: an array of objects with {@code nodeId, name, xceivers,
-   * grantsSinceHeartbeat, heat, lastSelectedMillisAgo, heartbeatAgeMillis} (as NameNodeInfo
-   * publishes LiveNodes). {@code heartbeatAgeMillis} says how current a row is.
+   * The table as JSON, hottest first: an array of objects with {@code node_id, name, xceivers,
+   * grants_since_heartbeat, heat, last_selected_ms_ago, heartbeat_age_ms} (as NameNodeInfo
+   * publishes LiveNodes; keys snake_case, as in everything we serve). {@code heartbeat_age_ms}
+   * says how current a row is.
    */
   String getNodes();
 }

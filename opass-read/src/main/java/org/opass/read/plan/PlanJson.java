@@ -5,12 +5,12 @@ import org.apache.hadoop.classification.InterfaceStability;
 
 /**
  * Writes a {@link Plan} as JSON by hand, so that the library needs no JSON dependency on
- * clients that only have this jar.
+ * clients that only have this jar. Keys are snake_case, as in everything we print or serve.
  *
  * <pre>
- * {"summary": {"chunks": 3, "processes": 2, "minShare": 1, "maxShare": 2,
- *              "totalBytes": 1200, "local": {"chunks": 2, "bytes": 800},
- *              "rackLocal": {...}, "remote": {...}, "localOptimum": 2},
+ * {"summary": {"chunks": 3, "processes": 2, "min_share": 1, "max_share": 2,
+ *              "total_bytes": 1200, "local": {"chunks": 2, "bytes": 800},
+ *              "rack_local": {...}, "remote": {...}, "local_optimum": 2},
  *  "processes": [{"index": 0, "id": 0, "host": "dn1", "chunks": [
  *      {"index": 0, "id": 0, "path": "/a", "offset": 0, "length": 400,
  *       "hosts": ["dn1", "dn2"], "locality": "local"}, ...]}, ...]}
@@ -27,15 +27,15 @@ public final class PlanJson {
     sb.append("{\"summary\":{");
     field(sb, "chunks", plan.chunks().size()).append(',');
     field(sb, "processes", plan.processes().size()).append(',');
-    field(sb, "minShare", plan.minShare()).append(',');
-    field(sb, "maxShare", plan.maxShare()).append(',');
-    field(sb, "totalBytes", plan.totalBytes()).append(',');
+    field(sb, "min_share", plan.minShare()).append(',');
+    field(sb, "max_share", plan.maxShare()).append(',');
+    field(sb, "total_bytes", plan.totalBytes()).append(',');
     for (Locality l : Locality.values()) {
-      string(sb, camel(l)).append(":{");
+      string(sb, key(l)).append(":{");
       field(sb, "chunks", plan.chunkCount(l)).append(',');
       field(sb, "bytes", plan.bytes(l)).append("},");
     }
-    field(sb, "localOptimum", plan.localOptimum());
+    field(sb, "local_optimum", plan.localOptimum());
     sb.append("},\"processes\":[");
     for (int p = 0; p < plan.processes().size(); p++) {
       Proc proc = plan.processes().get(p);
@@ -68,8 +68,8 @@ public final class PlanJson {
     return sb.append("]}").toString();
   }
 
-  private static String camel(Locality l) {
-    return l == Locality.RACK_LOCAL ? "rackLocal" : l.label();
+  private static String key(Locality l) {
+    return l == Locality.RACK_LOCAL ? "rack_local" : l.label();
   }
 
   private static StringBuilder field(StringBuilder sb, String name, long value) {

@@ -119,9 +119,9 @@ class PlanCliTest {
     JsonNode s = plan.get("summary");
     assertEquals(3, s.get("chunks").asInt());
     assertEquals(2, s.get("local").get("chunks").asInt());
-    assertEquals(1, s.get("rackLocal").get("chunks").asInt());
+    assertEquals(1, s.get("rack_local").get("chunks").asInt());
     assertEquals(0, s.get("remote").get("chunks").asInt());
-    assertEquals(600, s.get("totalBytes").asLong());
+    assertEquals(600, s.get("total_bytes").asLong());
     JsonNode p1 = plan.get("processes").get(1);
     assertEquals("elsewhere", p1.get("host").asText());
     assertEquals("rack-local", p1.get("chunks").get(0).get("locality").asText());

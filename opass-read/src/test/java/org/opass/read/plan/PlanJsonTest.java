@@ -20,13 +20,13 @@ class PlanJsonTest {
     JsonNode s = root.get("summary");
     assertEquals(2, s.get("chunks").asInt());
     assertEquals(2, s.get("processes").asInt());
-    assertEquals(1, s.get("minShare").asInt());
-    assertEquals(1, s.get("maxShare").asInt());
+    assertEquals(1, s.get("min_share").asInt());
+    assertEquals(1, s.get("max_share").asInt());
     assertEquals(1, s.get("local").get("chunks").asInt());
     assertEquals(10, s.get("local").get("bytes").asLong());
     assertEquals(20, s.get("remote").get("bytes").asLong());
-    assertEquals(0, s.get("rackLocal").get("chunks").asInt());
-    assertEquals(1, s.get("localOptimum").asInt());
+    assertEquals(0, s.get("rack_local").get("chunks").asInt());
+    assertEquals(1, s.get("local_optimum").asInt());
     JsonNode p0 = root.get("processes").get(0);
     assertEquals(3, p0.get("id").asInt());
     JsonNode c = p0.get("chunks").get(0);
