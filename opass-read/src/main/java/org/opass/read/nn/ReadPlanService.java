@@ -214,7 +214,7 @@ public final class ReadPlanService {
     }
 
     // One chunk read per (reader, block), whatever alias or overlapping range asked for it.
-    List<Chunk> chunks = new ArrayList<>();
+    List<BlockRead> chunks = new ArrayList<>();
     int skipped = 0;
     for (int i = 0; i < asked.size(); i++) {
       PlanRead r = asked.get(i);
@@ -234,7 +234,7 @@ public final class ReadPlanService {
         if (blk.usableCount == 0) {
           skipped++; // online balancing serves it
         } else {
-          chunks.add(new Chunk(f, blk, readerOf[i], blk.usableAt(readerOf[i])));
+          chunks.add(new BlockRead(f, blk, readerOf[i], blk.usableAt(readerOf[i])));
         }
       }
     }
@@ -245,7 +245,7 @@ public final class ReadPlanService {
     return plan(owner, chunks, skipped);
   }
 
-  private byte[] plan(String owner, List<Chunk> chunks, int skipped)
+  private byte[] plan(String owner, List<BlockRead> chunks, int skipped)
       throws PlanRequestException, IOException {
     StrategyComparison both;
     BalanceResult chosen;
@@ -256,7 +256,7 @@ public final class ReadPlanService {
       Map<String, Integer> load = new HashMap<>(plans.outstanding());
       List<ChunkRead> remote = new ArrayList<>();
       for (int i = 0; i < chunks.size(); i++) {
-        Chunk c = chunks.get(i);
+        BlockRead c = chunks.get(i);
         if (c.local != null) {
           load.merge(c.local, 1, Integer::sum);
         } else {
@@ -274,7 +274,7 @@ public final class ReadPlanService {
       chosen = strategy == Strategy.OPTIMAL ? both.optimal() : both.algorithm2();
       List<ReadPlanTable.PlannedRead> planned = new ArrayList<>(chunks.size());
       for (int i = 0; i < chunks.size(); i++) {
-        Chunk c = chunks.get(i);
+        BlockRead c = chunks.get(i);
         servers[i] = c.local != null ? c.local : chosen.assignment().get(Integer.toString(i));
         planned.add(new ReadPlanTable.PlannedRead(c.reader, Arrays.asList(c.block.holders),
             servers[i]));
@@ -424,14 +424,14 @@ public final class ReadPlanService {
     }
   }
 
-  private byte[] response(String owner, ReadPlanTable.PlanInfo info, List<Chunk> chunks,
+  private byte[] response(String owner, ReadPlanTable.PlanInfo info, List<BlockRead> chunks,
       String[] servers, int skipped, StrategyComparison both, BalanceResult chosen, long pinned)
       throws IOException {
     int local = 0;
     String[] names = new String[chunks.size()];
     Map<String, Integer> served = new LinkedHashMap<>();
     for (int i = 0; i < names.length; i++) {
-      Chunk c = chunks.get(i);
+      BlockRead c = chunks.get(i);
       names[i] = c.block.nameOf(servers[i]);
       served.merge(names[i], 1, Integer::sum);
       local += c.local != null ? 1 : 0;
@@ -461,7 +461,7 @@ public final class ReadPlanService {
       g.writeEndObject();
       g.writeArrayFieldStart(PlanWire.ASSIGNMENTS);
       for (int i = 0; i < names.length; i++) {
-        Chunk c = chunks.get(i);
+        BlockRead c = chunks.get(i);
         g.writeStartObject();
         g.writeStringField(PlanWire.PATH_FIELD, c.file.path);
         g.writeNumberField(PlanWire.OFFSET, c.block.start);
@@ -716,14 +716,17 @@ public final class ReadPlanService {
     }
   }
 
-  /** One planned chunk read of the request. */
-  private static final class Chunk {
+  /**
+   * One block of a file read by one reader, as the request asks it (the planner's and the
+   * balancer's chunk read, here with the located block and the reader's own replica if any).
+   */
+  private static final class BlockRead {
     final TargetFile file;
     final Block block;
     final String reader;
     final String local;
 
-    Chunk(TargetFile file, Block block, String reader, String local) {
+    BlockRead(TargetFile file, Block block, String reader, String local) {
       this.file = file;
       this.block = block;
       this.reader = reader;
