@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Random;
 
 /**
@@ -38,12 +39,8 @@ final class CanonicalBatch {
   final long maxNc;
 
   CanonicalBatch(List<ChunkRead> reads, Map<String, Integer> currentLoad, long seed, int maxReads) {
-    if (reads == null) {
-      throw new IllegalArgumentException("reads is null");
-    }
-    if (currentLoad == null) {
-      throw new IllegalArgumentException("currentLoad is null (pass an empty map for no load)");
-    }
+    Objects.requireNonNull(reads, "reads");
+    Objects.requireNonNull(currentLoad, "currentLoad (pass an empty map for no load)");
     if (reads.size() > maxReads) {
       throw new IllegalArgumentException("reads: batch of " + reads.size()
           + " chunk reads exceeds maxReads=" + maxReads + "; split the batch");

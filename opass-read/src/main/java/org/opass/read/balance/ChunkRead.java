@@ -27,10 +27,9 @@ public final class ChunkRead {
   private final List<String> holders;
 
   public ChunkRead(String id, List<String> holders) {
-    if (id == null) {
-      throw new IllegalArgumentException("chunk read id is null");
-    }
-    if (holders == null || holders.isEmpty()) {
+    Objects.requireNonNull(id, "id");
+    Objects.requireNonNull(holders, () -> "holders of chunk read '" + id + "'");
+    if (holders.isEmpty()) {
       throw new IllegalArgumentException("chunk read '" + id + "' has no replica holder");
     }
     Set<String> unique = new LinkedHashSet<>(holders.size() * 2);

@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.apache.hadoop.classification.InterfaceAudience;
 import org.apache.hadoop.classification.InterfaceStability;
 import org.opass.read.flow.IntMaxFlow;
@@ -94,9 +95,7 @@ public final class ReplicaBalancer {
 
   /** Tests cap the water-filling levels to exercise OPTIMAL's bisection phase on tiny batches. */
   ReplicaBalancer(Strategy strategy, long seed, int maxReads, int levelBudget) {
-    if (strategy == null) {
-      throw new IllegalArgumentException("strategy is null");
-    }
+    Objects.requireNonNull(strategy, "strategy");
     if (maxReads < 1) {
       throw new IllegalArgumentException("maxReads must be >= 1, got " + maxReads);
     }

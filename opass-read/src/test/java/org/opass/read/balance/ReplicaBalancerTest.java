@@ -324,8 +324,9 @@ class ReplicaBalancerTest {
     assertTrue(e.getMessage().contains("blk_42@tenantB"), e.getMessage());
     e = assertThrows(IllegalArgumentException.class, () -> new ChunkRead("r9", List.of()));
     assertTrue(e.getMessage().contains("'r9'"), e.getMessage());
-    e = assertThrows(IllegalArgumentException.class, () -> new ChunkRead("r9", null));
-    assertTrue(e.getMessage().contains("'r9'"), e.getMessage());
+    NullPointerException npe =
+        assertThrows(NullPointerException.class, () -> new ChunkRead("r9", null));
+    assertTrue(npe.getMessage().contains("'r9'"), npe.getMessage());
     e = assertThrows(IllegalArgumentException.class, () -> ChunkRead.of("r8", "a", null));
     assertTrue(e.getMessage().contains("'r8'"), e.getMessage());
   }
@@ -333,8 +334,10 @@ class ReplicaBalancerTest {
   @Test
   void badArgumentsAreNamed() {
     List<ChunkRead> ok = List.of(ChunkRead.of("r1", "a"));
-    assertMessage("reads", () -> OPT.assign(null, Map.of()));
-    assertMessage("currentLoad", () -> OPT.assign(ok, null));
+    // a null argument is a NullPointerException naming it; a bad value an
+    // IllegalArgumentException naming it (null elements included)
+    assertNullNamed("reads", () -> OPT.assign(null, Map.of()));
+    assertNullNamed("currentLoad", () -> OPT.assign(ok, null));
     assertMessage("reads[1]", () -> OPT.assign(java.util.Arrays.asList(ok.get(0), null),
         Map.of()));
     assertMessage("'r1'", () -> OPT.assign(List.of(ok.get(0), ChunkRead.of("r1", "b")),
@@ -343,9 +346,14 @@ class ReplicaBalancerTest {
     assertMessage("maxReads", () -> new ReplicaBalancer(Strategy.OPTIMAL, 0, 1)
         .assign(List.of(ok.get(0), ChunkRead.of("r2", "a")), Map.of()));
     assertMessage("maxReads", () -> new ReplicaBalancer(Strategy.OPTIMAL, 0, 0));
-    assertMessage("strategy", () -> new ReplicaBalancer(null, 0));
+    assertNullNamed("strategy", () -> new ReplicaBalancer(null, 0));
     // A negative load of a DataNode the batch does not touch is irrelevant, not an error.
     assertEquals(1, OPT.assign(ok, Map.of("zz", -5)).maxLoad());
+  }
+
+  private static void assertNullNamed(String fragment, Runnable r) {
+    NullPointerException e = assertThrows(NullPointerException.class, r::run);
+    assertTrue(e.getMessage().contains(fragment), "'" + fragment + "' not in: " + e.getMessage());
   }
 
   private static void assertMessage(String fragment, Runnable r) {
