@@ -1,5 +1,6 @@
 package org.opass.heatmap;
 
+import java.util.List;
 import java.util.Objects;
 import org.apache.hadoop.classification.InterfaceAudience;
 import org.apache.hadoop.classification.InterfaceStability;
@@ -97,5 +98,41 @@ public final class NodeHeat {
 
   public int heat() {
     return xceivers + grantsSinceHeartbeat;
+  }
+
+  /**
+   * Rows as the JSON array JMX publishes ({@code HeatmapMXBean#getNodes}) and the heat-table
+   * command reads: snake_case keys, one object per row.
+   */
+  public static String toJson(List<NodeHeat> rows) {
+    StringBuilder sb = new StringBuilder("[");
+    for (NodeHeat r : rows) {
+      if (sb.length() > 1) {
+        sb.append(',');
+      }
+      sb.append("{\"node_id\":").append(quote(r.nodeId()))
+          .append(",\"name\":").append(quote(r.name()))
+          .append(",\"xceivers\":").append(r.xceivers())
+          .append(",\"grants_since_heartbeat\":").append(r.grantsSinceHeartbeat())
+          .append(",\"heat\":").append(r.heat())
+          .append(",\"last_selected_ms_ago\":").append(r.lastSelectedMillisAgo())
+          .append(",\"heartbeat_age_ms\":").append(r.heartbeatAgeMillis())
+          .append('}');
+    }
+    return sb.append(']').toString();
+  }
+
+  private static String quote(String s) {
+    StringBuilder sb = new StringBuilder("\"");
+    for (char c : s.toCharArray()) {
+      if (c == '"' || c == '\\') {
+        sb.append('\\').append(c);
+      } else if (c < 0x20) {
+        sb.append(String.format("\\u%04x", (int) c));
+      } else {
+        sb.append(c);
+      }
+    }
+    return sb.append('"').toString();
   }
 }

@@ -30,7 +30,7 @@ import org.apache.hadoop.net.Node;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.opass.heatmap.Heatmap;
-import org.opass.heatmap.HeatmapFeed;
+import org.opass.heatmap.nn.HeatmapFeed;
 import org.opass.placement.HmLruKeys;
 import org.opass.placement.HmLruPlacementPolicy;
 

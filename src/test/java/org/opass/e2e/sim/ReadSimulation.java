@@ -19,7 +19,7 @@ import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeDescriptor;
 import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeStorageInfo;
 import org.apache.hadoop.hdfs.server.blockmanagement.SimulatedPlacementCluster;
 import org.apache.hadoop.util.Time;
-import org.opass.heatmap.HeatmapFeed;
+import org.opass.heatmap.nn.HeatmapFeed;
 import org.opass.read.balance.BalanceResult;
 import org.opass.read.balance.ChunkRead;
 import org.opass.read.balance.ReplicaBalancer;

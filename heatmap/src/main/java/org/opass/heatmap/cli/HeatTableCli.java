@@ -1,4 +1,4 @@
-package org.opass.heatmap;
+package org.opass.heatmap.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -17,6 +17,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
+import org.opass.heatmap.nn.HeatmapRegistry;
 
 /**
  * Prints the per-DataNode heat table of a running NameNode, read from its {@code /jmx}.

@@ -1,4 +1,4 @@
-package org.opass.heatmap;
+package org.opass.heatmap.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,6 +9,8 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.opass.heatmap.NodeHeat;
+import org.opass.heatmap.nn.HeatmapRegistry;
 
 class HeatTableCliTest {
   private final ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -46,7 +48,7 @@ class HeatTableCliTest {
 
   @Test
   void tableShowsEveryNode() throws Exception {
-    String nodes = HeatmapMBeanImpl.toJson(List.of(
+    String nodes = NodeHeat.toJson(List.of(
         new NodeHeat("u1", "127.0.0.2:9866", 3, 2, 15, 800),
         new NodeHeat("u2", "127.0.0.3:9866", 0, 0, -1, 1200)));
     String bean = new ObjectMapper().createObjectNode()

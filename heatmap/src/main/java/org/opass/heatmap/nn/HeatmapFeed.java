@@ -1,4 +1,4 @@
-package org.opass.heatmap;
+package org.opass.heatmap.nn;
 
 import java.util.HashSet;
 import java.util.List;
@@ -10,6 +10,7 @@ import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeDescriptor;
 import org.apache.hadoop.net.NetworkTopology;
 import org.apache.hadoop.net.Node;
 import org.apache.hadoop.net.NodeBase;
+import org.opass.heatmap.Heatmap;
 
 /**
  * Feeds the pure {@link Heatmap} from the NameNode's DataNode records (heartbeat transfer

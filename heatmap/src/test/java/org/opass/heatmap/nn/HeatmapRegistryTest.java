@@ -1,4 +1,4 @@
-package org.opass.heatmap;
+package org.opass.heatmap.nn;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
@@ -11,6 +11,7 @@ import java.util.Set;
 import javax.management.ObjectName;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
+import org.opass.heatmap.Heatmap;
 
 class HeatmapRegistryTest {
 

@@ -1,4 +1,4 @@
-package org.opass.heatmap;
+package org.opass.heatmap.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -30,13 +30,15 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.opass.e2e.cluster.EmulatedCluster;
+import org.opass.heatmap.Heatmap;
+import org.opass.heatmap.nn.HeatmapRegistry;
 import org.opass.placement.HmLruPlacementPolicy;
 
 /**
  * The heatmap of a NameNode running HM-LRU is visible from the NameNode's own web server
  * ({@code /jmx}), and {@code opass-heat} prints it as a table.
  *
- * <p>In package {@code org.opass.heatmap} to call {@link HeatTableCli#run} (package-private;
+ * <p>In package {@code org.opass.heatmap.cli} to call {@link HeatTableCli#run} (package-private;
  * {@code main} exits the JVM). Other NameNodes may have run in this JVM, and their beans stay
  * registered until a later heatmap is published, so the bean of this cluster is the one whose
  * nodes are this cluster's DataNodes.

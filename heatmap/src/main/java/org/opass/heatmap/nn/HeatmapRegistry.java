@@ -1,4 +1,4 @@
-package org.opass.heatmap;
+package org.opass.heatmap.nn;
 
 import java.lang.management.ManagementFactory;
 import java.lang.ref.WeakReference;
@@ -16,6 +16,7 @@ import org.apache.hadoop.classification.VisibleForTesting;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.metrics2.MetricsSystem;
 import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
+import org.opass.heatmap.Heatmap;
 import org.opass.plugin.StrictConf;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

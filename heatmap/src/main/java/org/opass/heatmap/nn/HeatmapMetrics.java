@@ -1,4 +1,4 @@
-package org.opass.heatmap;
+package org.opass.heatmap.nn;
 
 import java.lang.ref.WeakReference;
 import org.apache.hadoop.metrics2.MetricsCollector;
@@ -7,6 +7,8 @@ import org.apache.hadoop.metrics2.MetricsRecordBuilder;
 import org.apache.hadoop.metrics2.MetricsSource;
 import org.apache.hadoop.metrics2.MetricsTag;
 import org.apache.hadoop.metrics2.lib.Interns;
+import org.opass.heatmap.Heatmap;
+import org.opass.heatmap.NodeHeat;
 
 /**
  * The heatmap as a Hadoop metrics2 source ({@value #NAME}), so that it shows where operators

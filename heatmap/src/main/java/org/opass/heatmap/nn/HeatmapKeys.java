@@ -1,4 +1,4 @@
-package org.opass.heatmap;
+package org.opass.heatmap.nn;
 
 import org.apache.hadoop.classification.InterfaceAudience;
 import org.apache.hadoop.classification.InterfaceStability;
