@@ -47,4 +47,17 @@ public final class HeatRules {
     return heatA != heatB ? Integer.compare(heatA, heatB)
         : Long.compare(lastSelectedA, lastSelectedB);
   }
+
+  /**
+   * {@link #compare} &lt; 0 for two rows of the heatmap (null: an untracked node, never
+   * selected), reading a row's last-selected time only on a tie of heat: read balancing asks
+   * this for every replica of every located block.
+   */
+  public static boolean cooler(int heatA, Heatmap.Row a, int heatB, Heatmap.Row b) {
+    return heatA != heatB ? heatA < heatB : lastSelected(a) < lastSelected(b);
+  }
+
+  private static long lastSelected(Heatmap.Row row) {
+    return row == null ? Long.MIN_VALUE : row.lastSelectedNanos();
+  }
 }

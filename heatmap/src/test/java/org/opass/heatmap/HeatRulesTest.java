@@ -31,4 +31,20 @@ class HeatRulesTest {
     assertTrue(HeatRules.compare(1, Long.MIN_VALUE, 1, 20) < 0, "never selected is oldest");
     assertEquals(0, HeatRules.compare(1, 10, 1, 10));
   }
+
+  @Test
+  void rowsCompareAsTheirFigures() {
+    java.util.concurrent.atomic.AtomicLong clock = new java.util.concurrent.atomic.AtomicLong(5);
+    Heatmap h = Heatmap.builder().nanoClock(clock::get).build();
+    Heatmap.Row a = h.observeRow("a", "a", 0, 1, true);
+    Heatmap.Row b = h.observeRow("b", "b", 0, 1, true);
+    h.grant(a);
+    clock.set(9);
+    h.grant(b);
+    assertTrue(HeatRules.cooler(0, a, 1, b), "heat first");
+    assertTrue(HeatRules.cooler(1, a, 1, b), "then the one selected longer ago");
+    assertFalse(HeatRules.cooler(1, b, 1, a));
+    assertTrue(HeatRules.cooler(1, null, 1, a), "an untracked node was never selected");
+    assertFalse(HeatRules.cooler(1, a, 1, a));
+  }
 }

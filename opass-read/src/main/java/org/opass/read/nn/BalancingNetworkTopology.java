@@ -219,7 +219,7 @@ public class BalancingNetworkTopology extends DFSNetworkTopology implements Conf
       }
       Heatmap.Row row = HeatmapFeed.observeRow(h, (DatanodeInfo) nodes[i]);
       int heat = heat(row);
-      if (HeatRules.compare(heat, lastSelected(row), bestHeat, lastSelected(best)) < 0) {
+      if (HeatRules.cooler(heat, row, bestHeat, best)) {
         best = row;
         bestIndex = i;
         bestHeat = heat;
@@ -236,11 +236,6 @@ public class BalancingNetworkTopology extends DFSNetworkTopology implements Conf
   /** An untracked node (the table is full) has heat 0. */
   private static int heat(Heatmap.Row row) {
     return row == null ? 0 : row.heat();
-  }
-
-  /** Of two replicas of equal heat the least recently chosen goes first (untracked: never). */
-  private static long lastSelected(Heatmap.Row row) {
-    return row == null ? Long.MIN_VALUE : row.lastSelectedNanos();
   }
 
   /**
