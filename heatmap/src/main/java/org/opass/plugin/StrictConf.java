@@ -5,9 +5,10 @@ import org.apache.hadoop.classification.InterfaceStability;
 import org.apache.hadoop.conf.Configuration;
 
 /**
- * Reads the configuration keys of our plugins strictly: a value that does not parse or is out of range is an
- * {@link IllegalArgumentException} naming the key, never a silent default (Hadoop's own
- * {@code getBoolean} returns the default for "ture") or a bare NumberFormatException.
+ * Reads the configuration keys of our plugins strictly: a value that does not parse or is out
+ * of range is an {@link IllegalArgumentException} naming the key, never a silent default
+ * (Hadoop's own {@code getBoolean} returns the default for "ture") or a bare
+ * NumberFormatException.
  */
 @InterfaceAudience.Private
 @InterfaceStability.Unstable

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 class HeatRulesTest {
@@ -34,7 +35,7 @@ class HeatRulesTest {
 
   @Test
   void rowsCompareAsTheirFigures() {
-    java.util.concurrent.atomic.AtomicLong clock = new java.util.concurrent.atomic.AtomicLong(5);
+    AtomicLong clock = new AtomicLong(5);
     Heatmap h = Heatmap.builder().nanoClock(clock::get).build();
     Heatmap.Row a = h.observeRow("a", "a", 0, 1, true);
     Heatmap.Row b = h.observeRow("b", "b", 0, 1, true);

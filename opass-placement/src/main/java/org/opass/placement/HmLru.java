@@ -56,8 +56,9 @@ public final class HmLru {
 
   /**
    * Variant that ranks by heat alone and uses recency only to break ties in heat (then
-   * random): {@link HeatRules#compare}, as read balancing ranks replicas. Heat here already counts the grants since the last heartbeat, which is what
-   * recency approximates in the paper, so summing both ranks can prefer a hotter node.
+   * random): {@link HeatRules#compare}, as read balancing ranks replicas. Heat here already
+   * counts the grants since the last heartbeat, which is what recency approximates in the
+   * paper, so summing both ranks can prefer a hotter node.
    */
   public static int chooseHeatFirst(int[] heat, long[] lastSelected, int n,
       Random random) {

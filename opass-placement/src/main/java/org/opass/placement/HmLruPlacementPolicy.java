@@ -155,8 +155,10 @@ public class HmLruPlacementPolicy extends OpassPlacementPolicyBase {
       int[] heat = new int[n];
       long[] lastSelected = new long[n];
       for (int i = 0; i < n; i++) {
-        heat[i] = HeatmapFeed.observe(h, drawn[i]);
-        lastSelected[i] = h.lastSelectedNanos(drawn[i].getDatanodeUuid());
+        // one lookup per candidate: the row answers both (null: untracked, heat 0, never chosen)
+        Heatmap.Row row = HeatmapFeed.observeRow(h, drawn[i]);
+        heat[i] = row == null ? 0 : row.heat();
+        lastSelected[i] = row == null ? Long.MIN_VALUE : row.lastSelectedNanos();
       }
       h.countChoice();
       ThreadLocalRandom random = ThreadLocalRandom.current();

@@ -27,9 +27,9 @@ import org.opass.read.wire.PlanWire;
 
 /**
  * Client of the NameNode's {@code /opass/read-plan} ({@code org.opass.read.nn.ReadPlanPlugin}):
- * submits which host reads which file ranges ({@link PlanRead}), so that the NameNode serves those reads from the replicas it
- * balanced over every tenant's planned load. Authenticates as the current user (SPNEGO on a
- * secure cluster, {@code user.name} otherwise).
+ * submits which host reads which file ranges ({@link PlanRead}), so that the NameNode serves
+ * those reads from the replicas it balanced over every tenant's planned load. Authenticates as
+ * the current user (SPNEGO on a secure cluster, {@code user.name} otherwise).
  */
 @InterfaceAudience.Public
 @InterfaceStability.Evolving

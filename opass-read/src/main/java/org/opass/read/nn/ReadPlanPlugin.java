@@ -39,7 +39,6 @@ import org.slf4j.LoggerFactory;
 @InterfaceStability.Evolving
 public class ReadPlanPlugin implements ServicePlugin {
   private static final Logger LOG = LoggerFactory.getLogger(ReadPlanPlugin.class);
-  static final String PATH = PlanWire.PATH;
 
   private volatile ReadPlanService service;
   private BalancingNetworkTopology topology;
@@ -76,7 +75,7 @@ public class ReadPlanPlugin implements ServicePlugin {
         http.setAttribute(ReadPlanServlet.REFUSAL_ATTRIBUTE, refusal);
       }
       http.setAttribute(ReadPlanServlet.SERVICE_ATTRIBUTE, s);
-      http.addInternalServlet("opassReadPlan", PATH, ReadPlanServlet.class);
+      http.addInternalServlet("opassReadPlan", PlanWire.PATH, ReadPlanServlet.class);
       keepBodies(http.getWebAppContext());
       registerMetrics(s);
       expiry = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -88,14 +87,14 @@ public class ReadPlanPlugin implements ServicePlugin {
       bt.setPlans(s.plans());
       topology = bt;
       service = s;
-      LOG.info("Opass read plans at {} on the NameNode's web server", PATH);
+      LOG.info("Opass read plans at {} on the NameNode's web server", PlanWire.PATH);
     } catch (Exception | LinkageError e) {
       LOG.error("Opass read plans are off: the plugin failed to start; reads are balanced "
           + "online only", e);
     }
   }
 
-  /** Maps {@link KeepBodyFilter} on {@link #PATH}, ahead of every other filter. */
+  /** Maps {@link KeepBodyFilter} on {@link PlanWire#PATH}, ahead of every other filter. */
   private static void keepBodies(ServletContextHandler web) {
     try {
       ServletHandler handler = web.getServletHandler();
@@ -103,7 +102,7 @@ public class ReadPlanPlugin implements ServicePlugin {
       holder.setName("opassReadPlanKeepBody");
       FilterMapping mapping = new FilterMapping();
       mapping.setFilterName(holder.getName());
-      mapping.setPathSpec(PATH);
+      mapping.setPathSpec(PlanWire.PATH);
       handler.addFilter(holder);
       handler.prependFilterMapping(mapping);
     } catch (RuntimeException | LinkageError e) { // another Jetty: form bodies get a 415
@@ -136,7 +135,7 @@ public class ReadPlanPlugin implements ServicePlugin {
       }
     }
     return "Opass read plans refuse every request (401): Kerberos is on but no authentication "
-        + "filter guards " + PATH + " on the NameNode's web server, so callers could name "
+        + "filter guards " + PlanWire.PATH + " on the NameNode's web server, so callers could name "
         + "any user. Add org.apache.hadoop.security.AuthenticationFilterInitializer (or "
         + "ProxyUserAuthenticationFilterInitializer) to hadoop.http.filter.initializers with "
         + "hadoop.http.authentication.type=kerberos, and restart the NameNode.";
@@ -147,7 +146,7 @@ public class ReadPlanPlugin implements ServicePlugin {
       return false;
     }
     for (String s : specs) {
-      if ("/*".equals(s) || PATH.equals(s) || "/opass/*".equals(s)) {
+      if ("/*".equals(s) || PlanWire.PATH.equals(s) || "/opass/*".equals(s)) {
         return true;
       }
     }

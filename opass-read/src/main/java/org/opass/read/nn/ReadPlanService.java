@@ -452,7 +452,8 @@ public final class ReadPlanService {
       g.writeNumberField(PlanWire.LOCAL, local);
       g.writeNumberField(PlanWire.SKIPPED, skipped);
       g.writeNumberField(PlanWire.MAX_LOAD, Math.max(pinned, chosen.maxLoad()));
-      g.writeNumberField(PlanWire.ALGORITHM2_MAX_LOAD, Math.max(pinned, both.algorithm2().maxLoad()));
+      g.writeNumberField(PlanWire.ALGORITHM2_MAX_LOAD,
+          Math.max(pinned, both.algorithm2().maxLoad()));
       g.writeNumberField(PlanWire.OPTIMAL_MAX_LOAD, Math.max(pinned, both.optimal().maxLoad()));
       g.writeObjectFieldStart(PlanWire.SERVED_BY_DATANODE);
       for (Map.Entry<String, Integer> e : served.entrySet()) {

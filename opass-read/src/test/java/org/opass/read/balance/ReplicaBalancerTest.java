@@ -121,7 +121,8 @@ class ReplicaBalancerTest {
       int n = 2 + rnd.nextInt(30);
       List<ChunkRead> reads = Algorithm2TargetsTest.randomReads(rnd, 1 + rnd.nextInt(200), n);
       Map<String, Integer> nc = randomLoads(rnd, n, 1 + rnd.nextInt(20));
-      StrategyComparison cmp = new ReplicaBalancer(Strategy.OPTIMAL, t, 1000, t % 2 == 0 ? 128 : t % 7)
+      StrategyComparison cmp =
+          new ReplicaBalancer(Strategy.OPTIMAL, t, 1000, t % 2 == 0 ? 128 : t % 7)
           .compare(reads, nc);
       long best = cmp.optimal().maxLoad();
       assertValid(reads, nc, cmp.optimal());
@@ -180,7 +181,8 @@ class ReplicaBalancerTest {
    */
   @Test
   void algorithm2StrictlyWorseExample() {
-    StrategyComparison cmp = new ReplicaBalancer(Strategy.OPTIMAL, GAP_SEED).compare(GAP_READS, GAP_NC);
+    StrategyComparison cmp =
+        new ReplicaBalancer(Strategy.OPTIMAL, GAP_SEED).compare(GAP_READS, GAP_NC);
     assertEquals(Map.of("dn0", 2, "dn1", 1, "dn2", 1, "dn3", 2), cmp.algorithm2().targets());
     assertEquals(1, cmp.algorithm2().unmatchedByFlow());
     assertEquals(Map.of("dn0", 3L, "dn1", 0L, "dn2", 1L, "dn3", 2L), cmp.algorithm2().loads());

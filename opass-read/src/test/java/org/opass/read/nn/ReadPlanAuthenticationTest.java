@@ -15,6 +15,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.http.HttpServer2;
 import org.apache.hadoop.security.AuthenticationFilterInitializer;
 import org.junit.jupiter.api.Test;
+import org.opass.read.wire.PlanWire;
 
 /**
  * The endpoint's security gate, on a real web server (Hadoop's {@code HttpServer2}) configured
@@ -44,11 +45,11 @@ class ReadPlanAuthenticationTest {
     assertTrue(refusal.contains("hadoop.http.filter.initializers")
         && refusal.contains("AuthenticationFilterInitializer"), refusal);
     http.setAttribute(ReadPlanServlet.REFUSAL_ATTRIBUTE, refusal);
-    http.addInternalServlet("opassReadPlan", ReadPlanPlugin.PATH, ReadPlanServlet.class);
+    http.addInternalServlet("opassReadPlan", PlanWire.PATH, ReadPlanServlet.class);
     http.start();
     try {
       URL url = new URL("http://127.0.0.1:" + http.getConnectorAddress(0).getPort()
-          + ReadPlanPlugin.PATH + "?user.name=hdfs");
+          + PlanWire.PATH + "?user.name=hdfs");
       for (String method : new String[] {"GET", "POST", "DELETE"}) {
         HttpURLConnection c = (HttpURLConnection) url.openConnection();
         c.setRequestMethod(method);
