@@ -25,11 +25,9 @@ import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
 import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
-import org.jgrapht.alg.flow.EdmondsKarpMFImpl;
-import org.jgrapht.graph.DefaultDirectedWeightedGraph;
-import org.jgrapht.graph.DefaultWeightedEdge;
 import org.junit.jupiter.api.Test;
 import org.opass.e2e.cluster.EmulatedCluster;
+import org.opass.read.flow.ReferenceMaxFlow;
 import org.opass.read.mapreduce.BalancedLocalityInputFormat;
 
 /**
@@ -105,24 +103,19 @@ class BalancedLocalityInputFormatClusterTest {
   /** Most splits that can be local with {@code share} per host: JGraphT's own max flow. */
   private static int localOptimum(List<InputSplit> splits, List<String> hosts, int share)
       throws Exception {
-    DefaultDirectedWeightedGraph<String, DefaultWeightedEdge> g =
-        new DefaultDirectedWeightedGraph<>(DefaultWeightedEdge.class);
-    g.addVertex("s");
-    g.addVertex("t");
+    ReferenceMaxFlow<String> flow = new ReferenceMaxFlow<>();
     for (String h : hosts) {
-      g.addVertex(h);
-      g.setEdgeWeight(g.addEdge("s", h), share);
+      flow.arc("s", h, share);
     }
     for (int i = 0; i < splits.size(); i++) {
       String split = "split-" + i;
-      g.addVertex(split);
-      g.setEdgeWeight(g.addEdge(split, "t"), 1);
+      flow.arc(split, "t", 1);
       for (String h : splits.get(i).getLocations()) {
-        if (g.containsVertex(h)) {
-          g.setEdgeWeight(g.addEdge(h, split), 1);
+        if (hosts.contains(h)) {
+          flow.arc(h, split, 1);
         }
       }
     }
-    return (int) Math.round(new EdmondsKarpMFImpl<>(g).getMaximumFlow("s", "t").getValue());
+    return (int) flow.value("s", "t");
   }
 }
