@@ -150,6 +150,27 @@ class ReadPlanClusterTest {
     return out;
   }
 
+  /**
+   * The plugin locates a plan's blocks through the NameNode's own {@code getBlockLocations},
+   * which sorts them with our topology; {@code BalancingNetworkTopology#withoutBalancing}
+   * suspends balancing for that call on that thread, so planning neither chooses nor grants.
+   */
+  @Test
+  void planningLocatesBlocksWithoutBalancingThem() throws Exception {
+    Heatmap heat = topology().heatmap();
+    long choices = heat.choices();
+    long grants = heat.grantsTotal();
+    int[] readerOf = new int[FILES];
+    Arrays.fill(readerOf, 0);
+    ReadPlanClient.Result plan = client().submit(batch(readerOf));
+    assertEquals(FILES, plan.reads());
+    assertEquals(choices, heat.choices(), "planning made heat choices");
+    assertEquals(grants, heat.grantsTotal(), "planning granted heat");
+    // and a reader's located block afterwards is balanced again (a reader no plan names)
+    cluster.offClusterFileSystem().getFileBlockLocations(file(0), 0, BLOCK);
+    assertTrue(heat.choices() > choices, "balancing stayed off after planning");
+  }
+
   @Test
   void plannedReadersOnAReplicaHolderReadLocally() throws Exception {
     int[] readerOf = new int[FILES];

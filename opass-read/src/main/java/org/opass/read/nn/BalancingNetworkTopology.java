@@ -50,7 +50,15 @@ import org.slf4j.LoggerFactory;
 public class BalancingNetworkTopology extends DFSNetworkTopology implements Configurable {
   private static final Logger LOG = LoggerFactory.getLogger(BalancingNetworkTopology.class);
 
-  /** Set while the NameNode locates blocks for planning: no reordering, no grants. */
+  /**
+   * Set while the NameNode locates blocks for planning: no reordering, no grants. The plan
+   * service locates blocks as the caller, through the NameNode's own {@code getBlockLocations}
+   * (permissions, audit, locks), which ends in {@code DatanodeManager#sortLocatedBlocks} and so
+   * in {@link #sortByDistance}; Hadoop passes nothing that says who asks. The flag lives only
+   * around that one call on the service's thread ({@link #withoutBalancing}); it carries no
+   * state between our overrides. Tested by {@code ReadPlanClusterTest}
+   * ({@code planningLocatesBlocksWithoutBalancingThem}).
+   */
   private static final ThreadLocal<Boolean> SUSPENDED = new ThreadLocal<>();
 
   private Configuration conf;
