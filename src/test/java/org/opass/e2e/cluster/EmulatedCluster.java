@@ -70,6 +70,7 @@ public final class EmulatedCluster implements AutoCloseable {
   private final Map<String, Integer> indexByIdentity = new HashMap<>();
   private final FileSystem[] hostFileSystems;
   private FileSystem offClusterFileSystem;
+  private Faults faults;
   private boolean closed;
 
   EmulatedCluster(MiniDFSCluster cluster, Configuration conf, int racks) {
@@ -189,7 +190,7 @@ public final class EmulatedCluster implements AutoCloseable {
     return rackOf(k, racks, size());
   }
 
-  public DataNode dataNode(int k) {
+  public synchronized DataNode dataNode(int k) {
     checkIndex(k);
     return dataNodes[k];
   }
@@ -283,6 +284,19 @@ public final class EmulatedCluster implements AutoCloseable {
   /** What the DataNodes counted: bytes and blocks written and read, local clients. */
   public DataNodeCounters counters() {
     return new DataNodeCounters(dataNodes);
+  }
+
+  /** Stops, restarts, stalls and decommissions DataNodes. */
+  public synchronized Faults faults() {
+    if (faults == null) {
+      faults = new Faults(this, new java.io.File(cluster.getBaseDirectory(), "exclude-hosts"));
+    }
+    return faults;
+  }
+
+  // DataNode k, started again by Faults: the same host, port and storage, a new process
+  synchronized void replaceDataNode(int k, DataNode started) {
+    dataNodes[k] = started;
   }
 
   /** Where the replicas are, as the NameNode and the DataNodes see them. */
