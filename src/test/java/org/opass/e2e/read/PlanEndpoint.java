@@ -31,7 +31,7 @@ public final class PlanEndpoint {
       this.retryAfter = retryAfter;
     }
 
-    JsonNode json() throws IOException {
+    public JsonNode json() throws IOException {
       return JSON.readTree(body);
     }
 
@@ -61,7 +61,7 @@ public final class PlanEndpoint {
   }
 
   /** @param query what follows {@code ?}, already encoded */
-  Answer call(String method, String query, String contentType, byte[] body)
+  public Answer call(String method, String query, String contentType, byte[] body)
       throws IOException {
     HttpURLConnection c = (HttpURLConnection) new URL(base + "?" + query).openConnection();
     c.setRequestMethod(method);
@@ -176,21 +176,21 @@ public final class PlanEndpoint {
     return b.toString();
   }
 
-  Answer post(String user, String json) throws IOException {
+  public Answer post(String user, String json) throws IOException {
     return call("POST", "user.name=" + user, "application/json",
         json.getBytes(StandardCharsets.UTF_8));
   }
 
-  Answer get(String user) throws IOException {
+  public Answer get(String user) throws IOException {
     return call("GET", "user.name=" + user, null, null);
   }
 
-  Answer delete(String user, String id) throws IOException {
+  public Answer delete(String user, String id) throws IOException {
     return call("DELETE", "user.name=" + user + "&id=" + id, null, null);
   }
 
   /** {@code {"path": ..., "reader": ...<more>}} */
-  static String read(String path, String reader, String more) {
+  public static String read(String path, String reader, String more) {
     return "{\"path\": \"" + path + "\", \"reader\": \"" + reader + "\"" + more + "}";
   }
 }

@@ -254,7 +254,7 @@ public final class PlanFuzzer {
   }
 
   /** What is wrong with an answer, or null: statuses, types and messages it must have. */
-  static String problem(String what, PlanEndpoint.Answer a) throws IOException {
+  public static String problem(String what, PlanEndpoint.Answer a) throws IOException {
     if (a.status != 200 && !REFUSALS.contains(a.status)) {
       return "unexpected status " + a.status;
     }

@@ -1,0 +1,73 @@
+package org.opass.e2e.soak;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.log4j.AppenderSkeleton;
+import org.apache.log4j.Logger;
+import org.apache.log4j.spi.LoggingEvent;
+import org.apache.log4j.spi.ThrowableInformation;
+
+/**
+ * Watches every log line of the JVM (the NameNode and DataNodes run in it) for an exception
+ * that passed through our code and was logged by Hadoop's: that is an exception of ours that
+ * reached a NameNode handler or thread (the IPC server logs what a call threw, daemons log what
+ * killed them). Our own code logs its fallbacks under {@code org.opass}; those are counted by
+ * the plugins and are not what this looks for.
+ */
+final class LogWatch extends AppenderSkeleton implements AutoCloseable {
+  private static final int KEPT = 5;
+  private final AtomicLong escaped = new AtomicLong();
+  private final List<String> samples = new ArrayList<>();
+
+  static LogWatch install() {
+    LogWatch w = new LogWatch();
+    w.setName("opass-soak-logwatch");
+    Logger.getRootLogger().addAppender(w);
+    return w;
+  }
+
+  @Override
+  protected void append(LoggingEvent event) {
+    ThrowableInformation info = event.getThrowableInformation();
+    if (info == null || event.getLoggerName().startsWith("org.opass")) {
+      return;
+    }
+    for (Throwable t = info.getThrowable(); t != null; t = t.getCause()) {
+      for (StackTraceElement frame : t.getStackTrace()) {
+        if (frame.getClassName().startsWith("org.opass.")
+            && !frame.getClassName().startsWith("org.opass.e2e.")) {
+          escaped.incrementAndGet();
+          synchronized (samples) {
+            if (samples.size() < KEPT) {
+              samples.add(event.getLoggerName() + ": " + event.getRenderedMessage() + ": " + t
+                  + " at " + frame);
+            }
+          }
+          return;
+        }
+      }
+    }
+  }
+
+  /** Exceptions of ours that Hadoop's code logged. */
+  long escaped() {
+    return escaped.get();
+  }
+
+  List<String> samples() {
+    synchronized (samples) {
+      return new ArrayList<>(samples);
+    }
+  }
+
+  @Override
+  public boolean requiresLayout() {
+    return false;
+  }
+
+  @Override
+  public void close() {
+    Logger.getRootLogger().removeAppender(this);
+  }
+}
