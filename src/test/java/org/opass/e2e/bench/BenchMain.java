@@ -34,6 +34,7 @@ public final class BenchMain {
       Map.entry("planner-scale", new PlannerScaleBench()),
       Map.entry("read-nn-cost", new ReadNameNodeCostBench()),
       Map.entry("read-plan-limits", new ReadPlanLimitsBench()),
+      Map.entry("soak", new SoakBench()),
       Map.entry("read-single", new ReadBench(ReadBench.Kind.SINGLE, DiskModel.FAIR_SHARE)),
       Map.entry("read-multi", new ReadBench(ReadBench.Kind.MULTI, DiskModel.FAIR_SHARE)),
       Map.entry("read-dynamic", new ReadBench(ReadBench.Kind.DYNAMIC, DiskModel.FAIR_SHARE)),

@@ -45,7 +45,9 @@ final class Counters {
     List<String> s = failureSamples.computeIfAbsent(role, r -> new ArrayList<>());
     synchronized (s) {
       if (s.size() < SAMPLES) {
-        s.add((faultActive ? "" : "(no fault) ") + e);
+        String first = String.valueOf(e).split("\n", 2)[0]; // a remote stack adds lines
+        s.add((faultActive ? "" : "(no fault) ") + (first.length() > 300
+            ? first.substring(0, 300) + "..." : first));
       }
     }
   }

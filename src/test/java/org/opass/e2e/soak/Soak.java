@@ -153,10 +153,6 @@ public final class Soak implements AutoCloseable {
     }
   }
 
-  public EmulatedCluster cluster() {
-    return cluster;
-  }
-
   /**
    * Runs traffic, injects the scheduled faults one by one, checks the invariants after each,
    * then stops the traffic and checks everything once more, every file read back.
@@ -175,17 +171,29 @@ public final class Soak implements AutoCloseable {
         Thread.sleep(fault.gapMillis);
         long injected = System.nanoTime();
         traffic.counters.faultActive(true);
-        inject(fault, traffic);
+        String unhealed = null;
+        try {
+          inject(fault, traffic);
+        } catch (IOException | RuntimeException e) {
+          unhealed = "the cluster did not recover from " + fault + ": " + e;
+        }
         traffic.counters.faultActive(false);
         double healSeconds = (System.nanoTime() - injected) / 1e9;
-        List<String> found = checkpoint(false);
+        List<String> found = new ArrayList<>();
+        if (unhealed != null) {
+          found.add(unhealed);
+        }
+        found.addAll(checkpoint(false));
         report.fault(fault, found);
-        progress(String.format(Locale.ROOT, "fault %d%s %s: healed in %.1f s; %s | %d ops, "
+        progress(String.format(Locale.ROOT, "fault %d%s %s: over in %.1f s; %s | %d ops, "
                 + "%d fuzz cases, %d files", n, settings.duration.isZero() ? "/" + settings.faults
                 : "", fault, healSeconds, found.isEmpty() ? "invariants hold"
                 : found.size() + " VIOLATED: " + found.get(0), traffic.counters.operations(),
             traffic.counters.fuzzCases(), ledger.size()));
-        maxSeen(traffic);
+        maxSeen();
+        if (unhealed != null) {
+          break; // later faults would hit a cluster in an unknown state
+        }
       }
       report.traffic(traffic);
     }
@@ -194,7 +202,6 @@ public final class Soak implements AutoCloseable {
     report.end(end, ledger.size());
     report.heapEndBytes = heapAfterGc();
     report.logEscapes = logWatch.escaped();
-    report.logSamples = logWatch.samples();
     report.seconds = (System.nanoTime() - start) / 1e9;
     progress(String.format(Locale.ROOT, "end: %d files read back, %s", ledger.size(),
         end.isEmpty() ? "invariants hold" : end.size() + " VIOLATED: " + end.get(0)));
@@ -336,7 +343,7 @@ public final class Soak implements AutoCloseable {
     return n;
   }
 
-  private void maxSeen(Traffic traffic) {
+  private void maxSeen() {
     NetworkTopology t = cluster.datanodeManager().getNetworkTopology();
     if (t instanceof BalancingNetworkTopology) {
       report.heatmapMaxTracked = Math.max(report.heatmapMaxTracked,
@@ -378,11 +385,11 @@ public final class Soak implements AutoCloseable {
   }
 
   /**
-   * Runs the soak's traffic (no faults, no fuzzing) for {@code roundTime} under the stock
-   * NameNode and under ours, in {@code pairs} pairs of rounds that alternate which goes first;
-   * each round restarts the NameNode with its configuration over the same data and uses the
-   * same seed as its partner. Planned readers submit plans only to ours (stock has no plan
-   * service): the same work, as a job would do it with or without Opass.
+   * Runs the same client work ({@link Traffic.Mix#forComparison}) for {@code roundTime} under
+   * the stock NameNode and under ours, in {@code pairs} pairs of rounds that alternate which
+   * goes first; each round restarts the NameNode with its configuration over the same data and
+   * uses the same seed as its partner. Planned readers submit plans only to ours (stock has no
+   * plan service): the same work, as a job would do it with or without Opass.
    */
   public List<Round> compare(int pairs, Duration roundTime) throws Exception {
     List<Round> rounds = new ArrayList<>();
@@ -392,9 +399,7 @@ public final class Soak implements AutoCloseable {
       for (int i = 0; i < 2; i++) {
         boolean ours = (pair + i) % 2 == 0;
         cluster.restartNameNode(ours ? OUR_PLUGINS : stock);
-        Traffic.Mix mix = copy(settings.mix);
-        mix.fuzz = false;
-        mix.plans = ours;
+        Traffic.Mix mix = settings.mix.forComparison(ours);
         LatencyHistogram gbl;
         try (Traffic traffic = new Traffic(cluster, mix, ledger, settings.seed + 1000 + pair)) {
           traffic.start();
@@ -411,21 +416,6 @@ public final class Soak implements AutoCloseable {
     }
     cluster.restartNameNode(OUR_PLUGINS);
     return rounds;
-  }
-
-  private static Traffic.Mix copy(Traffic.Mix m) {
-    Traffic.Mix c = new Traffic.Mix();
-    c.writers = m.writers;
-    c.randomReaders = m.randomReaders;
-    c.plannedReaders = m.plannedReaders;
-    c.dynamicReaders = m.dynamicReaders;
-    c.planUsers = m.planUsers;
-    c.storms = m.storms;
-    c.fuzz = m.fuzz;
-    c.plans = m.plans;
-    c.filesPerWriter = m.filesPerWriter;
-    c.maxFileBlocks = m.maxFileBlocks;
-    return c;
   }
 
   static long heapAfterGc() {

@@ -24,7 +24,6 @@ public final class SoakReport {
   long logEscapes;
   long logEscapesSeen;
   long fallbacksSeen;
-  List<String> logSamples = List.of();
   double seconds;
   // from the traffic
   long operations;

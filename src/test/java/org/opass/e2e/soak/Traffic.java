@@ -50,6 +50,9 @@ import org.opass.read.wire.PlanRead;
  * the {@link #nameNodeGate()}, which a NameNode restart closes.
  */
 final class Traffic implements AutoCloseable {
+  /** Every file the writers write has this many replicas. */
+  static final short REPLICATION = 3;
+
   /** What the soak's clients do; each count is of threads. */
   static final class Mix {
     int writers = 3;
@@ -64,6 +67,27 @@ final class Traffic implements AutoCloseable {
     int filesPerWriter = 60;
     /** Most bytes of a written file, in blocks (lengths are random up to this). */
     double maxFileBlocks = 4.5;
+
+    /**
+     * The work of {@link Soak#compare}: what a job does with or without Opass (planned readers
+     * submit their plans only where the NameNode takes them), lighter than the soak's so that
+     * the latencies measured are the NameNode's more than the two cores' queue; no fuzzing
+     * and no plan-API users, which stock has no counterpart for.
+     */
+    Mix forComparison(boolean plans) {
+      Mix c = new Mix();
+      c.writers = 2;
+      c.randomReaders = 1;
+      c.plannedReaders = plannedReaders;
+      c.dynamicReaders = dynamicReaders;
+      c.planUsers = 0;
+      c.storms = storms;
+      c.fuzz = false;
+      c.plans = plans;
+      c.filesPerWriter = filesPerWriter;
+      c.maxFileBlocks = maxFileBlocks;
+      return c;
+    }
   }
 
   private final EmulatedCluster cluster;
@@ -121,7 +145,9 @@ final class Traffic implements AutoCloseable {
         hosts.add(cluster.hostName(k));
         hosts.add(cluster.hostAddress(k));
       }
-      fuzzer = new PlanFuzzer(() -> new PlanEndpoint(cluster), seed ^ 0x5eed, hosts, superuser);
+      // the soak's plan table is small and short-lived: finished plans make room, others expire
+      fuzzer = new PlanFuzzer(() -> new PlanEndpoint(cluster), seed ^ 0x5eed, hosts, superuser)
+          .ownPlansMayVanish();
       spawn("fuzzer", rnd -> fuzz());
     }
     return this;
@@ -207,7 +233,7 @@ final class Traffic implements AutoCloseable {
     long length = (long) (rnd.nextDouble() * mix.maxFileBlocks * blockSize);
     Ledger.Entry e = new Ledger.Entry("/soak/w" + writer + "/f" + fileNumbers.incrementAndGet(),
         length, rnd.nextLong());
-    try (FSDataOutputStream out = fs.create(new Path(e.path), (short) 3)) {
+    try (FSDataOutputStream out = fs.create(new Path(e.path), REPLICATION)) {
       out.write(e.bytes());
     } catch (IOException | RuntimeException failed) {
       try {
