@@ -168,10 +168,6 @@ final class Traffic implements AutoCloseable {
     }
   }
 
-  PlanFuzzer fuzzer() {
-    return fuzzer;
-  }
-
   // ---- the roles ----
 
   private static final String[] PLAN_USERS = {"alice", "bob", "carol"};
