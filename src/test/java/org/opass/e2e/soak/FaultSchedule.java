@@ -77,8 +77,8 @@ final class FaultSchedule {
     long deadHoldMillis = 14_000;
   }
 
-  /** Longer than the soak's stale interval (3 s). */
-  static final long STALE_HOLD_MILLIS = 4_000;
+  /** Longer than the soak's stale interval. */
+  static final long STALE_HOLD_MILLIS = Soak.STALE_MILLIS + 1_000;
 
   private final Random rnd;
   private final int dataNodes;

@@ -90,6 +90,8 @@ public final class Soak implements AutoCloseable {
     }
   }
 
+  /** The NameNode marks a DataNode stale after this long without a heartbeat (3 heartbeats). */
+  static final long STALE_MILLIS = 3000;
   /** Live plans the soak's NameNode allows; small, so that the limit is reached. */
   static final int MAX_PLANS = 64;
   static final Map<String, String> OUR_PLUGINS = Map.of(
@@ -126,7 +128,8 @@ public final class Soak implements AutoCloseable {
           // dead after 2 x 1 s + 10 heartbeats (12 s), stale after 3 s: faults held seconds
           // reach both; decommissioning is checked every second
           .set(DFSConfigKeys.DFS_NAMENODE_HEARTBEAT_RECHECK_INTERVAL_KEY, "1000")
-          .set(DFSConfigKeys.DFS_NAMENODE_STALE_DATANODE_INTERVAL_KEY, "3000")
+          .set(DFSConfigKeys.DFS_NAMENODE_STALE_DATANODE_INTERVAL_KEY,
+              Long.toString(STALE_MILLIS))
           .set(DFSConfigKeys.DFS_NAMENODE_AVOID_STALE_DATANODE_FOR_READ_KEY, "true")
           .set(DFSConfigKeys.DFS_NAMENODE_AVOID_STALE_DATANODE_FOR_WRITE_KEY, "true")
           .set(DFSConfigKeys.DFS_NAMENODE_DECOMMISSION_INTERVAL_KEY, "1")
@@ -270,7 +273,7 @@ public final class Soak implements AutoCloseable {
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     while (true) {
       DatanodeDescriptor d = cluster.datanodeDescriptor(k);
-      if (d != null && d.isAlive() && !d.isStale(3000)) {
+      if (d != null && d.isAlive() && !d.isStale(STALE_MILLIS)) {
         return;
       }
       if (System.nanoTime() > deadline) {
