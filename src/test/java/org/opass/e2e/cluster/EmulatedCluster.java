@@ -289,7 +289,7 @@ public final class EmulatedCluster implements AutoCloseable {
   /** Stops, restarts, stalls and decommissions DataNodes. */
   public synchronized Faults faults() {
     if (faults == null) {
-      faults = new Faults(this, new java.io.File(cluster.getDataDirectory(), "exclude-hosts"));
+      faults = new Faults(this, new java.io.File(conf.get(DFSConfigKeys.DFS_HOSTS_EXCLUDE)));
     }
     return faults;
   }

@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.MiniDFSCluster.DataNodeProperties;
 import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeDescriptor;
@@ -107,17 +106,17 @@ public final class Faults {
         "DataNode " + k + " to be in service");
   }
 
-  // What dfsadmin -refreshNodes makes the NameNode do, with the exclude file named in the
-  // configuration it passes (FSNamesystem#refreshNodes reads hdfs-site.xml from its classpath,
-  // which an in-process NameNode does not have).
+  // What dfsadmin -refreshNodes makes the NameNode do: re-read the exclude file the cluster
+  // started with. FSNamesystem#refreshNodes would name it from the hdfs-site.xml on the
+  // classpath, which an in-process NameNode does not have; so the cluster's configuration is
+  // passed (Hadoop 3.4 reads the file's name from it, 3.3 keeps the one it started with: the
+  // same file).
   private void refreshNodes() throws IOException {
     String lines = excluded.stream().map(cluster::hostAddress)
         .collect(Collectors.joining("\n", "", "\n"));
     Files.writeString(excludeFile.toPath(), excluded.isEmpty() ? "" : lines,
         StandardCharsets.UTF_8);
-    Configuration conf = cluster.conf();
-    conf.set(DFSConfigKeys.DFS_HOSTS_EXCLUDE, excludeFile.getAbsolutePath());
-    cluster.datanodeManager().refreshNodes(conf);
+    cluster.datanodeManager().refreshNodes(cluster.conf());
   }
 
   private long staleMillis() {

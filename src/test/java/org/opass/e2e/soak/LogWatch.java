@@ -33,21 +33,45 @@ final class LogWatch extends AppenderSkeleton implements AutoCloseable {
     if (info == null || event.getLoggerName().startsWith("org.opass")) {
       return;
     }
+    String loggedIn = event.getLocationInformation().getClassName();
     for (Throwable t = info.getThrowable(); t != null; t = t.getCause()) {
-      for (StackTraceElement frame : t.getStackTrace()) {
-        if (frame.getClassName().startsWith("org.opass.")
-            && !frame.getClassName().startsWith("org.opass.e2e.")) {
-          escaped.incrementAndGet();
-          synchronized (samples) {
-            if (samples.size() < KEPT) {
-              samples.add(event.getLoggerName() + ": " + event.getRenderedMessage() + ": " + t
-                  + " at " + frame);
-            }
+      StackTraceElement ours = passedThroughOurs(t.getStackTrace(), loggedIn);
+      if (ours != null) {
+        escaped.incrementAndGet();
+        synchronized (samples) {
+          if (samples.size() < KEPT) {
+            samples.add(event.getLoggerName() + ": " + event.getRenderedMessage() + ": " + t
+                + " at " + ours);
           }
-          return;
         }
+        return;
       }
     }
+  }
+
+  /**
+   * The frame of our code the exception passed through before the code that logged it caught
+   * it, or null. Frames below the logging one are the callers of the code that logged it: an
+   * exception Hadoop caught and logged inside a call from ours (a failed group lookup while
+   * our plan service checks a user) never reached our code. When the logging frame is not in
+   * the trace (the exception came from another thread), any frame of ours counts.
+   */
+  private static StackTraceElement passedThroughOurs(StackTraceElement[] trace, String loggedIn) {
+    int logged = trace.length;
+    for (int i = 0; i < trace.length; i++) {
+      String c = trace[i].getClassName();
+      if (c.equals(loggedIn) || c.startsWith(loggedIn + "$")) {
+        logged = i;
+        break;
+      }
+    }
+    for (int i = 0; i < logged; i++) {
+      String c = trace[i].getClassName();
+      if (c.startsWith("org.opass.") && !c.startsWith("org.opass.e2e.")) {
+        return trace[i];
+      }
+    }
+    return null;
   }
 
   /** Exceptions of ours that Hadoop's code logged. */
