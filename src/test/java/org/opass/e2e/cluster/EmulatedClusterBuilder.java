@@ -176,12 +176,14 @@ public final class EmulatedClusterBuilder {
     // StaticMapping (the rack map) is JVM-wide; a previous cluster must not leave racks behind.
     StaticMapping.resetMap();
     Configuration conf = clusterConf();
-    // an exclude file from the start, empty: Faults decommissions by writing it (Hadoop 3.3
-    // re-reads only the file its NameNode started with)
-    File exclude = new File(dir, "exclude-hosts");
-    Files.createDirectories(dir.toPath());
-    Files.writeString(exclude.toPath(), "");
-    conf.set(DFSConfigKeys.DFS_HOSTS_EXCLUDE, exclude.getAbsolutePath());
+    if (conf.get(DFSConfigKeys.DFS_HOSTS_EXCLUDE, "").isEmpty()) {
+      // an exclude file from the start, empty: Faults decommissions by writing it (Hadoop 3.3
+      // re-reads only the file its NameNode started with)
+      File exclude = new File(dir, "exclude-hosts");
+      Files.createDirectories(dir.toPath());
+      Files.writeString(exclude.toPath(), "");
+      conf.set(DFSConfigKeys.DFS_HOSTS_EXCLUDE, exclude.getAbsolutePath());
+    }
     String[] rackOf = new String[dataNodes];
     String[] hostNames = new String[dataNodes];
     Configuration[] dataNodeConfs = new Configuration[dataNodes];
