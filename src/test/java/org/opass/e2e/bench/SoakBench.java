@@ -31,14 +31,11 @@ final class SoakBench implements BenchMain.Bench {
       report = soak.runFaults();
       rounds = soak.compare(pairs, roundTime);
     }
-    List<Double> oursP99 = new ArrayList<>();
-    List<Double> stockP99 = new ArrayList<>();
-    List<Double> oursHeap = new ArrayList<>();
-    List<Double> stockHeap = new ArrayList<>();
+    List<Soak.Round> ours = new ArrayList<>();
+    List<Soak.Round> stock = new ArrayList<>();
     List<Map<String, Object>> roundsJson = new ArrayList<>();
     for (Soak.Round r : rounds) {
-      (r.ours ? oursP99 : stockP99).add(r.gblP99Micros);
-      (r.ours ? oursHeap : stockHeap).add((double) r.heapBytes);
+      (r.ours ? ours : stock).add(r);
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("namenode", r.ours ? "ours" : "stock");
       m.put("gbl_p99_us", r.gblP99Micros);
@@ -48,8 +45,11 @@ final class SoakBench implements BenchMain.Bench {
       roundsJson.add(m);
     }
     // pair i: the i-th round of each (the rounds alternate which goes first)
-    Stats p99 = Stats.ratio(array(oursP99), array(stockP99));
-    Stats heap = Stats.ratio(array(oursHeap), array(stockHeap));
+    double[] oursP99 = Stats.each(ours, r -> r.gblP99Micros);
+    double[] stockP99 = Stats.each(stock, r -> r.gblP99Micros);
+    Stats p99 = Stats.ratio(oursP99, stockP99);
+    Stats heap = Stats.ratio(Stats.each(ours, r -> r.heapBytes),
+        Stats.each(stock, r -> r.heapBytes));
 
     boolean passed = report.filesLost() == 0 && report.invariantViolations() == 0
         && report.fuzz5xx() == 0 && p99.mean <= 1.2;
@@ -99,15 +99,15 @@ final class SoakBench implements BenchMain.Bench {
 
   /** getBlockLocations p99 of each pair of rounds; what the clients did, by kind of call. */
   @SuppressWarnings("unchecked")
-  private static void chart(File png, List<Double> stockP99, List<Double> oursP99,
+  private static void chart(File png, double[] stockP99, double[] oursP99,
       Map<String, Object> soak) throws java.io.IOException {
     List<String> pairs = new ArrayList<>();
-    for (int i = 1; i <= stockP99.size(); i++) {
+    for (int i = 1; i <= stockP99.length; i++) {
       pairs.add("pair " + i);
     }
     Map<String, double[]> p99 = new LinkedHashMap<>();
-    p99.put("stock", array(stockP99));
-    p99.put("ours", array(oursP99));
+    p99.put("stock", stockP99);
+    p99.put("ours", oursP99);
     Map<String, Long> ops = (Map<String, Long>) soak.get("operations_by_role");
     List<String> calls = new ArrayList<>(ops.keySet());
     Map<String, double[]> done = new LinkedHashMap<>();
@@ -117,9 +117,5 @@ final class SoakBench implements BenchMain.Bench {
             + "NameNode and ours", "µs", pairs, p99),
         new Charts.Panel("soak: what the clients did during " + soak.get("faults_injected")
             + " faults", "operations", calls, done)));
-  }
-
-  private static double[] array(List<Double> v) {
-    return v.stream().mapToDouble(Double::doubleValue).toArray();
   }
 }
