@@ -23,7 +23,6 @@ import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
-import org.apache.hadoop.net.NetUtils;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -61,8 +60,7 @@ class ReadmeCommandsTest {
         .set(DFSConfigKeys.DFS_NET_TOPOLOGY_IMPL_KEY, BalancingNetworkTopology.class.getName())
         .set(DFSConfigKeys.DFS_NAMENODE_PLUGINS_KEY, ReadPlanPlugin.class.getName())
         .start();
-    nameNodeHttp = NetUtils.getHostPortString(
-        cluster.miniCluster().getNameNode().getHttpAddress());
+    nameNodeHttp = cluster.nameNodeHttp().getAuthority();
     work = Files.createTempDirectory(Path.of("target/e2e").toAbsolutePath(), "readme-");
     layOut();
     // the inputs the README's examples name

@@ -18,7 +18,6 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.net.DFSNetworkTopology;
-import org.apache.hadoop.net.NetUtils;
 import org.opass.e2e.cluster.DataNodeCounter;
 import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.e2e.cluster.ProcessContext;
@@ -251,9 +250,8 @@ final class ReadBench implements BenchMain.Bench {
     int planned = 0;
     int nnLocal = 0;
     List<List<Long>> nnMaxLoads = new ArrayList<>();
-    ReadPlanClient planClient = sut.opass() ? new ReadPlanClient(java.net.URI.create("http://"
-        + NetUtils.getHostPortString(cluster.miniCluster().getNameNode().getHttpAddress())),
-        cluster.conf()) : null;
+    ReadPlanClient planClient = sut.opass() ? new ReadPlanClient(cluster.nameNodeHttp(), cluster.conf())
+        : null;
     for (List<Work> works : data) {
       if (!sut.opass()) {
         sources.add(kind == Kind.DYNAMIC ? queue(works) : rankBased(works, perProcess));

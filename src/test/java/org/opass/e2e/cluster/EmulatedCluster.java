@@ -20,6 +20,7 @@ import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeDescriptor;
 import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeManager;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.hdfs.server.datanode.DataNodeThrottles;
+import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.net.StaticMapping;
 
 /**
@@ -206,6 +207,12 @@ public final class EmulatedCluster implements AutoCloseable {
 
   public URI uri() {
     return cluster.getURI();
+  }
+
+  /** The NameNode's web server, {@code http://host:port} (/jmx, /fsck, the read-plan API). */
+  public URI nameNodeHttp() {
+    return URI.create("http://"
+        + NetUtils.getHostPortString(cluster.getNameNode().getHttpAddress()));
   }
 
   /** A copy of the cluster's configuration (no bind address: a client of it is at 127.0.0.1). */

@@ -8,7 +8,6 @@ import java.io.OutputStream;
 import java.net.HttpURLConnection;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
-import org.apache.hadoop.net.NetUtils;
 import org.opass.e2e.cluster.EmulatedCluster;
 
 /** Raw HTTP to a cluster's {@code /opass/read-plan}, as any client (or attacker) sends it. */
@@ -51,8 +50,7 @@ public final class PlanEndpoint {
   private final String base;
 
   public PlanEndpoint(EmulatedCluster cluster) {
-    this("http://" + NetUtils.getHostPortString(
-        cluster.miniCluster().getNameNode().getHttpAddress()));
+    this(cluster.nameNodeHttp().toString());
   }
 
   /** @param nameNodeHttp the NameNode's web address, {@code http://host:port} */

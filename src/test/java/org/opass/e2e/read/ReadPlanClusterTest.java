@@ -14,7 +14,6 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
-import java.net.URI;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.security.PrivilegedExceptionAction;
@@ -34,7 +33,6 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.test.GenericTestUtils;
 import org.junit.jupiter.api.AfterAll;
@@ -113,9 +111,7 @@ class ReadPlanClusterTest {
   }
 
   private static ReadPlanClient client() {
-    URI http = URI.create("http://"
-        + NetUtils.getHostPortString(cluster.miniCluster().getNameNode().getHttpAddress()));
-    return new ReadPlanClient(http, cluster.conf());
+    return new ReadPlanClient(cluster.nameNodeHttp(), cluster.conf());
   }
 
   private static <T> T as(String user, PrivilegedExceptionAction<T> action) throws Exception {
@@ -320,8 +316,7 @@ class ReadPlanClusterTest {
     String hosts = String.join(",",
         IntStream.range(0, DATANODES).mapToObj(cluster::hostName).toList());
     List<String> args = new ArrayList<>(List.of("--json", "--processes", hosts, "--submit",
-        "http://" + NetUtils.getHostPortString(
-            cluster.miniCluster().getNameNode().getHttpAddress())));
+        cluster.nameNodeHttp().toString()));
     for (int f = 0; f < FILES; f++) {
       args.add(file(f).toString());
     }
@@ -435,8 +430,7 @@ class ReadPlanClusterTest {
     assertTrue(metrics.count(400) >= 3 && metrics.count(405) >= 1);
     assertEquals(0, metrics.count(500), "no request failed inside the plugin");
     // published where operators look: the NameNode's /jmx (a metrics2 source)
-    URL jmx = new URL("http://" + NetUtils.getHostPortString(
-        cluster.miniCluster().getNameNode().getHttpAddress())
+    URL jmx = new URL(cluster.nameNodeHttp()
         + "/jmx?qry=Hadoop:service=NameNode,name=OpassReadPlans*");
     try (InputStream in = jmx.openStream()) {
       JsonNode bean = new ObjectMapper().readTree(in).get("beans").get(0);

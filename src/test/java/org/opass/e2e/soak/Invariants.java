@@ -21,7 +21,6 @@ import org.apache.hadoop.hdfs.protocol.LocatedBlock;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicy;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicyDefault;
-import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.net.NetworkTopology;
 import org.apache.hadoop.util.ExitUtil;
 import org.apache.hadoop.security.UserGroupInformation;
@@ -73,8 +72,7 @@ final class Invariants {
    */
   List<String> fsck() throws IOException {
     String user = UserGroupInformation.getCurrentUser().getShortUserName();
-    URL url = new URL("http://" + NetUtils.getHostPortString(
-        cluster.miniCluster().getNameNode().getHttpAddress()) + "/fsck?ugi="
+    URL url = new URL(cluster.nameNodeHttp() + "/fsck?ugi="
         + URLEncoder.encode(user, StandardCharsets.UTF_8) + "&path=%2F");
     HttpURLConnection c = (HttpURLConnection) url.openConnection();
     c.setConnectTimeout(10_000);

@@ -2,7 +2,6 @@ package org.opass.e2e.soak;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.net.URI;
 import java.security.PrivilegedExceptionAction;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -23,7 +22,6 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
-import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.e2e.read.PlanEndpoint;
@@ -477,8 +475,7 @@ final class Traffic implements AutoCloseable {
   }
 
   private ReadPlanClient planClient() {
-    return new ReadPlanClient(URI.create("http://" + NetUtils.getHostPortString(
-        cluster.miniCluster().getNameNode().getHttpAddress())), cluster.conf());
+    return new ReadPlanClient(cluster.nameNodeHttp(), cluster.conf());
   }
 
   private PlanEndpoint endpoint() {

@@ -12,7 +12,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.net.HttpURLConnection;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -24,7 +23,6 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicy;
-import org.apache.hadoop.net.NetUtils;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -85,8 +83,7 @@ class HeatmapJmxClusterTest {
       }
       cluster.replicas().waitFor(file, (short) 3);
     }
-    InetSocketAddress http = cluster.miniCluster().getNameNode().getHttpAddress();
-    httpAddress = NetUtils.getHostPortString(http);
+    httpAddress = cluster.nameNodeHttp().getAuthority();
   }
 
   @AfterAll
