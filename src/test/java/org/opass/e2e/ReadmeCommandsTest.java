@@ -98,8 +98,9 @@ class ReadmeCommandsTest {
         "the README's runnable examples changed: run the new ones here");
     // the copy first: the extract example reads what it restructured
     run(expected.get(0).replace("file:///scratch", "file://" + work.resolve("scratch")));
-    assertTrue(cluster.offClusterFileSystem().exists(new org.apache.hadoop.fs.Path(
-        "/data/.particles.mrap-layout")), "the copy restructured /data/particles");
+    assertTrue(org.opass.mrap.mapreduce.RestructuredFiles.layoutOf(
+        cluster.offClusterFileSystem(), new org.apache.hadoop.fs.Path("/data/particles"))
+        != null, "the copy restructured /data/particles");
     run(expected.get(1));
     run(expected.get(2));
     assertTrue(cluster.offClusterFileSystem().exists(
@@ -137,7 +138,8 @@ class ReadmeCommandsTest {
         "hadoop jar mrap-copy/target/mrap-copy-*.jar [generic options] [-pattern pattern.xml] "
             + "[-task-bytes N] [-mode auto|single|parallel] [-overwrite] [-no-verify] SRC... DST",
         List.of("hadoop jar mrap-copy/target/mrap-copy-*.jar -D dfs.replication=2 "
-                + "-pattern conf/mrap-pattern-strided.xml -task-bytes 300000 -mode single "
+                + "-D dfs.blocksize=1m -pattern conf/mrap-pattern-strided.xml -task-bytes 2m "
+                + "-mode single "
                 + "file://" + work.resolve("scratch/run42/particles") + " /copies/a",
             "hadoop jar mrap-copy/target/mrap-copy-*.jar -mode parallel -overwrite -no-verify "
                 + "/data/reads /data/reference /copies",

@@ -57,6 +57,10 @@ final class MrapSplitsBench implements BenchMain.Bench {
     double[] coverStock = new double[reps];
     double[] coverBest = new double[reps];
     double[] coverAtOptimum = new double[reps];
+    // the same with each chunk holding 1 to all of its bytes of interest (a pattern's split):
+    // Algorithm 4.3.2 iterated (cover) against one sort by price (the previous release)
+    double[][] cover = new double[3][reps]; // primary-local fraction, hosts read, off-rack
+    double[][] sort = new double[3][reps];
     for (int rep = -1; rep < reps; rep++) { // rep -1 warms the code up
       Random rnd = new Random(1000 + rep);
       String[][] holders = new String[chunks][];
@@ -116,8 +120,25 @@ final class MrapSplitsBench implements BenchMain.Bench {
         bestSum += best;
         atOptimum += mine == best ? 1 : 0;
       }
+      double[] coverSum = new double[3];
+      double[] sortSum = new double[3];
+      for (int c = 0; c + PER_TASK <= chunks; c += PER_TASK) {
+        List<SplitLocality.Piece> split = new ArrayList<>();
+        for (int k = c; k < c + PER_TASK; k++) {
+          split.add(new SplitLocality.Piece(1 + (long) (rnd.nextDouble() * CHUNK),
+              List.of(holders[k])));
+        }
+        add(coverSum, reads(split, SplitLocality.cover(split, MrapSplitsBench::rack, 2)
+            .hosts()));
+        String primary = SplitLocality.rank(split, MrapSplitsBench::rack, 2).get(0).host();
+        add(sortSum, reads(split, sortSecondaries(split, primary)));
+      }
       if (rep < 0) {
         continue;
+      }
+      for (int k = 0; k < 3; k++) {
+        cover[k][rep] = coverSum[k] / n;
+        sort[k][rep] = sortSum[k] / n;
       }
       oursLocal[rep] = (double) local / (chunks * CHUNK);
       stockLocal[rep] = (double) stockLocalBytes / (chunks * CHUNK);
@@ -147,6 +168,11 @@ final class MrapSplitsBench implements BenchMain.Bench {
         + "  stock FileInputFormat (first block's host) %s%n  best single host   %s%n",
         Stats.of(coverOurs), 100 * Stats.of(coverAtOptimum).mean, Stats.of(coverStock),
         Stats.of(coverBest));
+    System.out.printf("a pattern's split (1 to all bytes of each chunk)   primary-local   hosts "
+        + "read   bytes off the primary's rack%n  Algorithm 4.3.2, iterated  %-15s %-12s %s%n"
+        + "  one sort by price          %-15s %-12s %s%n", Stats.of(cover[0]),
+        Stats.of(cover[1]), Stats.of(cover[2]), Stats.of(sort[0]), Stats.of(sort[1]),
+        Stats.of(sort[2]));
     Map<String, Object> summary = new LinkedHashMap<>();
     summary.put("virtual_local_fraction", vLocal.mean);
     summary.put("combine_local_fraction", cLocal.mean);
@@ -170,8 +196,62 @@ final class MrapSplitsBench implements BenchMain.Bench {
     detail.put("setcover_at_optimum_fraction", Stats.of(coverAtOptimum).json());
     detail.put("first_block_local_fraction", Stats.of(coverStock).json());
     detail.put("best_single_host_fraction", Stats.of(coverBest).json());
+    detail.put("cover_primary_local_fraction", Stats.of(cover[0]).json());
+    detail.put("cover_hosts_read", Stats.of(cover[1]).json());
+    detail.put("cover_off_rack_fraction", Stats.of(cover[2]).json());
+    detail.put("sort_primary_local_fraction", Stats.of(sort[0]).json());
+    detail.put("sort_hosts_read", Stats.of(sort[1]).json());
+    detail.put("sort_off_rack_fraction", Stats.of(sort[2]).json());
     doc.put("detail", detail);
     return doc;
+  }
+
+  private static void add(double[] sum, double[] x) {
+    for (int k = 0; k < sum.length; k++) {
+      sum[k] += x[k];
+    }
+  }
+
+  /**
+   * What a task reads where, given its hosts (primary first; each chunk the primary lacks is
+   * read from the first host after it that holds it): {primary-local fraction, hosts read from,
+   * fraction of bytes from off the primary's rack}.
+   */
+  private static double[] reads(List<SplitLocality.Piece> split, List<String> hosts) {
+    String primary = hosts.get(0);
+    Set<String> used = new HashSet<>();
+    used.add(primary);
+    long all = 0;
+    long local = 0;
+    long offRack = 0;
+    for (SplitLocality.Piece p : split) {
+      all += p.bytes();
+      if (p.hosts().contains(primary)) {
+        local += p.bytes();
+        continue;
+      }
+      String from = hosts.stream().filter(p.hosts()::contains).findFirst().orElseThrow();
+      used.add(from);
+      offRack += rack(from).equals(rack(primary)) ? 0 : p.bytes();
+    }
+    return new double[] {(double) local / all, used.size(), (double) offRack / all};
+  }
+
+  /** The previous release's secondaries: per chunk, a holder on the primary's rack, else any. */
+  private static List<String> sortSecondaries(List<SplitLocality.Piece> split, String primary) {
+    List<String> out = new ArrayList<>();
+    out.add(primary);
+    for (SplitLocality.Piece p : split) {
+      if (p.hosts().contains(primary)) {
+        continue;
+      }
+      String pick = p.hosts().stream().filter(h -> rack(h).equals(rack(primary))).findFirst()
+          .orElse(p.hosts().get(0));
+      if (!out.contains(pick)) {
+        out.add(pick);
+      }
+    }
+    return out;
   }
 
   private static String host(int h) {

@@ -89,17 +89,7 @@ class MrapParallelCopyTest {
 
   /** The original bytes of a copy: through its layout when restructured. */
   static byte[] logical(FileSystem fs, Path p) throws IOException {
-    byte[] physical = readAll(fs, p);
-    RestructuredLayout layout = RestructuredFiles.layoutOf(fs, p);
-    if (layout == null) {
-      return physical;
-    }
-    assertEquals(layout.physicalLength(), physical.length);
-    byte[] out = new byte[(int) layout.logicalLength()];
-    for (long[] s : layout.segments()) {
-      System.arraycopy(physical, (int) s[1], out, (int) s[0], (int) s[2]);
-    }
-    return out;
+    return MrapReads.original(fs, p);
   }
 
   /** Every block but the last is a whole chunk: the parts were joined on chunk boundaries. */

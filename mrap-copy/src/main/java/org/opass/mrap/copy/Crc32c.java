@@ -6,11 +6,22 @@ package org.opass.mrap.copy;
  * whose {@code compose} changed signature in 3.5, so the copy keeps its few lines here.
  *
  * <p>Polynomials are in the reflected bit order CRC32C uses: bit 31 is x^0, bit 0 is x^31.
+ * Composition is linear: the CRC of runs R1..Rn laid end to end is the XOR of each run's CRC
+ * shifted by the bytes that follow it ({@link #shift}), so runs may be added in any order if
+ * each knows how many bytes follow it ({@link Accumulator}).
  */
 public final class Crc32c {
   private static final int POLYNOMIAL = 0x82f63b78; // Castagnoli, reflected
   private static final int ONE = 0x80000000; // x^0
-  private static final int X8 = 1 << 23; // x^8: one byte
+  /** x^(8 * 2^k) mod the polynomial, k = 0..63: a shift by any length is a few products. */
+  private static final int[] POWERS = new int[64];
+
+  static {
+    POWERS[0] = 1 << 23; // x^8: one byte
+    for (int k = 1; k < 64; k++) {
+      POWERS[k] = multiply(POWERS[k - 1], POWERS[k - 1]);
+    }
+  }
 
   private Crc32c() {
   }
@@ -21,21 +32,19 @@ public final class Crc32c {
    * final values cancel in this form).
    */
   public static int compose(int crcA, int crcB, long lengthB) {
-    if (lengthB < 0) {
-      throw new IllegalArgumentException("negative length " + lengthB);
-    }
-    return multiply(crcA, monomial(lengthB)) ^ crcB;
+    return shift(crcA, lengthB) ^ crcB;
   }
 
-  /** x^(8·bytes) mod the polynomial, by squaring. */
-  private static int monomial(long bytes) {
-    int result = ONE;
-    int base = X8;
-    for (long rest = bytes; rest > 0; rest >>>= 1) {
-      if ((rest & 1) != 0) {
-        result = multiply(result, base);
+  /** {@code crc} · x^(8·bytes): a run's part of the CRC of a longer run it starts. */
+  public static int shift(int crc, long bytes) {
+    if (bytes < 0) {
+      throw new IllegalArgumentException("negative length " + bytes);
+    }
+    int result = crc;
+    for (int k = 0; bytes != 0; k++, bytes >>>= 1) {
+      if ((bytes & 1) != 0) {
+        result = multiply(result, POWERS[k]);
       }
-      base = multiply(base, base);
     }
     return result;
   }
@@ -55,5 +64,55 @@ public final class Crc32c {
       }
     }
     return sum;
+  }
+
+  /**
+   * The CRC32C of a file of {@code length} bytes from the CRCs of its runs, added in any order
+   * with where each ends; a constant amount of memory however many runs. Runs added in
+   * ascending order cost one product each (fewer where the distance between ends repeats).
+   */
+  public static final class Accumulator {
+    private final long length;
+    private int total; // runs before the current stream, each shifted to the file's end
+    private int acc; // the current stream, shifted to its last end
+    private long last = -1;
+    private long lastDistance = -1;
+    private int lastPower;
+
+    public Accumulator(long length) {
+      this.length = length;
+    }
+
+    /** Adds a run with CRC {@code crc} ending at byte {@code end} of the file. */
+    public void add(int crc, long end) {
+      if (end > length) {
+        throw new IllegalArgumentException("a run ending at " + end + " of " + length + " bytes");
+      }
+      if (end < last) { // not ascending: close the stream so far
+        total ^= shift(acc, length - last);
+        acc = 0;
+        last = -1;
+      }
+      if (last >= 0) {
+        long d = end - last;
+        if (d != lastDistance) {
+          lastDistance = d;
+          lastPower = shift(ONE, d);
+        }
+        acc = multiply(acc, lastPower);
+      }
+      acc ^= crc;
+      last = end;
+    }
+
+    /** The CRC32C of the file if every run has been added. */
+    public int value() {
+      return last < 0 ? total : total ^ shift(acc, length - last);
+    }
+
+    /** Adds the {@link #value()} of runs accumulated elsewhere (another task's). */
+    public void addValue(int value) {
+      total ^= value;
+    }
   }
 }

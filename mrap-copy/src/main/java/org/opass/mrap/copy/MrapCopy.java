@@ -1,10 +1,13 @@
 package org.opass.mrap.copy;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.fs.FileSystem;
@@ -14,6 +17,8 @@ import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
 import org.opass.mrap.mapreduce.MrapConf;
 import org.opass.mrap.pattern.PatternConfig;
+import org.opass.mrap.pattern.PatternException;
+import org.opass.mrap.pattern.PatternFile;
 
 /**
  * {@code hadoop jar mrap-copy.jar [generic options] [-pattern pattern.xml] SRC... DST}: copies
@@ -49,7 +54,8 @@ public class MrapCopy extends Configured implements Tool {
         + "[-mode auto|single|parallel] [-overwrite] [-no-verify] SRC... DST\n"
         + "  -pattern FILE     restructure for the access pattern in this Hadoop XML file, "
         + "local unless it names its file system (strided.*, mrap.pattern.*; -D works too)\n"
-        + "  -task-bytes N     bytes of interest one map task reads (default: the block size)\n"
+        + "  -task-bytes N     bytes one map task reads, in whole chunks (default: one chunk, "
+        + "the block size)\n"
         + "  -mode M           single: one stream from here; parallel: a MapReduce job of "
         + "chunk writers joined by concat (into HDFS); auto (default): parallel from a "
         + "cluster file system once a file reaches " + RestructuringCopy.PARALLEL_BYTES
@@ -105,20 +111,24 @@ public class MrapCopy extends Configured implements Tool {
       if (patternFile != null || hasPatternKeys(conf)) {
         Configuration withPattern = new Configuration(conf);
         if (patternFile != null) {
-          // a local file unless it names its file system, as -conf is
+          // a local file unless it names its file system, as -conf is; read by our own strict
+          // parser: no entity, no include, nothing but properties
           Path p = new Path(patternFile);
           FileSystem fs = p.toUri().getScheme() == null ? FileSystem.getLocal(conf)
               : p.getFileSystem(conf);
-          if (!fs.exists(p)) {
+          Map<String, String> props;
+          try (InputStream in = fs.open(p)) {
+            props = PatternFile.read(in, "-pattern " + patternFile);
+          } catch (FileNotFoundException e) {
             throw new CopyException(true, "-pattern " + patternFile + ": no such file");
+          } catch (PatternException e) {
+            throw new CopyException(true, e.getMessage(), e);
           }
-          withPattern.addResource(fs.open(p), patternFile);
+          props.forEach(withPattern::set);
         }
         try {
           options.pattern(MrapConf.pattern(withPattern));
-        } catch (InvalidJobConfException e) {
-          throw new CopyException(true, e.getMessage(), e);
-        } catch (IllegalArgumentException e) {
+        } catch (InvalidJobConfException | IllegalArgumentException e) {
           throw new CopyException(true, e.getMessage(), e);
         }
       }
@@ -155,6 +165,9 @@ public class MrapCopy extends Configured implements Tool {
       return e.usage() ? 2 : 1;
     } catch (IOException e) {
       err.println(NAME + ": the copy failed: " + e.getMessage());
+      return 1;
+    } catch (RuntimeException e) { // ours or Hadoop's: a failure, said as one
+      err.println(NAME + ": the copy failed: " + e);
       return 1;
     }
   }
@@ -201,18 +214,12 @@ public class MrapCopy extends Configured implements Tool {
   }
 
   private static long bytes(String v, String option) throws CopyException {
-    Configuration c = new Configuration(false);
-    c.set("v", v);
     try {
-      long n = c.getLongBytes("v", -1);
-      if (n > 0) {
-        return n;
-      }
-    } catch (IllegalArgumentException e) {
-      // below
+      return PatternConfig.parseBytes(option, v, 1);
+    } catch (PatternException e) {
+      throw new CopyException(true, option + " '" + PatternConfig.shorten(v) + "': give a "
+          + "byte count > 0 (ASCII digits, k, m, g or t suffix)");
     }
-    throw new CopyException(true, option + " " + v + ": give a byte count > 0 (k, m, g "
-        + "suffixes allowed)");
   }
 
   public static void main(String[] args) throws Exception {

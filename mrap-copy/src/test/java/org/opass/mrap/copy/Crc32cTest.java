@@ -31,4 +31,30 @@ class Crc32cTest {
   void refusesANegativeLength() {
     assertThrows(IllegalArgumentException.class, () -> Crc32c.compose(0, 0, -1));
   }
+
+  @Test
+  void runsAddedInAnyOrderGiveTheWholeFilesCrc() {
+    Random rnd = new Random(6);
+    byte[] data = new byte[50_000];
+    rnd.nextBytes(data);
+    for (int t = 0; t < 100; t++) {
+      java.util.List<int[]> runs = new java.util.ArrayList<>(); // {from, to}
+      for (int at = 0; at < data.length; ) {
+        int to = Math.min(data.length, at + 1 + rnd.nextInt(t % 2 == 0 ? 40 : 9000));
+        runs.add(new int[] {at, to});
+        at = to;
+      }
+      if (t % 3 != 0) { // ascending (one product a run) or shuffled (streams closed)
+        java.util.Collections.shuffle(runs, rnd);
+      }
+      Crc32c.Accumulator acc = new Crc32c.Accumulator(data.length);
+      Crc32c.Accumulator half = new Crc32c.Accumulator(data.length);
+      for (int i = 0; i < runs.size(); i++) {
+        int[] r = runs.get(i);
+        (i % 2 == 0 ? acc : half).add(crc(data, r[0], r[1]), r[1]);
+      }
+      acc.addValue(half.value());
+      assertEquals(crc(data, 0, data.length), acc.value(), "trial " + t);
+    }
+  }
 }

@@ -1,177 +1,145 @@
 package org.opass.mrap.layout;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.DataInput;
+import java.io.DataInputStream;
 import java.io.DataOutput;
+import java.io.DataOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
+import java.util.zip.CRC32C;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.PatternCodec;
 import org.opass.mrap.pattern.RegionCursor;
 
 /**
  * How a restructured file (written by MRAP's copy) lays out its original bytes (thesis §4.3.2,
- * Algorithm 4.3.1): the regions each map task of a pattern reads are packed, task by task, into
- * whole chunks of the new file by first fit, so that a task reads a few contiguous chunks
- * instead of regions scattered over many; every other byte of the original fills the space
- * left in those chunks and then follows; a region larger than a chunk starts a chunk of its
- * own and spans what it needs. The file keeps every original byte (only their order changes),
- * so its logical view is the original file.
+ * Algorithm 4.3.1). The regions of the pattern are cut, in order, into tasks: each task takes
+ * regions while first fit ({@link TaskPlacer}) packs them into at most {@code chunksPerTask}
+ * chunks of its own, so that a task reads a few whole chunks instead of regions scattered over
+ * many. The room left in each chunk (less than the region that did not fit) is filled with the
+ * original's other bytes, in order, and the rest of those bytes follow the last chunk; a
+ * chunk's room is zeros only when no such byte is left. The last chunk is never padded.
  *
- * <p>Stored next to the data ({@link #write}, versioned): the pattern, the task table (which
- * regions each task packs), the chunk size and the two lengths. The logical-to-physical index
- * is the deterministic placement of version {@value #VERSION} below, recomputed by readers from
- * those values ({@link #place} for one task, {@link #segments} for the whole file), with each
- * task's first physical byte stored to check it.
+ * <p>The file: a {@link LayoutHeader} in the first {@value #HEADER_BYTES} bytes of chunk 0, the
+ * packed chunks, the other bytes, then the trailer: this layout ({@link #trailer()}; the
+ * pattern, chunk size, original length, and per task its first region and first chunk, per
+ * chunk its bytes used). The layout thus lives in the data file and goes wherever it goes.
+ *
+ * <p>Readers need no index of the regions: a task's regions are placed again by replaying its
+ * first fit; the bytes of no region are found by their rank among them, from the chunks'
+ * used bytes (16 bytes a chunk, 16 a task, in memory). Immutable.
  */
 public final class RestructuredLayout {
   /** Format and placement version; a reader refuses others. */
-  public static final int VERSION = 1;
-  private static final long MAGIC = 0x4d5241504c41594fL; // "MRAPLAYO"
+  public static final int VERSION = 2;
+  /** Bytes of the header at the start of the file. */
+  public static final int HEADER_BYTES = LayoutHeader.BYTES;
+  private static final long TRAILER_MAGIC = 0x4d5241504c41594fL; // "MRAPLAYO"
 
   private final AccessPattern pattern;
-  private final long[] taskBounds; // task t packs regions [taskBounds[t], taskBounds[t + 1])
-  private final long chunkSize;
+  private final long chunk;
   private final long logicalLength;
-  private final long[] taskStart; // physical offset of task t's first chunk
-  private final long packedEnd; // end of the last task's chunks
-  private final long physicalLength;
+  private final long[] taskFrom; // first region of each task
+  private final long[] taskBin; // first chunk of each task
+  private final long[] binUsed; // bytes used in each chunk, the header in chunk 0 included
+  private final long[] holesBefore; // room in the chunks before each chunk (the last excepted)
+  private final long interiorHoles;
+  private final long rest; // original bytes of no region
+  private final long tailStart;
+  private final long dataLength;
+  private final byte[] trailer;
+  private final int trailerCrc;
 
-  private RestructuredLayout(AccessPattern pattern, long[] taskBounds, long chunkSize,
-      long logicalLength, long[] taskStart, long packedEnd, long physicalLength) {
+  private RestructuredLayout(AccessPattern pattern, long chunk, long logicalLength,
+      long[] taskFrom, long[] taskBin, long[] binUsed) throws IOException {
     this.pattern = pattern;
-    this.taskBounds = taskBounds;
-    this.chunkSize = chunkSize;
+    this.chunk = chunk;
     this.logicalLength = logicalLength;
-    this.taskStart = taskStart;
-    this.packedEnd = packedEnd;
-    this.physicalLength = physicalLength;
+    this.taskFrom = taskFrom;
+    this.taskBin = taskBin;
+    this.binUsed = binUsed;
+    int bins = binUsed.length;
+    holesBefore = new long[bins];
+    for (int b = 1; b < bins; b++) {
+      holesBefore[b] = holesBefore[b - 1] + chunk - binUsed[b - 1];
+    }
+    interiorHoles = holesBefore[bins - 1];
+    rest = logicalLength - pattern.totalBytes();
+    tailStart = (bins - 1) * chunk + binUsed[bins - 1];
+    dataLength = tailStart + Math.max(0, rest - interiorHoles);
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    writeTrailer(new DataOutputStream(bytes));
+    trailer = bytes.toByteArray();
+    CRC32C crc = new CRC32C();
+    crc.update(trailer);
+    trailerCrc = (int) crc.getValue();
   }
 
   /**
-   * Plans the layout of a file of {@code logicalLength} bytes whose {@code pattern} is read by
-   * tasks that each take the regions {@code [taskBounds[t], taskBounds[t + 1])}.
+   * Plans the layout of a file of {@code logicalLength} bytes for {@code pattern}: tasks of at
+   * most {@code chunksPerTask} chunks of {@code chunk} bytes each (a task whose first region
+   * needs more gets what it needs).
    *
-   * @throws IllegalArgumentException for bounds that do not cover the pattern in order, regions
-   *     past the file's end, or overlapping regions (an overlapped byte cannot be in two places)
+   * @throws IllegalArgumentException for a chunk no larger than the header, regions past the
+   *     file's end, or overlapping regions (an overlapped byte cannot be in two places)
    */
-  public static RestructuredLayout plan(AccessPattern pattern, long[] taskBounds,
-      long chunkSize, long logicalLength) {
-    if (chunkSize < 1) {
-      throw new IllegalArgumentException("chunk size must be >= 1, got " + chunkSize);
+  public static RestructuredLayout plan(AccessPattern pattern, long chunk, long logicalLength,
+      long chunksPerTask) {
+    if (chunk <= HEADER_BYTES) {
+      throw new IllegalArgumentException("the chunk size (" + chunk + ") must be more than the "
+          + HEADER_BYTES + "-byte header");
     }
-    if (taskBounds.length < 2 || taskBounds[0] != 0
-        || taskBounds[taskBounds.length - 1] != pattern.regionCount()) {
-      throw new IllegalArgumentException("task bounds must run from 0 to the pattern's "
-          + pattern.regionCount() + " regions, got " + Arrays.toString(taskBounds));
-    }
-    for (int t = 1; t < taskBounds.length; t++) {
-      if (taskBounds[t] < taskBounds[t - 1]) {
-        throw new IllegalArgumentException("task bounds must not decrease: "
-            + Arrays.toString(taskBounds));
-      }
+    if (chunksPerTask < 1) {
+      throw new IllegalArgumentException("chunks per task must be >= 1, got " + chunksPerTask);
     }
     if (pattern.end() > logicalLength) {
       throw new IllegalArgumentException("the pattern reads up to byte " + pattern.end()
           + ", past the file's " + logicalLength);
     }
-    long prevEnd = -1;
+    if (!pattern.disjoint()) {
+      throw new IllegalArgumentException("regions of " + pattern + " overlap: a restructured "
+          + "file holds each byte once");
+    }
+    LongList from = new LongList();
+    LongList bins = new LongList();
+    LongList used = new LongList();
+    from.add(0);
+    bins.add(0);
+    TaskPlacer placer = new TaskPlacer(chunk, HEADER_BYTES, 0, chunksPerTask);
     RegionCursor c = pattern.cursor();
-    while (c.next()) {
-      if (c.offset() < prevEnd) {
-        throw new IllegalArgumentException("regions overlap at byte " + c.offset()
-            + ": a restructured file holds each byte once");
+    for (long index = 0; c.next(); index++) {
+      if (placer.place(c.length()) < 0) { // the task is full: the next one starts here
+        close(placer, used);
+        from.add(index);
+        bins.add(bins.last() + placer.bins());
+        placer = new TaskPlacer(chunk, HEADER_BYTES, bins.last(), chunksPerTask);
+        placer.place(c.length());
       }
-      prevEnd = c.offset() + c.length();
     }
-    int tasks = taskBounds.length - 1;
-    long[] starts = new long[tasks];
-    long end = 0;
-    for (int t = 0; t < tasks; t++) {
-      starts[t] = end;
-      end = packTask(pattern, taskBounds[t], taskBounds[t + 1], chunkSize, end, null, null);
+    close(placer, used);
+    try {
+      return new RestructuredLayout(pattern, chunk, logicalLength, from.toArray(),
+          bins.toArray(), used.toArray());
+    } catch (IOException e) { // writing to memory
+      throw new IllegalStateException(e);
     }
-    long holes = end - pattern.totalBytes();
-    long rest = logicalLength - pattern.totalBytes(); // bytes of no region
-    long physical = end + Math.max(0, rest - holes);
-    return new RestructuredLayout(pattern, taskBounds.clone(), chunkSize, logicalLength, starts,
-        end, physical);
   }
 
-  /**
-   * First fit of one task's regions into fresh chunks from {@code start} (a chunk boundary):
-   * each region goes to the first of the task's chunks with room, else to a new one; a region
-   * longer than a chunk starts a new chunk and spans as many as it needs, the last one's room
-   * staying open. Fills {@code physical} (per region) and {@code used} (per chunk) if given.
-   *
-   * @return the end of the task's chunks (a chunk boundary, or {@code start} for no region)
-   */
-  private static long packTask(AccessPattern p, long from, long to, long chunk, long start,
-      long[] physical, List<long[]> used) {
-    List<long[]> chunks = used != null ? used : new ArrayList<>(); // {start, used bytes}
-    long next = start; // first byte of the next fresh chunk
-    RegionCursor c = p.cursor(from, to);
-    int i = 0;
-    while (c.next()) {
-      long len = c.length();
-      long at = -1;
-      if (len <= chunk) {
-        for (long[] ch : chunks) {
-          if (chunk - ch[1] >= len) {
-            at = ch[0] + ch[1];
-            ch[1] += len;
-            break;
-          }
-        }
-      }
-      if (at < 0) {
-        at = next;
-        long spanned = (len + chunk - 1) / chunk;
-        for (long k = 0; k < spanned - 1; k++) {
-          chunks.add(new long[] {next + k * chunk, chunk});
-        }
-        long lastUsed = len - (spanned - 1) * chunk;
-        chunks.add(new long[] {next + (spanned - 1) * chunk, lastUsed});
-        next += spanned * chunk;
-      }
-      if (physical != null) {
-        physical[i] = at;
-      }
-      i++;
+  private static void close(TaskPlacer placer, LongList used) {
+    for (int j = 0; j < placer.bins(); j++) {
+      used.add(placer.used(j));
     }
-    return next;
   }
 
   public AccessPattern pattern() {
     return pattern;
   }
 
-  public int tasks() {
-    return taskBounds.length - 1;
-  }
-
-  /** The regions task {@code t} packs: {@code [from, to)} of the pattern. */
-  public long taskFrom(int t) {
-    return taskBounds[t];
-  }
-
-  public long taskTo(int t) {
-    return taskBounds[t + 1];
-  }
-
-  /** Physical offset of task {@code t}'s first chunk. */
-  public long taskStart(int t) {
-    return taskStart[t];
-  }
-
-  /** One past task {@code t}'s last chunk. */
-  public long taskEnd(int t) {
-    return t + 1 < tasks() ? taskStart[t + 1] : packedEnd;
-  }
-
   public long chunkSize() {
-    return chunkSize;
+    return chunk;
   }
 
   /** Length of the original file. */
@@ -179,152 +147,574 @@ public final class RestructuredLayout {
     return logicalLength;
   }
 
-  /** Length of the restructured file: the original's, plus zeros where holes outnumber the
-   * bytes of no region. */
+  /** Where the data ends and the trailer starts. */
+  public long dataLength() {
+    return dataLength;
+  }
+
+  /** Length of the restructured file: header, data and trailer. */
   public long physicalLength() {
-    return physicalLength;
+    return dataLength + trailer.length;
   }
 
-  /** Physical offset of each of task {@code t}'s regions, in region order. */
-  public long[] place(int t) {
-    long[] out = new long[(int) (taskBounds[t + 1] - taskBounds[t])];
-    packTask(pattern, taskBounds[t], taskBounds[t + 1], chunkSize, taskStart[t], out, null);
-    return out;
+  /** Zero bytes the file holds: room in chunks that no original byte was left to fill. */
+  public long zeros() {
+    return Math.max(0, interiorHoles - rest);
+  }
+
+  public int tasks() {
+    return taskFrom.length;
+  }
+
+  /** The regions task {@code t} packs: {@code [taskFrom(t), taskTo(t))} of the pattern. */
+  public long taskFrom(int t) {
+    return taskFrom[t];
+  }
+
+  public long taskTo(int t) {
+    return t + 1 < taskFrom.length ? taskFrom[t + 1] : pattern.regionCount();
+  }
+
+  /** The first chunk of task {@code t}. */
+  public long taskFirstChunk(int t) {
+    return taskBin[t];
+  }
+
+  /** The chunks of task {@code t}. */
+  public long taskChunks(int t) {
+    return (t + 1 < taskBin.length ? taskBin[t + 1] : binUsed.length) - taskBin[t];
+  }
+
+  /** A placer that replays task {@code t}'s first fit, region by region. */
+  public TaskPlacer placer(int t) {
+    return new TaskPlacer(chunk, HEADER_BYTES, taskBin[t], taskChunks(t));
+  }
+
+  /** The task that packs region {@code k}. */
+  public int taskOfRegion(long k) {
+    return floor(taskFrom, k);
+  }
+
+  /** Chunks the packed regions use. */
+  public int chunks() {
+    return binUsed.length;
+  }
+
+  /** The header: the file's first bytes. */
+  public byte[] header() {
+    return new LayoutHeader(VERSION, dataLength, trailer.length, trailerCrc, logicalLength,
+        physicalLength()).bytes();
+  }
+
+  /** The trailer: this layout, as the file ends with it. */
+  public byte[] trailer() {
+    return trailer.clone();
+  }
+
+  /** CRC32C of the trailer: what the header records, and a split checks. */
+  public int trailerCrc() {
+    return trailerCrc;
+  }
+
+  private static int floor(long[] sorted, long key) {
+    int i = Arrays.binarySearch(sorted, key);
+    return i >= 0 ? i : -i - 2;
   }
 
   /**
-   * Physical offsets of one task's regions (all of {@code taskRegions}, in region order) packed
-   * from {@code taskStart}: what {@link #place} gives, from the task's own regions only, so a
-   * map task needs no more than its split.
+   * The runs of the physical file in {@code [from, to)}, in physical order: header, regions,
+   * the other bytes, zeros, trailer. What a writer writes.
    */
-  public static long[] place(AccessPattern taskRegions, long chunkSize, long taskStart) {
-    long[] out = new long[(int) taskRegions.regionCount()];
-    packTask(taskRegions, 0, taskRegions.regionCount(), chunkSize, taskStart, out, null);
-    return out;
-  }
-
-  /**
-   * The whole logical-to-physical index, sorted by logical offset: {@code {logical, physical,
-   * length}} per segment (each region, and the pieces the bytes of no region were cut into to
-   * fill the holes and follow the packed chunks). Memory: a few longs per region.
-   */
-  public List<long[]> segments() {
-    List<long[]> out = new ArrayList<>();
-    List<long[]> holes = new ArrayList<>(); // {physical, length}, in physical order
-    for (int t = 0; t < tasks(); t++) {
-      long[] physical = new long[(int) (taskBounds[t + 1] - taskBounds[t])];
-      List<long[]> used = new ArrayList<>();
-      packTask(pattern, taskBounds[t], taskBounds[t + 1], chunkSize, taskStart[t], physical,
-          used);
-      RegionCursor c = pattern.cursor(taskBounds[t], taskBounds[t + 1]);
-      for (int i = 0; c.next(); i++) {
-        out.add(new long[] {c.offset(), physical[i], c.length()});
-      }
-      for (long[] ch : used) {
-        if (ch[1] < chunkSize) {
-          holes.add(new long[] {ch[0] + ch[1], chunkSize - ch[1]});
-        }
-      }
+  public SegmentCursor physical(long from, long to) {
+    if (from < 0 || from > to || to > physicalLength()) {
+      throw new IndexOutOfBoundsException("[" + from + ", " + to + ") of a "
+          + physicalLength() + "-byte file");
     }
-    holes.sort((a, b) -> Long.compare(a[0], b[0]));
-    // the bytes of no region, in logical order, fill the holes, then follow packedEnd
-    int h = 0;
-    long holeUsed = 0;
-    long tail = packedEnd;
-    long logical = 0;
-    RegionCursor c = pattern.cursor();
-    boolean more = c.next();
-    while (logical < logicalLength) {
-      long gapEnd = more ? c.offset() : logicalLength;
-      while (logical < gapEnd) {
-        long len;
-        long phys;
-        if (h < holes.size()) {
-          long[] hole = holes.get(h);
-          len = Math.min(gapEnd - logical, hole[1] - holeUsed);
-          phys = hole[0] + holeUsed;
-          holeUsed += len;
-          if (holeUsed == hole[1]) {
-            h++;
-            holeUsed = 0;
-          }
+    return new PhysicalCursor(from, to);
+  }
+
+  /**
+   * The original bytes {@code [from, to)}, in original order, each run with where it is in the
+   * physical file. What a reader of the original reads; {@link LogicalCursor#seek} moves it on
+   * to a later range at the cost of the regions between.
+   */
+  public LogicalCursor logical(long from, long to) {
+    checkLogical(from, to);
+    return new LogicalCursor(from, to);
+  }
+
+  private void checkLogical(long from, long to) {
+    if (from < 0 || from > to || to > logicalLength) {
+      throw new IndexOutOfBoundsException("[" + from + ", " + to + ") of a "
+          + logicalLength + "-byte original");
+    }
+  }
+
+  /** Length of region {@code k}. */
+  private long regionLength(long k) {
+    return pattern.bytesBefore(k + 1) - pattern.bytesBefore(k);
+  }
+
+  /** The original's bytes of no region, from a rank among them on: runs in original order. */
+  private final class RestRuns {
+    private long x; // the original offset of the current rank
+    private RegionCursor ahead; // positioned on the next region
+    private boolean more;
+
+    /** Positions at the {@code r}-th byte of no region ({@code r < rest}). */
+    void seek(long r) {
+      long lo = 0;
+      long hi = pattern.regionCount(); // the regions with at most r such bytes before them
+      while (lo < hi) {
+        long mid = (lo + hi) >>> 1;
+        if (pattern.offsetOf(mid) - pattern.bytesBefore(mid) <= r) {
+          lo = mid + 1;
         } else {
-          len = gapEnd - logical;
-          phys = tail;
-          tail += len;
+          hi = mid;
         }
-        out.add(new long[] {logical, phys, len});
-        logical += len;
       }
-      if (more) {
-        logical = c.offset() + c.length();
-        more = c.next();
+      x = r + pattern.bytesBefore(lo);
+      ahead = pattern.cursor(lo, pattern.regionCount());
+      more = ahead.next();
+    }
+
+    /** Bytes of the current run, from the current position. */
+    long run() {
+      return (more ? ahead.offset() : logicalLength) - x;
+    }
+
+    long offset() {
+      return x;
+    }
+
+    void advance(long n) {
+      x += n;
+      while (more && x == ahead.offset()) {
+        x += ahead.length();
+        more = ahead.next();
       }
     }
-    out.sort((a, b) -> Long.compare(a[0], b[0]));
-    return out;
   }
 
-  /** Writes the layout (the sidecar file's content). */
-  public void write(DataOutput out) throws IOException {
-    out.writeLong(MAGIC);
+  /**
+   * Where the {@code r}-th byte of no region is in the physical file; {@code room[0]} is set to
+   * how many bytes of its run follow there (the rest of its chunk's room, or no bound in the
+   * tail).
+   */
+  private long restAt(long r, long[] room) {
+    if (r < interiorHoles) {
+      int lo = 0;
+      int hi = binUsed.length - 1; // the chunks with room before the last
+      while (lo < hi) { // the first chunk with more room before it than r
+        int mid = (lo + hi) >>> 1;
+        if (holesBefore[mid] <= r) {
+          lo = mid + 1;
+        } else {
+          hi = mid;
+        }
+      }
+      int b = lo - 1; // the last chunk with at most r bytes of room before it: r is in its room
+      long into = r - holesBefore[b];
+      room[0] = chunk - binUsed[b] - into;
+      return b * chunk + binUsed[b] + into;
+    }
+    room[0] = Long.MAX_VALUE;
+    return tailStart + (r - interiorHoles);
+  }
+
+  private final class PhysicalCursor implements SegmentCursor {
+    private final long to;
+    private long pos;
+    private Segment.Kind kind;
+    private long logical;
+    private long physical;
+    private long length;
+    // the chunk being walked and its stage: 0 header, 1 regions, 2 room or tail
+    private long bin = -1;
+    private int stage;
+    private RegionCursor regions;
+    private TaskPlacer placer;
+    private RestRuns restRuns;
+    private long restRank = -1; // the rank restRuns stands at
+
+    PhysicalCursor(long from, long to) {
+      this.pos = from;
+      this.to = to;
+    }
+
+    @Override
+    public boolean next() {
+      while (pos < to) {
+        if (pos >= dataLength) {
+          return emit(Segment.Kind.TRAILER, -1, to - pos);
+        }
+        long b = Math.min(pos / chunk, binUsed.length - 1);
+        if (b != bin) {
+          bin = b;
+          stage = 0;
+        }
+        long binStart = b * chunk;
+        if (stage == 0) {
+          if (pos < HEADER_BYTES) {
+            return emit(Segment.Kind.HEADER, -1, Math.min(HEADER_BYTES, to) - pos);
+          }
+          int t = floor(taskBin, b);
+          regions = pattern.cursor(taskFrom[t], taskTo(t));
+          placer = placer(t);
+          stage = 1;
+        }
+        if (stage == 1) {
+          long binEnd = binStart + chunk;
+          while (regions.next()) {
+            long at = placer.place(regions.length());
+            long s = Math.max(Math.max(at, binStart), pos);
+            long e = Math.min(Math.min(at + regions.length(), binEnd), to);
+            if (s < e) {
+              return emit(Segment.Kind.REGION, regions.offset() + (s - at), e - s);
+            }
+          }
+          stage = 2;
+          regions = null;
+          placer = null;
+        }
+        long roomStart = binStart + binUsed[(int) b];
+        long roomEnd = b < binUsed.length - 1 ? binStart + chunk : dataLength;
+        if (pos < roomStart) {
+          throw new IllegalStateException("a layout whose chunk " + b + " has unplaced bytes");
+        }
+        long r = (b < binUsed.length - 1 ? holesBefore[(int) b] : interiorHoles)
+            + (pos - roomStart);
+        long end = Math.min(roomEnd, to);
+        if (r >= rest) {
+          return emit(Segment.Kind.ZEROS, -1, end - pos);
+        }
+        if (restRuns == null || restRank != r) {
+          restRuns = new RestRuns();
+          restRuns.seek(r);
+        }
+        long n = Math.min(Math.min(end - pos, restRuns.run()), rest - r);
+        long at = restRuns.offset();
+        restRuns.advance(n);
+        restRank = r + n;
+        return emit(Segment.Kind.REST, at, n);
+      }
+      return false;
+    }
+
+    private boolean emit(Segment.Kind k, long logicalAt, long n) {
+      kind = k;
+      logical = logicalAt;
+      physical = pos;
+      length = n;
+      pos += n;
+      return true;
+    }
+
+    @Override
+    public Segment.Kind kind() {
+      return kind;
+    }
+
+    @Override
+    public long logical() {
+      return logical;
+    }
+
+    @Override
+    public long physical() {
+      return physical;
+    }
+
+    @Override
+    public long length() {
+      return length;
+    }
+  }
+
+  /** Runs of the original's bytes in original order, with their physical places. */
+  public final class LogicalCursor implements SegmentCursor {
+    private long to;
+    private long x;
+    private RegionCursor regions; // on the current or next region
+    private boolean more;
+    private long regionIndex; // of the region the cursor is on
+    private long regionAt; // its physical offset
+    private int task = -1;
+    private TaskPlacer placer;
+    private final long[] room = new long[1];
+    private Segment.Kind kind;
+    private long logical;
+    private long physical;
+    private long length;
+
+    LogicalCursor(long from, long to) {
+      start(from, to);
+    }
+
+    /**
+     * Moves on to {@code [from, to)}: from the current place on, if {@code from} is in the
+     * same task and not behind, else from the task's start.
+     */
+    public void seek(long from, long to) {
+      checkLogical(from, to);
+      long i = regionAt(from);
+      if (i >= pattern.regionCount() || !more || i < regionIndex || taskOfRegion(i) != task) {
+        start(from, to);
+        return;
+      }
+      while (regionIndex < i) {
+        nextRegion();
+      }
+      this.x = from;
+      this.to = to;
+    }
+
+    /** The region holding {@code x}, or the first after it. */
+    private long regionAt(long x) {
+      long i = pattern.firstAtOrAfter(x);
+      if (i > 0 && pattern.offsetOf(i - 1) + regionLength(i - 1) > x) {
+        i--; // inside region i - 1
+      }
+      return i;
+    }
+
+    private void start(long from, long to) {
+      this.x = from;
+      this.to = to;
+      long i = regionAt(from);
+      regionIndex = i;
+      more = false;
+      if (i < pattern.regionCount()) {
+        task = taskOfRegion(i);
+        placer = placer(task);
+        RegionCursor replay = pattern.cursor(taskFrom[task], i);
+        while (replay.next()) {
+          placer.place(replay.length());
+        }
+        regions = pattern.cursor(i, pattern.regionCount());
+        more = regions.next();
+        regionAt = placer.place(regions.length());
+      }
+    }
+
+    private void nextRegion() {
+      more = regions.next();
+      regionIndex++;
+      if (more) {
+        if (regionIndex == taskTo(task)) {
+          task++;
+          placer = placer(task);
+        }
+        regionAt = placer.place(regions.length());
+      }
+    }
+
+    @Override
+    public boolean next() {
+      if (x >= to) {
+        return false;
+      }
+      logical = x;
+      if (more && x >= regions.offset()) { // within the current region
+        long end = Math.min(regions.offset() + regions.length(), to);
+        kind = Segment.Kind.REGION;
+        physical = regionAt + (x - regions.offset());
+        length = end - x;
+        x = end;
+        if (x == regions.offset() + regions.length()) {
+          nextRegion();
+        }
+        return true;
+      }
+      long gapEnd = Math.min(more ? regions.offset() : logicalLength, to);
+      long rank = x - pattern.bytesBefore(regionIndex);
+      kind = Segment.Kind.REST;
+      physical = restAt(rank, room);
+      length = Math.min(gapEnd - x, room[0]);
+      x += length;
+      return true;
+    }
+
+    @Override
+    public Segment.Kind kind() {
+      return kind;
+    }
+
+    @Override
+    public long logical() {
+      return logical;
+    }
+
+    @Override
+    public long physical() {
+      return physical;
+    }
+
+    @Override
+    public long length() {
+      return length;
+    }
+  }
+
+  /**
+   * Checks the stored task table against first fit replayed over every region (a walk over the
+   * whole pattern: for tests and tools, not for readers).
+   *
+   * @throws IllegalStateException naming the first task that differs
+   */
+  public void checkPlacement() {
+    for (int t = 0; t < tasks(); t++) {
+      TaskPlacer p = placer(t);
+      RegionCursor c = pattern.cursor(taskFrom(t), taskTo(t));
+      while (c.next()) {
+        if (p.place(c.length()) < 0) {
+          throw new IllegalStateException("task " + t + " does not fit its chunks");
+        }
+      }
+      if (p.bins() != taskChunks(t)) {
+        throw new IllegalStateException("task " + t + " fills " + p.bins() + " chunks, not "
+            + taskChunks(t));
+      }
+      for (int j = 0; j < p.bins(); j++) {
+        if (p.used(j) != binUsed[(int) (taskBin[t] + j)]) {
+          throw new IllegalStateException("task " + t + "'s chunk " + j + " uses "
+              + p.used(j) + " bytes, not " + binUsed[(int) (taskBin[t] + j)]);
+        }
+      }
+    }
+  }
+
+  private void writeTrailer(DataOutput out) throws IOException {
+    out.writeLong(TRAILER_MAGIC);
     out.writeInt(VERSION);
     PatternCodec.write(out, pattern);
-    out.writeLong(chunkSize);
+    out.writeLong(chunk);
     out.writeLong(logicalLength);
-    out.writeLong(physicalLength);
-    out.writeInt(tasks());
-    for (int t = 0; t < tasks(); t++) {
-      out.writeLong(taskBounds[t + 1]);
-      out.writeLong(taskStart[t]);
+    Varint.write(out, taskFrom.length);
+    for (int t = 0; t < taskFrom.length; t++) {
+      Varint.write(out, taskFrom[t] - (t == 0 ? 0 : taskFrom[t - 1]));
+      Varint.write(out, taskBin[t] - (t == 0 ? 0 : taskBin[t - 1]));
+    }
+    Varint.write(out, binUsed.length);
+    for (long u : binUsed) {
+      Varint.write(out, u);
     }
   }
 
   /**
-   * Reads a layout written by {@link #write}.
+   * Reads the layout of a restructured file from its header and trailer.
    *
-   * @throws IOException naming what does not match: not a layout, another version, or values
-   *     that disagree with the placement recomputed from them
+   * @throws IOException naming {@code source} and what does not hold: the trailer's CRC, its
+   *     format, or a table that does not add up
    */
-  public static RestructuredLayout read(DataInput in, String source) throws IOException {
-    if (in.readLong() != MAGIC) {
-      throw new IOException(source + " is not an MRAP layout file");
+  public static RestructuredLayout read(LayoutHeader header, byte[] trailer, String source)
+      throws IOException {
+    CRC32C crc = new CRC32C();
+    crc.update(trailer);
+    if (trailer.length != header.trailerLength() || (int) crc.getValue() != header.trailerCrc()) {
+      throw new IOException(source + ": its MRAP layout (the trailer) does not match its "
+          + "header: the file is damaged");
+    }
+    RestructuredLayout layout;
+    try {
+      layout = readTrailer(new DataInputStream(new ByteArrayInputStream(trailer)), source);
+    } catch (EOFException e) {
+      throw new IOException(source + ": its MRAP layout is cut short", e);
+    }
+    if (layout.dataLength != header.dataLength()
+        || layout.logicalLength != header.logicalLength()) {
+      throw new IOException(source + ": its MRAP layout places " + layout.dataLength
+          + " bytes of data, its header says " + header.dataLength());
+    }
+    return layout;
+  }
+
+  private static RestructuredLayout readTrailer(DataInput in, String source) throws IOException {
+    if (in.readLong() != TRAILER_MAGIC) {
+      throw new IOException(source + ": not an MRAP layout");
     }
     int version = in.readInt();
     if (version != VERSION) {
-      throw new IOException(source + " is an MRAP layout of version " + version + "; this "
+      throw new IOException(source + ": an MRAP layout of version " + version + "; this "
           + "release reads version " + VERSION);
     }
     AccessPattern pattern = PatternCodec.read(in);
     long chunk = in.readLong();
     long logical = in.readLong();
-    long physical = in.readLong();
-    int tasks = in.readInt();
-    if (tasks < 1) {
-      throw new IOException(source + ": corrupt layout (" + tasks + " tasks)");
-    }
-    long[] bounds = new long[tasks + 1];
-    long[] starts = new long[tasks];
+    int tasks = count(Varint.read(in), Math.min(pattern.regionCount(), Integer.MAX_VALUE - 8),
+        "tasks", source);
+    long[] from = new long[tasks];
+    long[] bins = new long[tasks];
     for (int t = 0; t < tasks; t++) {
-      bounds[t + 1] = in.readLong();
-      starts[t] = in.readLong();
+      from[t] = (t == 0 ? 0 : from[t - 1]) + Varint.read(in);
+      bins[t] = (t == 0 ? 0 : bins[t - 1]) + Varint.read(in);
     }
-    RestructuredLayout planned;
-    try {
-      planned = plan(pattern, bounds, chunk, logical);
-    } catch (IllegalArgumentException e) {
-      throw new IOException(source + ": corrupt layout (" + e.getMessage() + ")", e);
+    int binCount = count(Varint.read(in), Integer.MAX_VALUE - 8, "chunks", source);
+    long[] used = new long[binCount];
+    long sum = 0;
+    for (int b = 0; b < binCount; b++) {
+      used[b] = Varint.read(in);
+      sum += used[b];
+      if (used[b] < 1 || used[b] > chunk) {
+        throw corrupt(source, "chunk " + b + " uses " + used[b] + " bytes");
+      }
     }
-    if (planned.physicalLength != physical || !Arrays.equals(planned.taskStart, starts)) {
-      throw new IOException(source + ": the stored placement does not match version "
-          + VERSION + "'s (written by another release?)");
+    if (chunk <= HEADER_BYTES || logical < pattern.end() || !pattern.disjoint()
+        || from[0] != 0 || bins[0] != 0) {
+      throw corrupt(source, "chunk " + chunk + ", original " + logical + " bytes, pattern "
+          + pattern);
     }
-    return planned;
+    for (int t = 1; t < tasks; t++) {
+      if (from[t] <= from[t - 1] || from[t] >= pattern.regionCount() || bins[t] <= bins[t - 1]
+          || bins[t] >= binCount) {
+        throw corrupt(source, "task " + t);
+      }
+    }
+    if (sum != HEADER_BYTES + pattern.totalBytes()) {
+      throw corrupt(source, "its chunks hold " + sum + " bytes, not the header and the "
+          + pattern.totalBytes() + " bytes of the pattern");
+    }
+    return new RestructuredLayout(pattern, chunk, logical, from, bins, used);
+  }
+
+  private static int count(long n, long max, String what, String source) throws IOException {
+    if (n < 1 || n > max) {
+      throw corrupt(source, n + " " + what);
+    }
+    return (int) n;
+  }
+
+  private static IOException corrupt(String source, String what) {
+    return new IOException(source + ": a damaged MRAP layout (" + what + ")");
   }
 
   @Override
   public String toString() {
-    return "layout(v" + VERSION + ", " + pattern + ", " + tasks() + " tasks, chunk " + chunkSize
-        + ", " + logicalLength + " -> " + physicalLength + " bytes)";
+    return "layout(v" + VERSION + ", " + pattern + ", " + tasks() + " tasks, " + chunks()
+        + " chunks of " + chunk + ", " + logicalLength + " -> " + physicalLength() + " bytes)";
+  }
+
+  /** A growing array of longs. */
+  private static final class LongList {
+    private long[] a = new long[16];
+    private int n;
+
+    void add(long v) {
+      if (n == a.length) {
+        if (n >= Integer.MAX_VALUE - 8) {
+          throw new IllegalArgumentException("more than " + n + " chunks: use larger chunks");
+        }
+        a = Arrays.copyOf(a, (int) Math.min(Integer.MAX_VALUE - 8, 2L * n));
+      }
+      a[n++] = v;
+    }
+
+    long last() {
+      return a[n - 1];
+    }
+
+    long[] toArray() {
+      return Arrays.copyOf(a, n);
+    }
   }
 }

@@ -3,6 +3,7 @@ package org.opass.mrap.locality;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -18,11 +19,14 @@ import org.opass.read.plan.Proc;
  * Where to run a map task whose input spans several chunks (MRAP thesis §4.3.3). Pure Java:
  * chunks are bytes and holder host names.
  * <ul>
- *   <li>{@link #rank}: chunks read together. Algorithm 4.3.2's weighted set cover: each host
- *   holding part of the split is priced {@code w / contribution}, where {@code contribution} is
- *   the split's bytes it holds and {@code w} the cost of fetching the rest (bytes times 1 from a
- *   host of its rack, {@code offRackCost} from another rack); the cheapest host is the primary,
- *   and the holders of what it lacks, cheapest first, its secondaries.</li>
+ *   <li>{@link #cover}: chunks read together. Algorithm 4.3.2, the iterative greedy weighted set
+ *   cover: the primary is the host of least price {@code w / contribution}, where
+ *   {@code contribution} is how many of the split's chunks it holds and {@code w} what fetching
+ *   the others would cost it (their bytes, times {@code offRackCost} from another rack); then,
+ *   while chunks are left uncovered, the secondary of least price (the cost of sending its
+ *   uncovered chunks to the primary, over how many they are) covers its chunks. The primary
+ *   runs the task, the secondaries serve what it lacks. {@link #rank} is the one-pass sort of
+ *   every holder by the first price, kept to compare with.</li>
  *   <li>{@link #virtualSplits}: chunks that can be processed independently. They are regrouped
  *   by host so that every group is local to its host: each chunk assigned to one of its
  *   holders, as evenly as that allows (Opass's equal-share max flow, {@link EqualAssignment}),
@@ -129,28 +133,150 @@ public final class SplitLocality {
     return out;
   }
 
+  /** Algorithm 4.3.2's answer for one split: the hosts that cover it, primary first. */
+  public static final class Cover {
+    private final List<String> hosts;
+    private final long primaryBytes;
+
+    Cover(List<String> hosts, long primaryBytes) {
+      this.hosts = Collections.unmodifiableList(hosts);
+      this.primaryBytes = primaryBytes;
+    }
+
+    /** The host to run the task on; null for a split no host holds. */
+    public String primary() {
+      return hosts.isEmpty() ? null : hosts.get(0);
+    }
+
+    /** The hosts that serve what the primary lacks, in the order they were chosen. */
+    public List<String> secondaries() {
+      return hosts.isEmpty() ? hosts : hosts.subList(1, hosts.size());
+    }
+
+    /** Primary, then secondaries. */
+    public List<String> hosts() {
+      return hosts;
+    }
+
+    /** The split's bytes the primary holds. */
+    public long primaryBytes() {
+      return primaryBytes;
+    }
+
+    @Override
+    public String toString() {
+      return "cover" + hosts;
+    }
+  }
+
   /**
-   * The hosts that supply what {@code primary} lacks of the split: for each piece it does not
-   * hold, the holder on its rack if any, else the first holder; without repeats.
+   * Algorithm 4.3.2 for one split, iterated as a greedy weighted set cover (steps 1 to 6):
+   * each chunk of the split is an element, each host the set of chunks it holds.
+   * <ol>
+   *   <li>The primary: the host of least {@code w / contribution}, {@code contribution} the
+   *   number of the split's chunks it holds and {@code w} the cost of fetching the others to it
+   *   (bytes, times {@code offRackCost} for a chunk with no holder on its rack). Ties: more
+   *   bytes held, then name.</li>
+   *   <li>While chunks remain uncovered: the secondary of least price, the cost of sending the
+   *   uncovered chunks it holds to the primary over how many they are (a rack-mate of the
+   *   primary costs 1 a byte, another rack {@code offRackCost}). Ties: more chunks, then
+   *   name.</li>
+   * </ol>
    */
-  public static List<String> secondaries(List<Piece> split, String primary,
-      Function<String, String> rackOf) {
-    Set<String> out = new LinkedHashSet<>();
-    String rack = rackOf.apply(primary);
-    for (Piece p : split) {
-      if (p.hosts.contains(primary) || p.hosts.isEmpty()) {
-        continue;
+  public static Cover cover(List<Piece> split, Function<String, String> rackOf,
+      double offRackCost) {
+    if (!(offRackCost >= 1)) {
+      throw new IllegalArgumentException("offRackCost must be >= 1, got " + offRackCost);
+    }
+    Map<String, List<Integer>> holds = new HashMap<>();
+    for (int i = 0; i < split.size(); i++) {
+      for (String h : split.get(i).hosts) {
+        holds.computeIfAbsent(h, k -> new ArrayList<>()).add(i);
       }
-      String pick = p.hosts.get(0);
-      for (String h : p.hosts) {
-        if (rack.equals(rackOf.apply(h))) {
-          pick = h;
-          break;
+    }
+    if (holds.isEmpty()) {
+      return new Cover(new ArrayList<>(), 0);
+    }
+    // step 1-5: the primary, by the price of the thesis's formula, per chunk
+    String primary = null;
+    double best = 0;
+    long bestBytes = 0;
+    for (Map.Entry<String, List<Integer>> e : holds.entrySet()) {
+      String h = e.getKey();
+      String rack = rackOf.apply(h);
+      double w = 0;
+      long held = 0;
+      Set<Integer> mine = new HashSet<>(e.getValue());
+      for (int i = 0; i < split.size(); i++) {
+        Piece p = split.get(i);
+        if (mine.contains(i)) {
+          held += p.bytes;
+        } else {
+          w += p.bytes * (onRack(p, rack, rackOf) ? 1 : offRackCost);
         }
       }
-      out.add(pick);
+      double price = w / mine.size();
+      if (primary == null || price < best || (price == best && (held > bestBytes
+          || (held == bestBytes && h.compareTo(primary) < 0)))) {
+        primary = h;
+        best = price;
+        bestBytes = held;
+      }
     }
-    return new ArrayList<>(out);
+    // step 6: secondaries, greedily, until every chunk is covered
+    List<String> chosen = new ArrayList<>();
+    chosen.add(primary);
+    boolean[] covered = new boolean[split.size()];
+    for (int i : holds.get(primary)) {
+      covered[i] = true;
+    }
+    String primaryRack = rackOf.apply(primary);
+    while (true) {
+      String next = null;
+      double nextPrice = 0;
+      int nextCount = 0;
+      for (Map.Entry<String, List<Integer>> e : holds.entrySet()) {
+        if (chosen.contains(e.getKey())) {
+          continue;
+        }
+        double cost = primaryRack.equals(rackOf.apply(e.getKey())) ? 1 : offRackCost;
+        double w = 0;
+        int n = 0;
+        for (int i : e.getValue()) {
+          if (!covered[i]) {
+            w += split.get(i).bytes * cost;
+            n++;
+          }
+        }
+        if (n == 0) {
+          continue;
+        }
+        double price = w / n;
+        if (next == null || price < nextPrice || (price == nextPrice && (n > nextCount
+            || (n == nextCount && e.getKey().compareTo(next) < 0)))) {
+          next = e.getKey();
+          nextPrice = price;
+          nextCount = n;
+        }
+      }
+      if (next == null) {
+        break;
+      }
+      chosen.add(next);
+      for (int i : holds.get(next)) {
+        covered[i] = true;
+      }
+    }
+    return new Cover(chosen, bestBytes);
+  }
+
+  private static boolean onRack(Piece p, String rack, Function<String, String> rackOf) {
+    for (String h : p.hosts) {
+      if (rack.equals(rackOf.apply(h))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** One virtual split: the indices of its chunks (ascending), all held by {@code host}. */

@@ -9,7 +9,7 @@ import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.BytesWritable;
 import org.apache.hadoop.io.LongWritable;
@@ -24,31 +24,37 @@ import org.opass.mrap.layout.RestructuredLayout;
 import org.opass.mrap.locality.SplitLocality;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.PatternConfig;
-import org.opass.mrap.pattern.PatternException;
 import org.opass.mrap.pattern.RegionCursor;
 import org.opass.mrap.pattern.StridedPattern;
-import org.opass.mrap.pattern.TiledPattern;
+import org.opass.mrap.pattern.TaskPartition;
 
 /**
  * MRAP's non-contiguous input (thesis §4.3.1): each map task reads only the regions of its
  * files that the job's access pattern names ({@link PatternConfig}: strided, nested, subarray,
  * tiled, indexed), one record per region: the key is the region's logical offset (its place in
- * the file's regions laid end to end), the value its bytes. The pattern is checked against each
- * input file when the job is submitted.
+ * the file's regions laid end to end), the value its bytes. A region longer than
+ * {@value #RECORD_BYTES} (default 64 MiB) comes as several records, keyed by their own logical
+ * offsets. The pattern is checked against every input file when the job is submitted; empty
+ * files are skipped.
  *
  * <p>Splits: a tiled pattern gives one split per tile; the other kinds are cut in file order,
  * by default into one split per block of the file (the regions starting in it: as many tasks as
  * a plain scan, each local to its block), or, when {@value #SPLIT_BYTES} is set, into splits
- * of about that many bytes of interest (fewer tasks for a sparse pattern). A split's regions
- * may span several chunks (HDFS blocks); {@value #CHUNKS} says how to place it (thesis
- * §4.3.3):
+ * of about that many bytes of interest (fewer tasks for a sparse pattern). Cutting looks the
+ * cuts up in the pattern; it never walks its regions. A split's regions may span several
+ * chunks (HDFS blocks); {@value #CHUNKS} says how to place it (thesis §4.3.3):
  * <ul>
  *   <li>{@code together} (default): the split stays as cut and prefers the hosts Algorithm
- *   4.3.2's weighted set cover prices cheapest (most of its bytes, the rest nearest by rack);</li>
+ *   4.3.2's weighted set cover picks (the primary, then the secondaries that hold the rest);</li>
  *   <li>{@code independent} (records may be processed in any grouping): virtual splits, the
  *   regions regrouped by the block they start in and the blocks by a host that holds them, so
  *   that every split is local to its host.</li>
  * </ul>
+ *
+ * <p>A restructured file (written by {@code mrap-copy}, carrying its layout) is read as
+ * {@value #RESTRUCTURED} says: {@code stored} (default) refuses a pattern other than the one
+ * it was restructured for, naming both, and gives a split per packed task; {@code index} reads
+ * any pattern through the layout.
  *
  * <p>Reading: regions of one block whose gap is at most {@value #COALESCE_GAP} bytes (default
  * 64 KiB) are read with one positioned read, up to 8 MiB at once. That reads the gaps too (more
@@ -60,21 +66,29 @@ public class AccessInputFormat extends FileInputFormat<LongWritable, BytesWritab
   /** Largest gap read through to join two regions in one read; 0 never joins. */
   public static final String COALESCE_GAP = "mrap.access.coalesce.gap";
   public static final long COALESCE_GAP_DEFAULT = 64 * 1024;
+  /** Most bytes in one record: a longer region comes as several records. */
+  public static final String RECORD_BYTES = "mrap.access.record.bytes";
+  public static final long RECORD_BYTES_DEFAULT = 64L << 20;
   /** {@code together} (default) or {@code independent}: how a split's chunks are placed. */
   public static final String CHUNKS = "mrap.access.chunks";
   /**
-   * How a restructured input file (one with a stored layout, written by MRAP's copy) is read:
-   * {@code stored} (default) requires the job's pattern to be the one it was restructured for
-   * and reads each task's packed chunks contiguously; {@code index} reads any pattern through
-   * the stored index (a few reads a region, and no locality).
+   * How a restructured input file (one written by MRAP's copy) is read: {@code stored}
+   * (default) requires the job's pattern to be the one it was restructured for and reads each
+   * task's packed chunks contiguously; {@code index} reads any pattern through the stored
+   * layout (a few reads a region, and no locality).
    */
   public static final String RESTRUCTURED = "mrap.access.restructured";
+  /** Every setting under {@code mrap.access.}; another name there is refused. */
+  public static final List<String> KEYS = Arrays.asList(SPLIT_BYTES, COALESCE_GAP,
+      RECORD_BYTES, CHUNKS, RESTRUCTURED);
   /** Cost of a byte from another rack, against 1 from the same rack, in Algorithm 4.3.2. */
   static final double OFF_RACK_COST = 2;
   /** Most bytes read at once when regions are joined. */
   static final int MAX_JOINED_READ = 8 << 20;
-  /** A region is one record: at most what one byte array holds. */
-  static final long MAX_REGION_BYTES = Integer.MAX_VALUE - 64;
+  /** Most bytes one record can hold: what one byte array holds. */
+  static final long MAX_RECORD_BYTES = Integer.MAX_VALUE - 64;
+  /** Input files whose misfit a refusal lists one by one. */
+  private static final int LISTED = 10;
 
   public static void setSplitBytes(Job job, long bytes) {
     job.getConfiguration().setLong(SPLIT_BYTES, bytes);
@@ -89,140 +103,120 @@ public class AccessInputFormat extends FileInputFormat<LongWritable, BytesWritab
     job.getConfiguration().set(CHUNKS, independent ? "independent" : "together");
   }
 
+  /** The most bytes of one record; a bad value names the key. */
+  static long recordBytes(Configuration conf) throws InvalidJobConfException {
+    long n = MrapConf.bytes(conf, RECORD_BYTES, RECORD_BYTES_DEFAULT, 1);
+    if (n > MAX_RECORD_BYTES) {
+      throw new InvalidJobConfException(RECORD_BYTES + "=" + conf.get(RECORD_BYTES) + " is "
+          + "more than one record can hold (" + MAX_RECORD_BYTES + " bytes)");
+    }
+    return n;
+  }
+
   @Override
   public List<InputSplit> getSplits(JobContext job) throws IOException {
     Configuration conf = job.getConfiguration();
+    MrapConf.checkKeys(conf, "mrap.access.", KEYS);
     PatternConfig pc = MrapConf.pattern(conf);
     long splitBytes = MrapConf.bytes(conf, SPLIT_BYTES, 0);
     MrapConf.bytes(conf, COALESCE_GAP, COALESCE_GAP_DEFAULT); // checked now, not in a task
-    boolean independent = independent(conf, pc);
-    List<InputSplit> splits = new ArrayList<>();
-    String restructured = conf.getTrimmed(RESTRUCTURED, "stored");
-    if (!restructured.equals("stored") && !restructured.equals("index")) {
-      throw new InvalidJobConfException(RESTRUCTURED + "=" + restructured + " must be stored "
-          + "or index");
+    recordBytes(conf);
+    boolean independent = MrapConf.choice(conf, CHUNKS, "together", "independent")
+        .equals("independent");
+    if (independent && pc.tiles() != null) {
+      throw new InvalidJobConfException(CHUNKS + "=independent does not apply to tiles (a "
+          + "tile is one task's unit): use together");
     }
-    for (FileStatus file : listStatus(job)) {
-      Path path = file.getPath();
-      FileSystem fs = path.getFileSystem(conf);
-      RestructuredLayout layout = RestructuredFiles.layoutOf(fs, path);
-      long logicalLength = layout != null ? layout.logicalLength() : file.getLen();
-      try {
-        pc.checkWithin(logicalLength, path.toString());
-      } catch (PatternException e) {
-        throw MrapConf.invalid(e);
-      }
-      Blocks blocks = new Blocks(fs.getFileBlockLocations(file, 0, file.getLen()));
-      long perSplit = splitBytes; // 0: cut at block boundaries
-      if (layout != null && restructured.equals("stored")) {
-        if (pc.pattern() == null || !pc.pattern().equals(layout.pattern())) {
-          throw new InvalidJobConfException(path + " was restructured for the pattern "
-              + layout.pattern() + ", and this job reads " + pc + ": run it with the stored "
-              + "pattern, set " + RESTRUCTURED + "=index to read it through the stored index "
-              + "(slower), or restructure the file again for this pattern");
-        }
-        packed(layout, path, file, blocks, splits);
-      } else if (layout != null) {
-        List<InputSplit> logicalSplits = pc.tiles() != null ? tileSplits(pc, path, file, blocks)
-            : plainSplits(pc, perSplit, path, file, blocks);
-        for (InputSplit s : logicalSplits) {
-          AccessSplit a = (AccessSplit) s;
-          splits.add(AccessSplit.throughIndex(path, a.parts().get(0), a.logicalStart(0),
-              file.getBlockSize()));
-        }
-      } else if (pc.tiles() != null) {
-        splits.addAll(tileSplits(pc, path, file, blocks));
-      } else if (independent) {
-        virtual(pc, path, file, blocks, perSplit, splits);
+    boolean stored = MrapConf.choice(conf, RESTRUCTURED, "stored", "index").equals("stored");
+    List<FileStatus> listed = listStatus(job);
+    List<RestructuredFiles.Inspected> files = new ArrayList<>();
+    List<String> misfits = new ArrayList<>();
+    List<String> empty = new ArrayList<>();
+    for (RestructuredFiles.Inspected f : RestructuredFiles.inspectAll(conf, listed)) {
+      if (f.logicalLength() == 0) {
+        empty.add(f.status().getPath().toString());
+      } else if (pc.end() > f.logicalLength()) {
+        misfits.add(f.status().getPath() + " (" + f.logicalLength() + " bytes)");
       } else {
-        splits.addAll(plainSplits(pc, perSplit, path, file, blocks));
+        files.add(f);
+      }
+    }
+    if (!misfits.isEmpty()) {
+      throw new InvalidJobConfException(pc.extentProperty() + ": " + pc.misfit(listOf(misfits)));
+    }
+    if (files.isEmpty() && !empty.isEmpty()) {
+      throw new InvalidJobConfException("every input file is empty, so none holds the "
+          + "pattern's regions: " + listOf(empty));
+    }
+    List<InputSplit> splits = new ArrayList<>();
+    for (RestructuredFiles.Inspected file : files) {
+      if (file.layout() != null && stored) {
+        if (pc.pattern() == null || !AccessPattern.sameRegions(pc.pattern(),
+            file.layout().pattern())) {
+          throw new InvalidJobConfException(file.status().getPath() + " was restructured for "
+              + "the pattern " + file.layout().pattern() + ", and this job reads " + pc
+              + ": run it with the stored pattern, set " + RESTRUCTURED + "=index to read it "
+              + "through the stored layout (slower), or restructure the file again for this "
+              + "pattern");
+        }
+        packed(file, conf, splits);
+      } else if (file.layout() != null) {
+        RestructuredLayout layout = file.layout();
+        TaskPartition tasks = pc.tiles() != null ? TaskPartition.ofTiles(pc.tiles())
+            : splitBytes > 0 ? TaskPartition.byBytes(pc.pattern(), splitBytes)
+            : TaskPartition.byBlocks(pc.pattern(), chunkStarts(layout));
+        for (int t = 0; t < tasks.tasks(); t++) {
+          splits.add(AccessSplit.throughIndex(file, tasks.task(t), tasks.logicalStart(t)));
+        }
+      } else {
+        Blocks blocks = new Blocks(file.status(), conf);
+        if (independent) {
+          virtual(pc.pattern(), file.status(), blocks, splitBytes, splits);
+        } else {
+          TaskPartition tasks = pc.tiles() != null ? TaskPartition.ofTiles(pc.tiles())
+              : splitBytes > 0 ? TaskPartition.byBytes(pc.pattern(), splitBytes)
+              : TaskPartition.byBlocks(pc.pattern(), blocks.starts);
+          for (int t = 0; t < tasks.tasks(); t++) {
+            AccessPattern part = tasks.task(t);
+            splits.add(new AccessSplit(file.status().getPath(), file.status().getLen(), part,
+                tasks.logicalStart(t), file.status().getBlockSize(), blocks.ranked(part)));
+          }
+        }
       }
     }
     return splits;
   }
 
-  private static List<InputSplit> tileSplits(PatternConfig pc, Path path, FileStatus file,
-      Blocks blocks) throws IOException {
-    List<InputSplit> out = new ArrayList<>();
-    TiledPattern tiles = pc.tiles();
-    long logical = 0;
-    for (long t = 0; t < tiles.tileCount(); t++) {
-      AccessPattern tile = tiles.tile(t);
-      out.add(new AccessSplit(path, tile, logical, file.getBlockSize(), blocks.ranked(tile)));
-      logical += tile.totalBytes();
+  private static String listOf(List<String> items) {
+    String s = String.join(", ", items.subList(0, Math.min(LISTED, items.size())));
+    return items.size() > LISTED ? s + " and " + (items.size() - LISTED) + " more" : s;
+  }
+
+  /** The chunk boundaries of a restructured file's original, to cut its logical view by. */
+  private static long[] chunkStarts(RestructuredLayout layout) {
+    long n = (layout.logicalLength() - 1) / layout.chunkSize() + 1;
+    long[] starts = new long[(int) Math.min(n, Integer.MAX_VALUE - 8)];
+    for (int i = 0; i < starts.length; i++) {
+      starts[i] = i * layout.chunkSize();
     }
-    return out;
+    return starts;
   }
 
   /** One split per task of a restructured file, each reading its packed chunks. */
-  private static void packed(RestructuredLayout layout, Path path, FileStatus file,
-      Blocks blocks, List<InputSplit> out) throws IOException {
-    long logical = 0;
+  private static void packed(RestructuredFiles.Inspected file, Configuration conf,
+      List<InputSplit> out) throws IOException {
+    RestructuredLayout layout = file.layout();
+    Blocks blocks = new Blocks(file.status(), conf);
+    AccessPattern stored = layout.pattern();
     for (int t = 0; t < layout.tasks(); t++) {
-      AccessPattern task = layout.pattern().slice(layout.taskFrom(t), layout.taskTo(t));
-      long start = layout.taskStart(t);
-      long end = Math.min(layout.taskEnd(t), file.getLen());
-      String[] hosts = end > start
-          ? blocks.ranked(StridedPattern.vector(start, end - start, 0, 1)) : new String[0];
-      out.add(AccessSplit.packed(path, task, logical, layout.chunkSize(), layout.taskStart(t),
-          file.getBlockSize(), hosts));
-      logical += task.totalBytes();
+      AccessPattern task = stored.slice(layout.taskFrom(t), layout.taskTo(t));
+      long start = layout.taskFirstChunk(t) * layout.chunkSize();
+      long end = Math.min((layout.taskFirstChunk(t) + layout.taskChunks(t))
+          * layout.chunkSize(), layout.dataLength());
+      out.add(AccessSplit.packed(file, task, stored.bytesBefore(layout.taskFrom(t)),
+          layout.taskFirstChunk(t), layout.taskChunks(t),
+          blocks.ranked(StridedPattern.vector(start, end - start, 0, 1))));
     }
-  }
-
-  private static boolean independent(Configuration conf, PatternConfig pc)
-      throws InvalidJobConfException {
-    String mode = conf.getTrimmed(CHUNKS, "together");
-    if (!mode.equals("together") && !mode.equals("independent")) {
-      throw new InvalidJobConfException(CHUNKS + "=" + mode + " must be together or "
-          + "independent");
-    }
-    if (mode.equals("independent") && pc.tiles() != null) {
-      throw new InvalidJobConfException(CHUNKS + "=independent does not apply to tiles (a "
-          + "tile is one task's unit): use together");
-    }
-    return mode.equals("independent");
-  }
-
-  private static void checkRegion(PatternConfig pc, long length) throws InvalidJobConfException {
-    if (length > MAX_REGION_BYTES) {
-      throw MrapConf.invalid(new PatternException(pc.kind().equals("strided")
-          ? PatternConfig.STRIDED_SIZE : PatternConfig.KIND, "a region of " + length
-          + " bytes is more than one record can hold (" + MAX_REGION_BYTES + ")"));
-    }
-  }
-
-  /**
-   * Cuts the pattern into runs of regions in file order: of about {@code perSplit} bytes of
-   * interest, or, for {@code perSplit} 0, of the regions starting in one block.
-   */
-  private static List<InputSplit> plainSplits(PatternConfig pc, long perSplit, Path path,
-      FileStatus file, Blocks blocks) throws IOException {
-    List<InputSplit> out = new ArrayList<>();
-    AccessPattern p = pc.pattern();
-    RegionCursor c = p.cursor();
-    RegionCursor ahead = p.cursor(); // one region ahead, to see where the next one starts
-    ahead.next();
-    long from = 0;
-    long index = 0;
-    long bytes = 0;
-    long logical = 0;
-    while (c.next()) {
-      checkRegion(pc, c.length());
-      bytes += c.length();
-      index++;
-      boolean last = !ahead.next();
-      boolean cut = perSplit > 0 ? bytes >= perSplit
-          : last || blocks.indexOf(ahead.offset()) != blocks.indexOf(c.offset());
-      if (cut || last) {
-        AccessPattern part = p.slice(from, index);
-        out.add(new AccessSplit(path, part, logical, file.getBlockSize(), blocks.ranked(part)));
-        logical += bytes;
-        from = index;
-        bytes = 0;
-      }
-    }
-    return out;
   }
 
   /**
@@ -230,71 +224,57 @@ public class AccessInputFormat extends FileInputFormat<LongWritable, BytesWritab
    * regrouped by a host that holds them ({@link SplitLocality#virtualSplits}); each group is a
    * split of that host's chunks, adjacent chunks joined into one part.
    */
-  private static void virtual(PatternConfig pc, Path path, FileStatus file, Blocks blocks,
-      long perSplit, List<InputSplit> out) throws IOException {
-    AccessPattern p = pc.pattern();
-    List<long[]> chunks = new ArrayList<>(); // from, to (region indices), logical start, bytes
-    List<Integer> blockOf = new ArrayList<>();
-    RegionCursor c = p.cursor();
-    long index = 0;
-    long logical = 0;
-    while (c.next()) {
-      checkRegion(pc, c.length());
-      int b = blocks.indexOf(c.offset());
-      if (blockOf.isEmpty() || blockOf.get(blockOf.size() - 1) != b) {
-        chunks.add(new long[] {index, index, logical, 0});
-        blockOf.add(b);
-      }
-      long[] chunk = chunks.get(chunks.size() - 1);
-      chunk[1] = index + 1;
-      chunk[3] += c.length();
-      index++;
-      logical += c.length();
-    }
-    List<SplitLocality.Piece> pieces = new ArrayList<>(chunks.size());
-    for (int k = 0; k < chunks.size(); k++) {
-      pieces.add(new SplitLocality.Piece(chunks.get(k)[3], blocks.hosts(blockOf.get(k))));
+  private static void virtual(AccessPattern p, FileStatus file, Blocks blocks, long perSplit,
+      List<InputSplit> out) throws IOException {
+    TaskPartition byBlock = TaskPartition.byBlocks(p, blocks.starts);
+    List<SplitLocality.Piece> pieces = new ArrayList<>(byBlock.tasks());
+    for (int k = 0; k < byBlock.tasks(); k++) {
+      AccessPattern chunk = byBlock.task(k);
+      pieces.add(new SplitLocality.Piece(chunk.totalBytes(),
+          blocks.hosts(blocks.indexOf(chunk.offsetOf(0)))));
     }
     long target = perSplit > 0 ? perSplit : Math.max(1, file.getBlockSize());
     for (SplitLocality.Group g : SplitLocality.virtualSplits(pieces, target)) {
       List<AccessPattern> parts = new ArrayList<>();
       List<Long> starts = new ArrayList<>();
-      long partFrom = -1;
-      long partTo = -1;
-      for (int k : g.chunks()) {
-        long[] chunk = chunks.get(k);
-        if (chunk[0] != partTo) { // not adjacent to the part so far: start a new part
-          if (partFrom >= 0) {
-            parts.add(p.slice(partFrom, partTo));
-          }
-          partFrom = chunk[0];
-          starts.add(chunk[2]);
+      int[] ks = g.chunks();
+      for (int i = 0; i < ks.length; i++) {
+        int first = ks[i];
+        while (i + 1 < ks.length && ks[i + 1] == ks[i] + 1) {
+          i++; // adjacent chunks: one part
         }
-        partTo = chunk[1];
+        long to = ks[i] + 1 < byBlock.tasks() ? byBlock.regionFrom(ks[i] + 1)
+            : p.regionCount();
+        parts.add(p.slice(byBlock.regionFrom(first), to));
+        starts.add(byBlock.logicalStart(first));
       }
-      parts.add(p.slice(partFrom, partTo));
       long[] logicalStarts = new long[starts.size()];
       for (int k = 0; k < logicalStarts.length; k++) {
         logicalStarts[k] = starts.get(k);
       }
-      out.add(new AccessSplit(path, parts, logicalStarts, file.getBlockSize(),
-          g.host() == null ? new String[0] : new String[] {g.host()}));
+      out.add(new AccessSplit(file.getPath(), file.getLen(), parts, logicalStarts,
+          file.getBlockSize(), g.host() == null ? new String[0] : new String[] {g.host()}));
     }
   }
 
   /** A file's blocks: which block holds an offset, and the hosts (and racks) of each. */
   static final class Blocks {
     private final BlockLocation[] blocks;
-    private final long[] starts;
+    final long[] starts;
     private final Map<String, String> rackOf = new HashMap<>();
 
+    Blocks(FileStatus file, Configuration conf) throws IOException {
+      this(file instanceof LocatedFileStatus ? ((LocatedFileStatus) file).getBlockLocations()
+          : file.getPath().getFileSystem(conf).getFileBlockLocations(file, 0, file.getLen()));
+    }
+
     Blocks(BlockLocation[] blocks) throws IOException {
-      this.blocks = blocks;
-      starts = new long[blocks.length];
-      for (int b = 0; b < blocks.length; b++) {
-        starts[b] = blocks[b].getOffset();
-        String[] hosts = blocks[b].getHosts();
-        String[] paths = blocks[b].getTopologyPaths();
+      this.blocks = blocks == null || blocks.length == 0 ? new BlockLocation[0] : blocks;
+      starts = new long[Math.max(1, this.blocks.length)];
+      for (int b = 0; b < this.blocks.length; b++) {
+        starts[b] = this.blocks[b].getOffset();
+        String[] hosts = this.blocks[b].getHosts();
+        String[] paths = this.blocks[b].getTopologyPaths();
         for (int h = 0; h < hosts.length; h++) {
           String topology = h < paths.length ? paths[h] : "";
           int slash = topology.lastIndexOf('/');
@@ -313,22 +293,32 @@ public class AccessInputFormat extends FileInputFormat<LongWritable, BytesWritab
     }
 
     /**
-     * The hosts holding the pattern's bytes, cheapest first by Algorithm 4.3.2's price with
-     * racks (at most three: what a scheduler looks at).
+     * The hosts for a split of these regions, by Algorithm 4.3.2: the primary, then the
+     * secondaries that supply what it lacks, then other holders cheapest first (at most three:
+     * what a scheduler looks at). The bytes per block are looked up, not walked, for a pattern
+     * whose regions do not overlap.
      */
     String[] ranked(AccessPattern p) throws IOException {
-      if (blocks.length == 0) {
+      if (blocks.length == 0 || p.regionCount() == 0) {
         return new String[0];
       }
       long[] bytes = new long[blocks.length];
-      RegionCursor c = p.cursor();
-      while (c.next()) {
-        long off = c.offset();
-        long end = off + c.length();
-        for (int b = indexOf(off); b < blocks.length && blocks[b].getOffset() < end; b++) {
-          long overlap = Math.min(end, blocks[b].getOffset() + blocks[b].getLength())
-              - Math.max(off, blocks[b].getOffset());
-          bytes[b] += Math.max(0, overlap);
+      if (p.disjoint()) {
+        int first = indexOf(p.offsetOf(0));
+        for (int b = first; b < blocks.length && blocks[b].getOffset() < p.end(); b++) {
+          long lo = blocks[b].getOffset();
+          bytes[b] = p.bytesBelow(lo + blocks[b].getLength()) - p.bytesBelow(lo);
+        }
+      } else {
+        RegionCursor c = p.cursor();
+        while (c.next()) {
+          long off = c.offset();
+          long end = off + c.length();
+          for (int b = indexOf(off); b < blocks.length && blocks[b].getOffset() < end; b++) {
+            long overlap = Math.min(end, blocks[b].getOffset() + blocks[b].getLength())
+                - Math.max(off, blocks[b].getOffset());
+            bytes[b] += Math.max(0, overlap);
+          }
         }
       }
       List<SplitLocality.Piece> pieces = new ArrayList<>();
@@ -337,8 +327,13 @@ public class AccessInputFormat extends FileInputFormat<LongWritable, BytesWritab
           pieces.add(new SplitLocality.Piece(bytes[b], hosts(b)));
         }
       }
-      return SplitLocality.rank(pieces, h -> rackOf.getOrDefault(h, ""), OFF_RACK_COST)
-          .stream().limit(3).map(SplitLocality.HostPrice::host).toArray(String[]::new);
+      java.util.function.Function<String, String> racks = h -> rackOf.getOrDefault(h, "");
+      java.util.Set<String> hosts = new java.util.LinkedHashSet<>(
+          SplitLocality.cover(pieces, racks, OFF_RACK_COST).hosts());
+      for (SplitLocality.HostPrice h : SplitLocality.rank(pieces, racks, OFF_RACK_COST)) {
+        hosts.add(h.host()); // a cover of one host: the next cheapest as fallbacks
+      }
+      return hosts.stream().limit(3).toArray(String[]::new);
     }
   }
 

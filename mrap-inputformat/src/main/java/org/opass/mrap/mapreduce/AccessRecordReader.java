@@ -11,27 +11,37 @@ import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.opass.mrap.layout.RestructuredLayout;
+import org.opass.mrap.layout.TaskPlacer;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.RegionCursor;
 
 /**
- * Reads an {@link AccessSplit}'s regions, one record each (key: logical offset), with
- * positioned reads of only those bytes, and of the gaps up to
+ * Reads an {@link AccessSplit}'s regions, one record each (key: logical offset; a region
+ * longer than {@link AccessInputFormat#RECORD_BYTES} comes as several records, each keyed by
+ * its own logical offset), with positioned reads of only those bytes, and of the gaps up to
  * {@link AccessInputFormat#COALESCE_GAP} between regions of one block, which are read once for
- * several regions. A packed task of a restructured file is read in physical order, chunk by
- * chunk; a restructured file read with another pattern goes through its index. Counts its reads
- * in {@link MrapCounter}.
+ * several regions. A packed task of a restructured file is read where its first fit put each
+ * region, regions of a chunk lying end to end (joined reads of up to 8 MiB); a restructured
+ * file read with another pattern goes through its layout. Counts its reads in
+ * {@link MrapCounter}.
+ *
+ * <p>Memory: a queue of {@value #QUEUE} upcoming records, the 8 MiB read buffer, one record, and
+ * for a packed task a long per chunk of the task; never a thing per region. Before the first
+ * byte it checks that the file is still the one the split was made from.
  */
 public class AccessRecordReader extends RecordReader<LongWritable, BytesWritable> {
-  /** Regions looked ahead to plan a joined read. */
+  /** Records looked ahead to plan a joined read. */
   private static final int QUEUE = 1024;
 
   private FSDataInputStream in;
   private Source source;
-  private RestructuredFiles.LogicalView view; // THROUGH_INDEX only
+  private LogicalReads original; // THROUGH_INDEX only
+  private RestructuredLayout layout;
   private long regionCount;
   private long gap;
+  private boolean join; // whether records may be read together
   private long blockSize;
+  private long maxRecord;
   // null where the framework gives no counters (Spark's task contexts)
   private Counter readCalls;
   private Counter bytesRead;
@@ -39,10 +49,15 @@ public class AccessRecordReader extends RecordReader<LongWritable, BytesWritable
   private long done;
   private final LongWritable key = new LongWritable();
   private final BytesWritable value = new BytesWritable();
-  // upcoming regions: [head, head + size) of these arrays
+  // the rest of a region longer than a record
+  private long pendingOffset;
+  private long pendingLength;
+  private long pendingKey;
+  // upcoming records: [head, head + size) of these arrays
   private final long[] queuedOffset = new long[QUEUE];
-  private final long[] queuedLength = new long[QUEUE];
+  private final int[] queuedLength = new int[QUEUE];
   private final long[] queuedKey = new long[QUEUE];
+  private final boolean[] queuedLast = new boolean[QUEUE]; // the region's last record
   private int head;
   private int size;
   // the last joined read: bytes [windowStart, windowEnd) of the file
@@ -52,7 +67,7 @@ public class AccessRecordReader extends RecordReader<LongWritable, BytesWritable
 
   /** Where the split's regions are in the file, in the order to read them. */
   private interface Source {
-    boolean next();
+    boolean next() throws IOException;
 
     long offset();
 
@@ -71,27 +86,29 @@ public class AccessRecordReader extends RecordReader<LongWritable, BytesWritable
     regionCount = split.regionCount();
     gap = MrapConf.bytes(conf, AccessInputFormat.COALESCE_GAP,
         AccessInputFormat.COALESCE_GAP_DEFAULT);
+    maxRecord = AccessInputFormat.recordBytes(conf);
     blockSize = Math.max(1, split.blockSize());
     FileSystem fs = split.path().getFileSystem(conf);
+    layout = RestructuredFiles.checkSame(fs, split.path(), split.fileLength(), split.identity(),
+        split.layout() == AccessSplit.Layout.THROUGH_INDEX);
     switch (split.layout()) {
-      case PACKED:
+      case PACKED: // a chunk's regions lie end to end: read them together, and no other byte
         source = packed(split);
+        join = true;
+        gap = 0;
         break;
-      case THROUGH_INDEX: {
-        RestructuredLayout layout = RestructuredFiles.layoutOf(fs, split.path());
-        if (layout == null) {
-          throw new IOException(split.path() + " lost its layout ("
-              + RestructuredFiles.layoutPath(split.path()) + ") since the job was submitted");
-        }
-        view = new RestructuredFiles.LogicalView(layout);
-        gap = 0; // regions are joined in logical order, which is not the file's
+      case THROUGH_INDEX: // each record is read through the layout
         source = inOrder(split);
         break;
-      }
       default:
         source = inOrder(split);
+        join = gap > 0;
     }
     in = fs.open(split.path());
+    if (layout != null) { // windows of the coalescing gap's size: 0 reads exactly the runs
+      original = new LogicalReads(in, layout,
+          (int) Math.min(AccessInputFormat.MAX_JOINED_READ, Math.max(1, gap)));
+    }
   }
 
   /** The parts' regions at their own offsets, keys counting up from each part's start. */
@@ -134,62 +151,75 @@ public class AccessRecordReader extends RecordReader<LongWritable, BytesWritable
     };
   }
 
-  /** A packed task's regions where the layout put them, in physical order. */
+  /** A packed task's regions in their own order, each where the task's first fit put it. */
   private static Source packed(AccessSplit split) {
     AccessPattern task = split.parts().get(0);
-    long[] physical = RestructuredLayout.place(task, split.chunkSize(), split.taskStart());
-    int n = physical.length;
-    long[] lengths = new long[n];
-    long[] keys = new long[n];
-    RegionCursor c = task.cursor();
-    long k = split.logicalStart(0);
-    for (int i = 0; c.next(); i++) {
-      lengths[i] = c.length();
-      keys[i] = k;
-      k += c.length();
-    }
-    Integer[] order = new Integer[n];
-    for (int i = 0; i < n; i++) {
-      order[i] = i;
-    }
-    java.util.Arrays.sort(order, (a, b) -> Long.compare(physical[a], physical[b]));
+    TaskPlacer placer = new TaskPlacer(split.chunkSize(), RestructuredLayout.HEADER_BYTES,
+        split.firstChunk(), split.chunks());
     return new Source() {
-      private int i = -1;
+      private final RegionCursor cursor = task.cursor();
+      private long nextKey = split.logicalStart(0);
+      private long key;
+      private long at;
 
       @Override
-      public boolean next() {
-        return ++i < n;
+      public boolean next() throws IOException {
+        if (!cursor.next()) {
+          return false;
+        }
+        at = placer.place(cursor.length());
+        if (at < 0) {
+          throw new IOException(split.path() + ": the split's regions do not fit its "
+              + split.chunks() + " chunks; the split does not belong to this file's layout");
+        }
+        key = nextKey;
+        nextKey += cursor.length();
+        return true;
       }
 
       @Override
       public long offset() {
-        return physical[order[i]];
+        return at;
       }
 
       @Override
       public long length() {
-        return lengths[order[i]];
+        return cursor.length();
       }
 
       @Override
       public long key() {
-        return keys[order[i]];
+        return key;
       }
     };
   }
 
-  /** Makes at least {@code k} regions queued if the split has them; false if it has not. */
-  private boolean queued(int k) {
+  /** Makes at least {@code k} records queued if the split has them; false if it has not. */
+  private boolean queued(int k) throws IOException {
     if (head + k > QUEUE) { // keep the queue at the front of the arrays
       System.arraycopy(queuedOffset, head, queuedOffset, 0, size);
       System.arraycopy(queuedLength, head, queuedLength, 0, size);
       System.arraycopy(queuedKey, head, queuedKey, 0, size);
+      System.arraycopy(queuedLast, head, queuedLast, 0, size);
       head = 0;
     }
-    while (size < k && source.next()) {
-      queuedOffset[head + size] = source.offset();
-      queuedLength[head + size] = source.length();
-      queuedKey[head + size] = source.key();
+    while (size < k) {
+      if (pendingLength == 0) {
+        if (!source.next()) {
+          break;
+        }
+        pendingOffset = source.offset();
+        pendingLength = source.length();
+        pendingKey = source.key();
+      }
+      int n = (int) Math.min(pendingLength, maxRecord);
+      queuedOffset[head + size] = pendingOffset;
+      queuedLength[head + size] = n;
+      queuedKey[head + size] = pendingKey;
+      pendingOffset += n;
+      pendingKey += n;
+      pendingLength -= n;
+      queuedLast[head + size] = pendingLength == 0;
       size++;
     }
     return size >= k;
@@ -201,17 +231,19 @@ public class AccessRecordReader extends RecordReader<LongWritable, BytesWritable
       return false;
     }
     long off = queuedOffset[head];
-    int len = (int) queuedLength[head];
+    int len = queuedLength[head];
     key.set(queuedKey[head]);
-    value.setSize(len); // grows the array when needed, never shrinks it
+    if (len > value.getCapacity()) {
+      value.setCapacity(len); // exactly: BytesWritable's own growth overflows past 1.4 GB
+    }
+    value.setSize(len);
     if (off < windowStart || off + len > windowEnd) {
       plan(off, len);
     }
     if (off >= windowStart && off + len <= windowEnd) {
       System.arraycopy(window, (int) (off - windowStart), value.getBytes(), 0, len);
-    } else if (view != null) {
-      int reads = view.read(in, off, value.getBytes(), 0, len);
-      counted(reads, len);
+    } else if (original != null) {
+      throughLayout(off, len);
     } else {
       in.readFully(off, value.getBytes(), 0, len);
       counted(1, len);
@@ -219,25 +251,35 @@ public class AccessRecordReader extends RecordReader<LongWritable, BytesWritable
     if (bytesOfInterest != null) {
       bytesOfInterest.increment(len);
     }
+    if (queuedLast[head]) {
+      done++;
+    }
     head++;
     size--;
-    done++;
     return true;
   }
 
+  /** Reads original bytes {@code [off, off + len)} of a restructured file into the value. */
+  private void throughLayout(long off, int len) throws IOException {
+    long reads = original.reads();
+    long bytes = original.bytesRead();
+    original.read(off, value.getBytes(), 0, len);
+    counted(original.reads() - reads, original.bytesRead() - bytes);
+  }
+
   /**
-   * Joins the next regions into one read while each starts within {@code gap} of the bytes
-   * read so far, in the same block, and the read stays under the size limit. A region that
-   * joins no other is read straight into the record instead.
+   * Joins the next records into one read while each starts within {@code gap} of the bytes
+   * read so far (not before them), in the same block, and the read stays under the size
+   * limit. A record that joins no other is read straight into the value instead.
    */
   private void plan(long off, int len) throws IOException {
     long blockEnd = (off / blockSize + 1) * blockSize;
     long end = off + len;
     int joined = 1;
-    while (gap > 0 && end <= blockEnd && queued(joined + 1)) {
+    while (join && end <= blockEnd && queued(joined + 1)) {
       long o = queuedOffset[head + joined];
       long e = o + queuedLength[head + joined];
-      if (o - end > gap || e > blockEnd || e - off > AccessInputFormat.MAX_JOINED_READ) {
+      if (o < off || o - end > gap || e > blockEnd || e - off > AccessInputFormat.MAX_JOINED_READ) {
         break;
       }
       end = Math.max(end, e);
@@ -260,7 +302,7 @@ public class AccessRecordReader extends RecordReader<LongWritable, BytesWritable
     windowEnd = end;
   }
 
-  private void counted(int reads, long bytes) {
+  private void counted(long reads, long bytes) {
     if (readCalls != null) {
       readCalls.increment(reads);
       bytesRead.increment(bytes);

@@ -19,6 +19,9 @@ import org.opass.mrap.pattern.PatternCodec;
  * job's pattern, or a tile) with the logical offset of its first region (the bytes of the
  * file's regions before it), and the hosts to run on. A virtual split has several parts: the
  * regions of the chunks its host holds.
+ *
+ * <p>It records the file as it was when the job was submitted (its length, and its layout's
+ * CRC or that it was plain), and the reader refuses a file that is no longer that one.
  */
 public final class AccessSplit extends InputSplit implements Writable {
   /** How the split's file holds its regions. */
@@ -27,14 +30,17 @@ public final class AccessSplit extends InputSplit implements Writable {
     PLAIN,
     /** Packed into the task's chunks of a restructured file (read contiguously). */
     PACKED,
-    /** Anywhere in a restructured file: read through its stored index. */
+    /** Anywhere in a restructured file: read through its stored layout. */
     THROUGH_INDEX
   }
 
   private Path path;
   private Layout layout = Layout.PLAIN;
+  private long fileLength;
+  private long identity = RestructuredFiles.PLAIN;
   private long chunkSize;
-  private long taskStart;
+  private long firstChunk;
+  private long chunks;
   private long blockSize;
   private List<AccessPattern> parts = new ArrayList<>();
   private long[] logicalStarts = new long[0];
@@ -44,18 +50,22 @@ public final class AccessSplit extends InputSplit implements Writable {
   public AccessSplit() {
   }
 
-  public AccessSplit(Path path, AccessPattern pattern, long logicalStart, long blockSize,
-      String[] hosts) {
-    this(path, Collections.singletonList(pattern), new long[] {logicalStart}, blockSize, hosts);
+  /** A split of a plain file of {@code fileLength} bytes. */
+  public AccessSplit(Path path, long fileLength, AccessPattern pattern, long logicalStart,
+      long blockSize, String[] hosts) {
+    this(path, fileLength, Collections.singletonList(pattern), new long[] {logicalStart},
+        blockSize, hosts);
   }
 
-  public AccessSplit(Path path, List<AccessPattern> parts, long[] logicalStarts, long blockSize,
-      String[] hosts) {
+  /** A split of a plain file of {@code fileLength} bytes. */
+  public AccessSplit(Path path, long fileLength, List<AccessPattern> parts,
+      long[] logicalStarts, long blockSize, String[] hosts) {
     if (parts.isEmpty() || parts.size() != logicalStarts.length) {
       throw new IllegalArgumentException(parts.size() + " parts and " + logicalStarts.length
           + " logical starts");
     }
     this.path = path;
+    this.fileLength = fileLength;
     this.parts = new ArrayList<>(parts);
     this.logicalStarts = logicalStarts.clone();
     this.blockSize = blockSize;
@@ -63,23 +73,28 @@ public final class AccessSplit extends InputSplit implements Writable {
   }
 
   /**
-   * A split of one task of a restructured file, read contiguously: its regions were packed from
-   * {@code taskStart} into chunks of {@code chunkSize} ({@code RestructuredLayout}).
+   * A split of one task of a restructured file, read contiguously: its regions were packed by
+   * first fit into {@code chunks} chunks of {@code chunkSize} from chunk {@code firstChunk}.
    */
-  static AccessSplit packed(Path path, AccessPattern task, long logicalStart, long chunkSize,
-      long taskStart, long blockSize, String[] hosts) {
-    AccessSplit s = new AccessSplit(path, task, logicalStart, blockSize, hosts);
+  static AccessSplit packed(RestructuredFiles.Inspected file, AccessPattern task,
+      long logicalStart, long firstChunk, long chunks, String[] hosts) {
+    AccessSplit s = new AccessSplit(file.status().getPath(), file.status().getLen(), task,
+        logicalStart, file.status().getBlockSize(), hosts);
     s.layout = Layout.PACKED;
-    s.chunkSize = chunkSize;
-    s.taskStart = taskStart;
+    s.identity = file.identity();
+    s.chunkSize = file.layout().chunkSize();
+    s.firstChunk = firstChunk;
+    s.chunks = chunks;
     return s;
   }
 
-  /** A split of a restructured file read through its index (a pattern it was not packed for). */
-  static AccessSplit throughIndex(Path path, AccessPattern part, long logicalStart,
-      long blockSize) {
-    AccessSplit s = new AccessSplit(path, part, logicalStart, blockSize, new String[0]);
+  /** A split of a restructured file read through its layout (a pattern it was not packed for). */
+  static AccessSplit throughIndex(RestructuredFiles.Inspected file, AccessPattern part,
+      long logicalStart) {
+    AccessSplit s = new AccessSplit(file.status().getPath(), file.status().getLen(), part,
+        logicalStart, file.status().getBlockSize(), new String[0]);
     s.layout = Layout.THROUGH_INDEX;
+    s.identity = file.identity();
     return s;
   }
 
@@ -91,14 +106,29 @@ public final class AccessSplit extends InputSplit implements Writable {
     return layout;
   }
 
+  /** The file's length when the job was submitted. */
+  public long fileLength() {
+    return fileLength;
+  }
+
+  /** The file's layout's CRC then, or -1 for a plain file. */
+  long identity() {
+    return identity;
+  }
+
   /** For {@link Layout#PACKED}: the restructured file's chunk size. */
   public long chunkSize() {
     return chunkSize;
   }
 
-  /** For {@link Layout#PACKED}: where the task's chunks start in the file. */
-  public long taskStart() {
-    return taskStart;
+  /** For {@link Layout#PACKED}: the task's first chunk. */
+  public long firstChunk() {
+    return firstChunk;
+  }
+
+  /** For {@link Layout#PACKED}: the task's chunks. */
+  public long chunks() {
+    return chunks;
   }
 
   public List<AccessPattern> parts() {
@@ -143,8 +173,11 @@ public final class AccessSplit extends InputSplit implements Writable {
   public void write(DataOutput out) throws IOException {
     Text.writeString(out, path.toString());
     out.writeByte(layout.ordinal());
+    out.writeLong(fileLength);
+    out.writeLong(identity);
     out.writeLong(chunkSize);
-    out.writeLong(taskStart);
+    out.writeLong(firstChunk);
+    out.writeLong(chunks);
     out.writeLong(blockSize);
     WritableUtils.writeVInt(out, parts.size());
     for (int k = 0; k < parts.size(); k++) {
@@ -161,8 +194,11 @@ public final class AccessSplit extends InputSplit implements Writable {
       throw new IOException("corrupt split: layout " + kind);
     }
     layout = Layout.values()[kind];
+    fileLength = in.readLong();
+    identity = in.readLong();
     chunkSize = in.readLong();
-    taskStart = in.readLong();
+    firstChunk = in.readLong();
+    chunks = in.readLong();
     blockSize = in.readLong();
     int n = WritableUtils.readVInt(in);
     parts = new ArrayList<>(n);

@@ -31,6 +31,7 @@ class MatchRecordReader extends RecordReader<SideKey, Writable> {
   @Override
   public void initialize(InputSplit genericSplit, TaskAttemptContext ctx) throws IOException {
     split = (PairSplit) genericSplit;
+    split.loadB(ctx.getConfiguration());
     context = ctx;
     aFormat = SequenceMatchingInputFormat.format(ctx.getConfiguration(),
         SequenceMatchingInputFormat.A_FORMAT);

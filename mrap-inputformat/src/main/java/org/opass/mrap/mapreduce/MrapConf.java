@@ -1,17 +1,20 @@
 package org.opass.mrap.mapreduce;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
+import java.util.Collection;
 import java.util.Map;
+import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapred.InvalidJobConfException;
+import org.apache.hadoop.security.AccessControlException;
 import org.opass.mrap.pattern.PatternConfig;
 import org.opass.mrap.pattern.PatternException;
 
-/** Hadoop glue of {@link PatternConfig}: the pattern a job's configuration describes. */
+/** Hadoop glue of {@link PatternConfig}: the pattern and settings a job's configuration holds. */
 public final class MrapConf {
   private MrapConf() {
   }
@@ -23,19 +26,64 @@ public final class MrapConf {
    * @throws InvalidJobConfException naming the property at fault
    */
   public static PatternConfig pattern(Configuration conf) throws IOException {
-    Map<String, String> props = new HashMap<>();
-    for (String prefix : PatternConfig.PREFIXES) {
-      for (Map.Entry<String, String> e : conf.getPropsWithPrefix(prefix).entrySet()) {
-        props.put(prefix + e.getKey(), e.getValue());
-      }
-    }
+    Map<String, String> props = properties(conf, PatternConfig.PREFIXES);
     try {
       return PatternConfig.load(props, file -> {
         Path p = new Path(file);
-        return new InputStreamReader(p.getFileSystem(conf).open(p), StandardCharsets.UTF_8);
+        try {
+          return new InputStreamReader(p.getFileSystem(conf).open(p), StandardCharsets.UTF_8);
+        } catch (FileNotFoundException | AccessControlException e) {
+          throw new PatternException(PatternConfig.INDEXED_FILE, "=" + file + ": "
+              + (e instanceof FileNotFoundException ? "no such file" : "not readable ("
+              + firstLine(e.getMessage()) + ")"));
+        } catch (IllegalArgumentException e) { // a path Hadoop cannot parse
+          throw new PatternException(PatternConfig.INDEXED_FILE, "=" + file + ": "
+              + e.getMessage());
+        }
       });
     } catch (PatternException e) {
       throw invalid(e);
+    }
+  }
+
+  /**
+   * Every property of {@code conf} under {@code prefixes}, each value read as Hadoop reads it
+   * (variables substituted).
+   *
+   * @throws InvalidJobConfException naming a property whose value Hadoop cannot read (a
+   *     variable that refers to itself, say)
+   */
+  public static Map<String, String> properties(Configuration conf, String... prefixes)
+      throws InvalidJobConfException {
+    Map<String, String> out = new TreeMap<>();
+    for (Map.Entry<String, String> e : conf) { // raw values: nothing substituted yet
+      String key = e.getKey();
+      for (String prefix : prefixes) {
+        if (key.startsWith(prefix)) {
+          try {
+            out.put(key, conf.get(key));
+          } catch (IllegalStateException | IllegalArgumentException bad) {
+            throw new InvalidJobConfException(key + "=" + PatternConfig.shorten(e.getValue())
+                + " cannot be read: " + bad.getMessage());
+          }
+          break;
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Refuses a property under {@code prefix} that is not one of {@code known}: a misspelt key
+   * would otherwise be ignored.
+   */
+  public static void checkKeys(Configuration conf, String prefix, Collection<String> known)
+      throws InvalidJobConfException {
+    for (String key : properties(conf, prefix).keySet()) {
+      if (!known.contains(key)) {
+        throw new InvalidJobConfException(key + " is not a setting; the " + prefix
+            + "* settings are " + String.join(", ", new java.util.TreeSet<>(known)));
+      }
     }
   }
 
@@ -45,21 +93,57 @@ public final class MrapConf {
     return out;
   }
 
-  /** A non-negative byte count, or the default; a bad value names the key. */
-  static long bytes(Configuration conf, String key, long dflt) throws InvalidJobConfException {
-    String raw = conf.getTrimmed(key);
+  /** A byte count of at least {@code min}, or the default; a bad value names the key. */
+  public static long bytes(Configuration conf, String key, long dflt, long min)
+      throws InvalidJobConfException {
+    String raw;
+    try {
+      raw = conf.get(key);
+    } catch (IllegalStateException | IllegalArgumentException e) {
+      throw new InvalidJobConfException(key + " cannot be read: " + e.getMessage());
+    }
     if (raw == null) {
       return dflt;
     }
     try {
-      long v = conf.getLongBytes(key, dflt);
-      if (v >= 0) {
-        return v;
-      }
-    } catch (IllegalArgumentException e) { // Hadoop's parse errors, NumberFormatException too
-      // below
+      return PatternConfig.parseBytes(key, raw, min);
+    } catch (PatternException e) {
+      throw new InvalidJobConfException(key + "=" + PatternConfig.shorten(raw) + " must be a "
+          + "byte count from " + min + " (ASCII digits, k, m, g or t suffix) below 2^63");
     }
-    throw new InvalidJobConfException(key + "=" + raw + " must be a byte count >= 0 (k, m, g "
-        + "suffixes allowed)");
+  }
+
+  /** A non-negative byte count, or the default; a bad value names the key. */
+  static long bytes(Configuration conf, String key, long dflt) throws InvalidJobConfException {
+    return bytes(conf, key, dflt, 0);
+  }
+
+  /** One of {@code choices} (the first is the default); another value names the key. */
+  static String choice(Configuration conf, String key, String... choices)
+      throws InvalidJobConfException {
+    String raw;
+    try {
+      raw = conf.getTrimmed(key);
+    } catch (IllegalStateException | IllegalArgumentException e) {
+      throw new InvalidJobConfException(key + " cannot be read: " + e.getMessage());
+    }
+    if (raw == null) {
+      return choices[0];
+    }
+    for (String c : choices) {
+      if (c.equals(raw)) {
+        return c;
+      }
+    }
+    throw new InvalidJobConfException(key + "=" + PatternConfig.shorten(raw) + " must be "
+        + String.join(" or ", choices));
+  }
+
+  static String firstLine(String s) {
+    if (s == null) {
+      return "";
+    }
+    int nl = s.indexOf('\n');
+    return nl < 0 ? s : s.substring(0, nl);
   }
 }

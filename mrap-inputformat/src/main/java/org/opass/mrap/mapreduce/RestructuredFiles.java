@@ -1,71 +1,190 @@
 package org.opass.mrap.mapreduce;
 
+import java.io.EOFException;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.opass.mrap.layout.LayoutHeader;
 import org.opass.mrap.layout.RestructuredLayout;
 
 /**
- * Restructured files in a file system: the layout is stored next to the data, in
- * {@code .<name>.mrap-layout} (hidden from FileInputFormat listings), and a logical view reads
- * the original bytes through its index.
+ * Restructured files in a file system. A restructured file carries its layout: a header in its
+ * first bytes and the layout after its data ({@link RestructuredLayout}), so whatever moves or
+ * copies the file moves or copies the layout, and a file put in its place has none. A reader
+ * looks at a file's first bytes to tell which it is, and checks that the file still has the
+ * length its header records (an appended or truncated file is refused, naming it).
  */
 public final class RestructuredFiles {
+  /** The identity of a plain file. */
+  static final long PLAIN = -1;
+
+  /** Files inspected at once when a job names many. */
+  private static final int INSPECTORS = 8;
+
   private RestructuredFiles() {
   }
 
-  /** Where the layout of {@code file} is stored. */
-  public static Path layoutPath(Path file) {
-    return new Path(file.getParent(), "." + file.getName() + ".mrap-layout");
+  /** What MRAP's readers make of a file: plain, or restructured with its layout. */
+  public static final class Inspected {
+    private final FileStatus status;
+    private final RestructuredLayout layout;
+
+    Inspected(FileStatus status, RestructuredLayout layout) {
+      this.status = status;
+      this.layout = layout;
+    }
+
+    public FileStatus status() {
+      return status;
+    }
+
+    /** The layout, or null for a plain file. */
+    public RestructuredLayout layout() {
+      return layout;
+    }
+
+    /** The original's length: the file's own for a plain file. */
+    public long logicalLength() {
+      return layout != null ? layout.logicalLength() : status.getLen();
+    }
+
+    /** What a split records to find the same file at task time: its layout's CRC, -1 if plain. */
+    long identity() {
+      return layout != null ? RestructuredFiles.identity(layout.trailerCrc()) : PLAIN;
+    }
   }
 
-  /** The layout of {@code file}, or null when it is not a restructured file. */
+  /** The layout of {@code file}, or null when it is a plain file. */
   public static RestructuredLayout layoutOf(FileSystem fs, Path file) throws IOException {
-    Path layout = layoutPath(file);
-    if (!fs.exists(layout)) {
+    return inspect(fs, fs.getFileStatus(file)).layout();
+  }
+
+  /**
+   * Reads a file's first bytes and, if it is restructured, its layout.
+   *
+   * @throws IOException naming the file if it starts like a restructured file but its header
+   *     or layout is damaged, or its length is no longer the one its header records
+   */
+  public static Inspected inspect(FileSystem fs, FileStatus status) throws IOException {
+    Path path = status.getPath();
+    try (FSDataInputStream in = fs.open(path)) {
+      LayoutHeader header = header(in, status);
+      if (header == null) {
+        return new Inspected(status, null);
+      }
+      byte[] trailer = new byte[header.trailerLength()];
+      try {
+        in.readFully(header.dataLength(), trailer);
+      } catch (EOFException e) {
+        throw new IOException(path + ": its MRAP layout is cut short", e);
+      }
+      return new Inspected(status, RestructuredLayout.read(header, trailer, path.toString()));
+    }
+  }
+
+  /** The file's header, checked against its length; null for a plain file. */
+  private static LayoutHeader header(FSDataInputStream in, FileStatus status)
+      throws IOException {
+    if (status.getLen() < 16) {
       return null;
     }
-    try (FSDataInputStream in = fs.open(layout)) {
-      return RestructuredLayout.read(in, layout.toString());
+    Path path = status.getPath();
+    byte[] first = new byte[(int) Math.min(LayoutHeader.BYTES, status.getLen())];
+    in.readFully(0, first);
+    if (!LayoutHeader.looksLikeOne(first, first.length)) {
+      return null;
+    }
+    LayoutHeader header = LayoutHeader.parse(first, first.length, path.toString());
+    if (header.fileLength() != status.getLen()) {
+      throw new IOException(path + " is an MRAP restructured file of " + header.fileLength()
+          + " bytes, but now holds " + status.getLen() + ": it was "
+          + (status.getLen() > header.fileLength() ? "appended to" : "truncated")
+          + " since it was restructured, and its layout no longer describes it (restore it, "
+          + "or restructure the original again)");
+    }
+    return header;
+  }
+
+  /** {@link #inspect}s every file, several at a time, in the files' order. */
+  static List<Inspected> inspectAll(Configuration conf, List<FileStatus> files)
+      throws IOException {
+    List<Inspected> out = new ArrayList<>(files.size());
+    if (files.size() <= 1) {
+      for (FileStatus f : files) {
+        out.add(inspect(f.getPath().getFileSystem(conf), f));
+      }
+      return out;
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(Math.min(INSPECTORS, files.size()), r -> {
+      Thread t = new Thread(r, "mrap-inspect");
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      List<Future<Inspected>> pending = new ArrayList<>(files.size());
+      for (FileStatus f : files) {
+        pending.add(pool.submit(() -> inspect(f.getPath().getFileSystem(conf), f)));
+      }
+      for (Future<Inspected> f : pending) {
+        out.add(f.get());
+      }
+      return out;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted while reading the input files' "
+          + "first bytes");
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof IOException) {
+        throw (IOException) e.getCause();
+      }
+      throw new IOException(e.getCause());
+    } finally {
+      pool.shutdownNow();
     }
   }
 
-  /** Reads the original bytes of a restructured file through its index. */
-  static final class LogicalView {
-    private final long[] logical;
-    private final long[] physical;
-    private final long[] length;
+  /**
+   * At task time: checks that {@code path} is still the file its split was made from (its
+   * length, and its layout's CRC or that it has none), before a byte is read as data.
+   *
+   * @throws IOException naming the file and what changed since the job was submitted
+   */
+  private static long identity(int trailerCrc) {
+    return trailerCrc & 0xffffffffL;
+  }
 
-    LogicalView(RestructuredLayout layout) {
-      List<long[]> segments = layout.segments();
-      logical = new long[segments.size()];
-      physical = new long[segments.size()];
-      length = new long[segments.size()];
-      for (int i = 0; i < logical.length; i++) {
-        logical[i] = segments.get(i)[0];
-        physical[i] = segments.get(i)[1];
-        length[i] = segments.get(i)[2];
+  static RestructuredLayout checkSame(FileSystem fs, Path path, long length, long identity,
+      boolean wantLayout) throws IOException {
+    FileStatus now = fs.getFileStatus(path);
+    if (now.getLen() != length) {
+      throw new IOException(path + " changed since the job was submitted: it held " + length
+          + " bytes, now " + now.getLen());
+    }
+    RestructuredLayout layout = null;
+    long found;
+    if (wantLayout) {
+      layout = inspect(fs, now).layout();
+      found = layout == null ? PLAIN : identity(layout.trailerCrc());
+    } else {
+      try (FSDataInputStream in = fs.open(path)) {
+        LayoutHeader header = header(in, now);
+        found = header == null ? PLAIN : identity(header.trailerCrc());
       }
     }
-
-    /** Reads original bytes {@code [pos, pos + len)} into {@code dst}; returns reads issued. */
-    int read(FSDataInputStream in, long pos, byte[] dst, int off, int len) throws IOException {
-      int s = java.util.Arrays.binarySearch(logical, pos);
-      s = s >= 0 ? s : -s - 2;
-      int reads = 0;
-      while (len > 0) {
-        long into = pos - logical[s];
-        int n = (int) Math.min(len, length[s] - into);
-        in.readFully(physical[s] + into, dst, off, n);
-        reads++;
-        pos += n;
-        off += n;
-        len -= n;
-        s++;
-      }
-      return reads;
+    if (found != identity) {
+      throw new IOException(path + " was replaced since the job was submitted: it was "
+          + (identity == PLAIN ? "a plain file" : "restructured") + ", now it is "
+          + (found == PLAIN ? "a plain file" : "restructured for another layout"));
     }
+    return layout;
   }
 }

@@ -8,14 +8,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.BlockLocation;
-import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.Writable;
-import org.apache.hadoop.io.compress.CompressionCodec;
-import org.apache.hadoop.io.compress.CompressionCodecFactory;
-import org.apache.hadoop.io.compress.SplittableCompressionCodec;
 import org.apache.hadoop.mapred.InvalidJobConfException;
 import org.apache.hadoop.mapreduce.InputFormat;
 import org.apache.hadoop.mapreduce.InputSplit;
@@ -34,14 +29,16 @@ import org.apache.hadoop.util.ReflectionUtils;
  * bytes each), so a matching job (read mapping, joins of two data sets) reads both in one map
  * phase instead of a preparation job and a join job.
  *
- * <p>Each input is one or more files or folders; each file is cut into pieces of its split
- * size (whole, if compressed without a splittable codec), in path order. Modes
- * ({@value #MODE}):
+ * <p>Each input is one or more files or folders, cut into pieces by its own format's
+ * {@code getSplits} (pieces of its split size, {@value #A_SPLIT_BYTES} or
+ * {@value #B_SPLIT_BYTES}; whole files where the format cannot split them: compressed text,
+ * FASTA, BAM-like formats), empty pieces skipped, in path order. Modes ({@value #MODE}):
  * <ul>
  *   <li>{@code one-to-one}: task i gets A piece i and B piece i (both inputs must cut into as
  *   many pieces);</li>
  *   <li>{@code one-to-all}: task i gets A piece i and all of B (B small enough to read by every
- *   task, as a map-side join's small side);</li>
+ *   task, as a map-side join's small side); B's pieces are listed once, in the job's folder,
+ *   not in every split;</li>
  *   <li>{@code all-pairs}: a task per (A piece, B piece), every A piece meets every B piece.</li>
  * </ul>
  * Records come from each input's own format ({@value #FORMAT}, default {@code TextInputFormat};
@@ -66,6 +63,9 @@ public class SequenceMatchingInputFormat extends InputFormat<SideKey, Writable> 
   /** Most tasks {@code all-pairs} may make (a bound on the split list held at submission). */
   public static final String MAX_TASKS = "mrap.match.max.tasks";
   public static final int MAX_TASKS_DEFAULT = 100_000;
+  /** Every setting under {@code mrap.match.}; another name there is refused. */
+  public static final List<String> KEYS = Arrays.asList(A_PATHS, B_PATHS, A_SPLIT_BYTES,
+      B_SPLIT_BYTES, MODE, FORMAT, A_FORMAT, B_FORMAT, MAX_TASKS);
 
   /** How pieces of A and B are paired into tasks. */
   public enum Mode {
@@ -133,11 +133,10 @@ public class SequenceMatchingInputFormat extends InputFormat<SideKey, Writable> 
   @Override
   public List<InputSplit> getSplits(JobContext job) throws IOException {
     Configuration conf = job.getConfiguration();
+    MrapConf.checkKeys(conf, "mrap.match.", KEYS);
     Mode mode = mode(conf);
-    format(conf, A_FORMAT);
-    format(conf, B_FORMAT);
-    Pieces a = pieces(conf, A_PATHS, A_SPLIT_BYTES);
-    Pieces b = pieces(conf, B_PATHS, B_SPLIT_BYTES);
+    Pieces a = pieces(conf, A_PATHS, A_SPLIT_BYTES, format(conf, A_FORMAT));
+    Pieces b = pieces(conf, B_PATHS, B_SPLIT_BYTES, format(conf, B_FORMAT));
     List<InputSplit> splits = new ArrayList<>();
     switch (mode) {
       case ONE_TO_ONE:
@@ -148,14 +147,22 @@ public class SequenceMatchingInputFormat extends InputFormat<SideKey, Writable> 
               + B_SPLIT_BYTES + "=" + conf.get(B_SPLIT_BYTES, "its block size"));
         }
         for (int i = 0; i < a.size(); i++) {
-          splits.add(pair(a, new int[] {i}, b, new int[] {i}));
+          splits.add(pair(a, new int[] {i}, b, new int[] {i}, null, null));
         }
         break;
       case ONE_TO_ALL: {
         int[] all = new int[b.size()];
         Arrays.setAll(all, k -> k);
+        // B once, in the job's folder, when the job has one (a job submission); each split
+        // names it instead of carrying every piece of B
+        String jobDir = conf.get("mapreduce.job.dir");
+        Path bList = jobDir == null ? null : new Path(jobDir, "mrap-match-b.pieces");
+        if (bList != null) {
+          PairSplit.writePieces(bList.getFileSystem(conf), bList, b.splits);
+        }
+        Map<String, Long> bHosts = b.hostBytes(all);
         for (int i = 0; i < a.size(); i++) {
-          splits.add(pair(a, new int[] {i}, b, all));
+          splits.add(pair(a, new int[] {i}, b, all, bList, bHosts));
         }
         break;
       }
@@ -168,7 +175,7 @@ public class SequenceMatchingInputFormat extends InputFormat<SideKey, Writable> 
         }
         for (int i = 0; i < a.size(); i++) {
           for (int j = 0; j < b.size(); j++) {
-            splits.add(pair(a, new int[] {i}, b, new int[] {j}));
+            splits.add(pair(a, new int[] {i}, b, new int[] {j}, null, null));
           }
         }
       }
@@ -176,96 +183,112 @@ public class SequenceMatchingInputFormat extends InputFormat<SideKey, Writable> 
     return splits;
   }
 
-  private static PairSplit pair(Pieces a, int[] ai, Pieces b, int[] bi) {
-    Map<String, Long> bytes = new HashMap<>();
-    List<FileSplit> as = a.collect(ai, bytes);
-    List<FileSplit> bs = b.collect(bi, bytes);
+  /**
+   * A task's split: its pieces of A and B, and the hosts holding most of their bytes
+   * ({@code bHosts}: what each host holds of the B pieces, when the caller has it already).
+   */
+  private static PairSplit pair(Pieces a, int[] ai, Pieces b, int[] bi, Path bList,
+      Map<String, Long> bHosts) throws IOException {
+    Map<String, Long> bytes = new HashMap<>(bHosts != null ? bHosts : b.hostBytes(bi));
+    a.hostBytes(ai).forEach((h, n) -> bytes.merge(h, n, Long::sum));
     String[] hosts = bytes.entrySet().stream()
         .sorted((x, y) -> y.getValue().equals(x.getValue()) ? x.getKey().compareTo(y.getKey())
             : Long.compare(y.getValue(), x.getValue()))
         .limit(3).map(Map.Entry::getKey).toArray(String[]::new);
-    return new PairSplit(as, ai, bs, bi, hosts);
+    return bList == null ? new PairSplit(a.get(ai), ai, b.get(bi), bi, hosts)
+        : PairSplit.withListedB(a.get(ai), ai, bList, bi.length, hosts);
   }
 
-  /** An input's pieces, with the bytes each host holds of each. */
+  /** An input's pieces: the file ranges its own format cuts it into. */
   private static final class Pieces {
     final List<FileSplit> splits = new ArrayList<>();
-    final List<Map<String, Long>> hostBytes = new ArrayList<>();
 
     int size() {
       return splits.size();
     }
 
-    List<FileSplit> collect(int[] idx, Map<String, Long> bytes) {
+    List<FileSplit> get(int[] idx) {
       List<FileSplit> out = new ArrayList<>(idx.length);
       for (int i : idx) {
         out.add(splits.get(i));
-        hostBytes.get(i).forEach((h, n) -> bytes.merge(h, n, Long::sum));
       }
       return out;
     }
+
+    /** What each host holds of the pieces {@code idx} (each piece's hosts, as cut). */
+    Map<String, Long> hostBytes(int[] idx) throws IOException {
+      Map<String, Long> bytes = new HashMap<>();
+      for (int i : idx) {
+        FileSplit s = splits.get(i);
+        for (String h : s.getLocations()) {
+          bytes.merge(h, s.getLength(), Long::sum);
+        }
+      }
+      return bytes;
+    }
   }
 
-  private static Pieces pieces(Configuration conf, String pathsKey, String bytesKey)
-      throws IOException {
+  /**
+   * Cuts an input as its own format does ({@code getSplits}, pieces of {@code bytesKey} bytes
+   * when set, else its defaults: whole files where it cannot split them), skipping empty
+   * pieces, in path order. A restructured file (its bytes not in their original order) is
+   * refused by name.
+   */
+  @SuppressWarnings("rawtypes")
+  private static Pieces pieces(Configuration conf, String pathsKey, String bytesKey,
+      FileInputFormat format) throws IOException {
     String raw = conf.getTrimmed(pathsKey);
     if (raw == null || raw.isEmpty()) {
       throw new InvalidJobConfException(pathsKey + " is not set: name the input's files or "
           + "folders (comma-separated)");
     }
     long perPiece = MrapConf.bytes(conf, bytesKey, 0);
-    CompressionCodecFactory codecs = new CompressionCodecFactory(conf);
-    Pieces out = new Pieces();
+    Job side = Job.getInstance(new Configuration(conf));
+    Configuration sc = side.getConfiguration();
+    if (perPiece > 0) {
+      sc.setLong(FileInputFormat.SPLIT_MINSIZE, perPiece);
+      sc.setLong(FileInputFormat.SPLIT_MAXSIZE, perPiece);
+    }
+    List<Path> paths = new ArrayList<>();
     for (String p : raw.split(",")) {
-      Path path = new Path(p.trim());
-      FileSystem fs = path.getFileSystem(conf);
-      FileStatus[] matched = fs.globStatus(path);
-      if (matched == null || matched.length == 0) {
-        throw new InvalidJobConfException(pathsKey + ": " + path + " does not exist");
-      }
-      List<FileStatus> files = new ArrayList<>();
-      for (FileStatus st : matched) {
-        if (st.isDirectory()) {
-          for (FileStatus child : fs.listStatus(st.getPath(), q -> !q.getName().startsWith("_")
-              && !q.getName().startsWith("."))) {
-            if (child.isFile()) {
-              files.add(child);
-            }
-          }
-        } else {
-          files.add(st);
-        }
-      }
-      files.sort((x, y) -> x.getPath().compareTo(y.getPath()));
-      for (FileStatus f : files) {
-        CompressionCodec codec = codecs.getCodec(f.getPath());
-        boolean splittable = codec == null || codec instanceof SplittableCompressionCodec;
-        long size = perPiece > 0 ? perPiece : Math.max(1, f.getBlockSize());
-        long len = f.getLen();
-        BlockLocation[] blocks = fs.getFileBlockLocations(f, 0, len);
-        for (long off = 0; off < len || (off == 0 && len == 0); off += size) {
-          long pieceLen = splittable ? Math.min(size, len - off) : len;
-          Map<String, Long> held = new HashMap<>();
-          for (BlockLocation blk : blocks) {
-            long overlap = Math.min(off + pieceLen, blk.getOffset() + blk.getLength())
-                - Math.max(off, blk.getOffset());
-            if (overlap > 0) {
-              for (String h : blk.getHosts()) {
-                held.merge(h, overlap, Long::sum);
-              }
-            }
-          }
-          out.splits.add(new FileSplit(f.getPath(), off, pieceLen,
-              held.keySet().toArray(new String[0])));
-          out.hostBytes.add(held);
-          if (!splittable || len == 0) {
-            break;
-          }
-        }
+      if (!p.trim().isEmpty()) {
+        paths.add(new Path(p.trim()));
       }
     }
+    FileInputFormat.setInputPaths(side, paths.toArray(new Path[0]));
+    List<InputSplit> cut;
+    try {
+      cut = format.getSplits(side);
+    } catch (org.apache.hadoop.mapreduce.lib.input.InvalidInputException e) {
+      throw new InvalidJobConfException(pathsKey + ": " + MrapConf.firstLine(e.getMessage()));
+    }
+    Pieces out = new Pieces();
+    Map<Path, Boolean> checked = new HashMap<>();
+    for (InputSplit s : cut) {
+      if (!(s instanceof FileSplit)) {
+        throw new InvalidJobConfException(pathsKey + ": its format, "
+            + format.getClass().getName() + ", cuts it into " + s.getClass().getName()
+            + " splits, not file ranges (FileSplit)");
+      }
+      FileSplit f = (FileSplit) s;
+      if (f.getLength() == 0) {
+        continue;
+      }
+      if (checked.putIfAbsent(f.getPath(), Boolean.TRUE) == null) {
+        FileSystem fs = f.getPath().getFileSystem(conf);
+        if (RestructuredFiles.inspect(fs, fs.getFileStatus(f.getPath())).layout() != null) {
+          throw new InvalidJobConfException(pathsKey + ": " + f.getPath() + " is an MRAP "
+              + "restructured file, its bytes out of their original order: match its "
+              + "original (copy it back out with mrap-copy), or read it with AccessInputFormat");
+        }
+      }
+      out.splits.add(f);
+    }
+    out.splits.sort((x, y) -> x.getPath().equals(y.getPath())
+        ? Long.compare(x.getStart(), y.getStart()) : x.getPath().compareTo(y.getPath()));
     if (out.size() == 0) {
-      throw new InvalidJobConfException(pathsKey + "=" + raw + " holds no files");
+      throw new InvalidJobConfException(pathsKey + "=" + raw + " holds no data: "
+          + (cut.isEmpty() ? "no files" : "only empty files"));
     }
     return out;
   }

@@ -7,29 +7,39 @@ import java.util.Arrays;
 
 /**
  * A list of regions given one by one (MPI's {@code MPI_Type_indexed}): any offsets and
- * lengths, kept sorted by offset (file order), overlaps allowed. Held as two primitive arrays,
- * 16 bytes a region.
+ * lengths, kept sorted by offset (file order), overlaps allowed. Held as two primitive arrays
+ * (offsets, and the bytes before each region laid end to end), 16 bytes a region; lookups are
+ * binary searches.
  *
  * <p>Text form, inline or in a side file: {@code offset:length} items separated by commas or
  * line breaks (a side file may also use {@code offset length} lines and {@code #} comments).
  */
 public final class IndexedPattern implements AccessPattern {
   private final long[] offsets;
-  private final long[] lengths;
-  private final long totalBytes;
+  /** before[i]: bytes of regions [0, i); before[n] is the total. */
+  private final long[] before;
   private final long end;
+  private final boolean disjoint;
+  private volatile StridedPattern strided; // the canonical form, if the list is a vector
+  private volatile boolean stridedKnown;
 
   private IndexedPattern(long[] offsets, long[] lengths) {
     this.offsets = offsets;
-    this.lengths = lengths;
-    long bytes = 0;
+    this.before = new long[offsets.length + 1];
     long last = 0;
+    boolean apart = true;
     for (int i = 0; i < offsets.length; i++) {
-      bytes = Math.addExact(bytes, lengths[i]);
+      try {
+        before[i + 1] = Math.addExact(before[i], lengths[i]);
+      } catch (ArithmeticException e) {
+        throw new IllegalArgumentException("the regions add up to more than 2^63 bytes (at "
+            + "region " + i + ")");
+      }
+      apart &= offsets[i] >= last;
       last = Math.max(last, offsets[i] + lengths[i]);
     }
-    this.totalBytes = bytes;
     this.end = last;
+    this.disjoint = apart;
   }
 
   /**
@@ -43,17 +53,17 @@ public final class IndexedPattern implements AccessPattern {
     if (offsets.length == 0) {
       throw new IllegalArgumentException("an indexed pattern needs at least one region");
     }
+    boolean sorted = true;
     for (int i = 0; i < offsets.length; i++) {
       check(i, offsets[i], lengths[i]);
-    }
-    Integer[] order = new Integer[offsets.length];
-    boolean sorted = true;
-    for (int i = 0; i < order.length; i++) {
-      order[i] = i;
       sorted &= i == 0 || offsets[i - 1] <= offsets[i];
     }
     if (sorted) {
       return new IndexedPattern(offsets.clone(), lengths.clone());
+    }
+    Integer[] order = new Integer[offsets.length];
+    for (int i = 0; i < order.length; i++) {
+      order[i] = i;
     }
     Arrays.sort(order, (a, b) -> Long.compare(offsets[a], offsets[b])); // stable
     long[] o = new long[order.length];
@@ -68,7 +78,7 @@ public final class IndexedPattern implements AccessPattern {
   private static void check(long index, long offset, long length) {
     if (offset < 0 || length < 1 || offset > Long.MAX_VALUE - length) {
       throw new IllegalArgumentException("region " + index + " (offset " + offset + ", length "
-          + length + ") needs offset >= 0 and length >= 1");
+          + length + ") needs offset >= 0, length >= 1 and an end within 2^63");
     }
   }
 
@@ -91,24 +101,26 @@ public final class IndexedPattern implements AccessPattern {
       if (body.isEmpty()) {
         continue;
       }
-      for (String item : body.split(",")) {
-        String t = item.trim();
-        if (t.isEmpty()) {
-          continue;
+      String[] items = body.split(",", -1);
+      for (int k = 0; k < items.length; k++) {
+        String t = items[k].trim();
+        if (t.isEmpty() && k == items.length - 1 && k > 0) {
+          continue; // a line may end with the comma before the next line's items
         }
-        String[] parts = t.split("[:\\s]+");
+        String[] parts = t.split("[:\\s]+", -1);
         long off;
         long len;
         try {
           if (parts.length != 2) {
             throw new NumberFormatException();
           }
-          off = Long.parseLong(parts[0]);
-          len = Long.parseLong(parts[1]);
+          off = PatternConfig.parseDigits(parts[0]);
+          len = PatternConfig.parseDigits(parts[1]);
           check(n, off, len);
         } catch (IllegalArgumentException e) { // NumberFormatException is one too
-          throw new IllegalArgumentException(source + " line " + lineNo + ": '" + t
-              + "' is not offset:length with offset >= 0 and length >= 1");
+          throw new IllegalArgumentException(source + " line " + lineNo + ": '"
+              + PatternConfig.shorten(t) + "' is not offset:length with offset >= 0 and length "
+              + ">= 1");
         }
         if (n == o.length) {
           o = Arrays.copyOf(o, n * 2);
@@ -132,7 +144,7 @@ public final class IndexedPattern implements AccessPattern {
 
   @Override
   public long totalBytes() {
-    return totalBytes;
+    return before[offsets.length];
   }
 
   @Override
@@ -142,7 +154,87 @@ public final class IndexedPattern implements AccessPattern {
 
   /** Region {@code i} in file order. */
   public Region region(int i) {
-    return Region.of(offsets[i], lengths[i]);
+    return Region.of(offsets[i], length(i));
+  }
+
+  private long length(int i) {
+    return before[i + 1] - before[i];
+  }
+
+  @Override
+  public long offsetOf(long k) {
+    AccessPattern.checkRange(k, k + 1, offsets.length);
+    return offsets[(int) k];
+  }
+
+  @Override
+  public long bytesBefore(long k) {
+    AccessPattern.checkRange(0, k, offsets.length);
+    return before[(int) k];
+  }
+
+  @Override
+  public long regionOfByte(long b) {
+    if (b >= totalBytes()) {
+      return offsets.length;
+    }
+    int i = Arrays.binarySearch(before, 0, offsets.length, Math.max(0, b));
+    // equal: region i starts there (the first of equal keys cannot occur: lengths >= 1)
+    return i >= 0 ? i : -i - 2;
+  }
+
+  @Override
+  public long firstAtOrAfter(long offset) {
+    int lo = 0;
+    int hi = offsets.length;
+    while (lo < hi) { // the first index whose offset is >= offset
+      int mid = (lo + hi) >>> 1;
+      if (offsets[mid] < offset) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+
+  @Override
+  public long bytesBelow(long offset) {
+    int i = (int) firstAtOrAfter(offset); // regions [0, i) start below the offset
+    if (disjoint) { // regions before i - 1 end before it starts
+      return i == 0 ? 0 : before[i - 1] + Math.min(length(i - 1), offset - offsets[i - 1]);
+    }
+    long b = 0;
+    for (int k = 0; k < i; k++) {
+      b += Math.min(length(k), offset - offsets[k]);
+    }
+    return b;
+  }
+
+  @Override
+  public boolean disjoint() {
+    return disjoint;
+  }
+
+  /** The list as a vector (one size, one stride) when it is one; null otherwise. */
+  @Override
+  public StridedPattern asStrided() {
+    if (!stridedKnown) {
+      StridedPattern s = null;
+      long size = length(0);
+      long stride = offsets.length > 1 ? offsets[1] - offsets[0] : size;
+      boolean regular = stride >= size;
+      for (int i = 1; regular && i < offsets.length; i++) {
+        regular = length(i) == size && offsets[i] - offsets[i - 1] == stride;
+      }
+      if (regular) {
+        s = StridedPattern.byStride(offsets[0], size, new long[] {stride},
+            new long[] {offsets.length});
+      }
+      strided = s;
+      stridedKnown = true;
+    }
+    return strided;
   }
 
   @Override
@@ -167,26 +259,30 @@ public final class IndexedPattern implements AccessPattern {
 
       @Override
       public long length() {
-        return lengths[i];
+        return before[i + 1] - before[i];
       }
     };
   }
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof IndexedPattern && Arrays.equals(((IndexedPattern) o).offsets, offsets)
-        && Arrays.equals(((IndexedPattern) o).lengths, lengths);
+    if (o instanceof IndexedPattern) {
+      return Arrays.equals(((IndexedPattern) o).offsets, offsets)
+          && Arrays.equals(((IndexedPattern) o).before, before);
+    }
+    return o instanceof AccessPattern && asStrided() != null && asStrided().equals(o);
   }
 
   @Override
   public int hashCode() {
-    return Arrays.hashCode(offsets) * 31 + Arrays.hashCode(lengths);
+    return asStrided() != null ? asStrided().hashCode()
+        : Arrays.hashCode(offsets) * 31 + Arrays.hashCode(before);
   }
 
   /** {@code indexed(n regions, <hash>)}: the regions are too many to print. */
   @Override
   public String toString() {
-    return "indexed(" + offsets.length + " regions, " + totalBytes + " bytes, ends at " + end
+    return "indexed(" + offsets.length + " regions, " + totalBytes() + " bytes, ends at " + end
         + ", hash " + Integer.toHexString(hashCode()) + ")";
   }
 }

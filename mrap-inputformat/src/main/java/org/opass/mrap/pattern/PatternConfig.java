@@ -1,9 +1,12 @@
 package org.opass.mrap.pattern;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.StringReader;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -12,8 +15,9 @@ import java.util.TreeSet;
 /**
  * An access pattern described by configuration properties (a Hadoop XML file, {@code -D}), as
  * the MRAP thesis's {@code strided.*} template files describe one. {@link #load} checks every
- * property before any job runs: a missing, malformed or out-of-range value, or a property name
- * that is not one of ours, is a {@link PatternException} that names it.
+ * property before any job runs: a missing, malformed or out-of-range value, a property name
+ * that is not one of ours, or one that does not apply to the pattern's kind, is a
+ * {@link PatternException} that names it.
  *
  * <table>
  *   <caption>Properties</caption>
@@ -22,6 +26,9 @@ import java.util.TreeSet;
  *   <tr><td>{@value #STRIDED_SIZE}</td><td>bytes per region</td></tr>
  *   <tr><td>{@value #STRIDED_SPACING}</td><td>bytes between one region's (or group's) end and
  *   the next one's start; one value per level, innermost first, comma-separated</td></tr>
+ *   <tr><td>{@value #STRIDED_STRIDE}</td><td>or bytes from one region's (or group's) start to
+ *   the next one's start, as MPI and HDF5 write it; one value per level (not with
+ *   {@value #STRIDED_SPACING})</td></tr>
  *   <tr><td>{@value #STRIDED_COUNT}</td><td>regions (groups) per level, innermost first</td></tr>
  *   <tr><td>{@value #STRIDED_NESTING}</td><td>levels (default: as many as counts given)</td></tr>
  *   <tr><td>{@value #STRIDED_START}</td><td>offset of the first region (default 0)</td></tr>
@@ -35,7 +42,8 @@ import java.util.TreeSet;
  *   <tr><td>{@value #INDEXED_REGIONS}</td><td>{@code offset:length,...} inline</td></tr>
  *   <tr><td>{@value #INDEXED_FILE}</td><td>or a side file of them, one or more per line</td></tr>
  * </table>
- * Byte values take binary suffixes ({@code 64k}, {@code 1m}, {@code 2g}, {@code 1t}).
+ * Numbers are ASCII digits; byte values take binary suffixes ({@code 64k}, {@code 1m},
+ * {@code 2g}, {@code 1t}).
  */
 public final class PatternConfig {
   public static final String KIND = "mrap.pattern.kind";
@@ -43,6 +51,7 @@ public final class PatternConfig {
   public static final String STRIDED_SIZE = "strided.region_size";
   public static final String STRIDED_COUNT = "strided.region_count";
   public static final String STRIDED_SPACING = "strided.region_spacing";
+  public static final String STRIDED_STRIDE = "strided.region_stride";
   public static final String STRIDED_START = "strided.start";
   public static final String ARRAY_SHAPE = "mrap.pattern.array.shape";
   public static final String ARRAY_ELEMENT = "mrap.pattern.array.element_size";
@@ -56,10 +65,28 @@ public final class PatternConfig {
   /** Prefixes of the properties this class reads; any other name under them is refused. */
   public static final String[] PREFIXES = {"strided.", "mrap.pattern."};
 
-  private static final Set<String> KEYS = new TreeSet<>(Arrays.asList(KIND, STRIDED_NESTING,
-      STRIDED_SIZE, STRIDED_COUNT, STRIDED_SPACING, STRIDED_START, ARRAY_SHAPE, ARRAY_ELEMENT,
-      ARRAY_OFFSET, SUBARRAY_ORIGIN, SUBARRAY_EXTENT, TILE_SHAPE, INDEXED_REGIONS,
-      INDEXED_FILE));
+  /** The keys each kind reads ({@value #KIND} aside). */
+  private static final Map<String, Set<String>> KINDS = new LinkedHashMap<>();
+
+  static {
+    KINDS.put("strided", keys(STRIDED_NESTING, STRIDED_SIZE, STRIDED_COUNT, STRIDED_SPACING,
+        STRIDED_STRIDE, STRIDED_START));
+    KINDS.put("subarray", keys(ARRAY_SHAPE, ARRAY_ELEMENT, ARRAY_OFFSET, SUBARRAY_ORIGIN,
+        SUBARRAY_EXTENT));
+    KINDS.put("tiled", keys(ARRAY_SHAPE, ARRAY_ELEMENT, ARRAY_OFFSET, TILE_SHAPE));
+    KINDS.put("indexed", keys(INDEXED_REGIONS, INDEXED_FILE));
+  }
+
+  private static final Set<String> KEYS = new TreeSet<>();
+
+  static {
+    KEYS.add(KIND);
+    KINDS.values().forEach(KEYS::addAll);
+  }
+
+  private static Set<String> keys(String... k) {
+    return Collections.unmodifiableSet(new TreeSet<>(Arrays.asList(k)));
+  }
 
   /** Opens an indexed pattern's side file. */
   public interface SideFiles {
@@ -81,15 +108,30 @@ public final class PatternConfig {
     this.extentProperty = extentProperty;
   }
 
+  /** Every property name a pattern may use. */
+  public static Set<String> keys() {
+    return Collections.unmodifiableSet(KEYS);
+  }
+
+  /** Whether {@code key} is under one of {@link #PREFIXES}. */
+  public static boolean hasOurPrefix(String key) {
+    for (String p : PREFIXES) {
+      if (key.startsWith(p)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /**
    * Loads the pattern that {@code props} (every property under {@link #PREFIXES}) describe.
    *
    * @throws PatternException naming the first property at fault
-   * @throws IOException if a side file cannot be read
+   * @throws IOException if a side file exists but cannot be read
    */
   public static PatternConfig load(Map<String, String> props, SideFiles sideFiles)
       throws IOException {
-    for (String key : props.keySet()) {
+    for (String key : new TreeSet<>(props.keySet())) {
       if (!KEYS.contains(key) && hasOurPrefix(key)) {
         throw new PatternException(key, "is not a pattern property; the properties are "
             + String.join(", ", KEYS));
@@ -104,6 +146,16 @@ public final class PatternConfig {
       kind = "strided";
     }
     kind = kind.trim().toLowerCase(Locale.ROOT);
+    if (!KINDS.containsKey(kind)) {
+      throw new PatternException(KIND, "=" + shorten(kind) + " is not strided, subarray, "
+          + "tiled or indexed");
+    }
+    for (String key : new TreeSet<>(props.keySet())) {
+      if (!key.equals(KIND) && KEYS.contains(key) && !KINDS.get(kind).contains(key)) {
+        throw new PatternException(key, "does not apply to a " + kind + " pattern (" + KIND
+            + "=" + kind + "); it reads " + String.join(", ", KINDS.get(kind)));
+      }
+    }
     Values v = new Values(props);
     switch (kind) {
       case "strided":
@@ -115,10 +167,16 @@ public final class PatternConfig {
         long[] origin = v.longsOr(SUBARRAY_ORIGIN, 0, shape.length, new long[shape.length]);
         long[] extent = v.longsOr(SUBARRAY_EXTENT, 1, shape.length, shape);
         for (int d = 0; d < shape.length; d++) {
-          if (origin[d] + extent[d] > shape[d]) {
-            throw new PatternException(SUBARRAY_EXTENT, "=" + props.get(SUBARRAY_EXTENT)
-                + ": dimension " + d + " runs from " + origin[d] + " to " + (origin[d]
-                + extent[d]) + ", past the array's " + shape[d] + " (" + ARRAY_SHAPE + ")");
+          if (origin[d] >= shape[d]) {
+            throw new PatternException(SUBARRAY_ORIGIN, "=" + shorten(props.get(SUBARRAY_ORIGIN))
+                + ": dimension " + d + " starts at " + origin[d] + ", past the array's "
+                + shape[d] + " (" + ARRAY_SHAPE + ")");
+          }
+          if (extent[d] > shape[d] - origin[d]) {
+            throw new PatternException(SUBARRAY_EXTENT, "=" + shorten(String.valueOf(
+                props.get(SUBARRAY_EXTENT))) + ": dimension " + d + " runs from " + origin[d]
+                + " for " + extent[d] + ", past the array's " + shape[d] + " (" + ARRAY_SHAPE
+                + ")");
           }
         }
         return new PatternConfig(props, kind, v.check(ARRAY_SHAPE,
@@ -128,42 +186,42 @@ public final class PatternConfig {
         long[] shape = v.longs(ARRAY_SHAPE, 1, -1);
         long element = v.bytes(ARRAY_ELEMENT, 1);
         long base = v.bytesOr(ARRAY_OFFSET, 0, 0);
+        v.check(ARRAY_SHAPE, () -> SubarrayPattern.whole(base, shape, element));
         long[] tile = v.longs(TILE_SHAPE, 1, shape.length);
         TiledPattern tiles = v.check(TILE_SHAPE, () -> TiledPattern.of(base, shape, element, tile));
         return new PatternConfig(props, kind, null, tiles, ARRAY_SHAPE);
       }
-      case "indexed": {
+      default: { // indexed
         String inline = props.get(INDEXED_REGIONS);
         String file = props.get(INDEXED_FILE);
-        if ((inline == null) == (file == null)) {
-          throw new PatternException(inline == null ? INDEXED_REGIONS : INDEXED_FILE,
-              inline == null ? "is not set: give the regions inline, or " + INDEXED_FILE
-                  : "and " + INDEXED_FILE + " are both set: give one");
+        if (inline != null && file != null) {
+          throw new PatternException(INDEXED_FILE, "is set and so is " + INDEXED_REGIONS
+              + ": give the regions one way");
         }
-        IndexedPattern p;
+        if (inline == null && file == null) {
+          throw new PatternException(INDEXED_REGIONS, "is not set: give the regions inline, "
+              + "or in a file named by " + INDEXED_FILE);
+        }
+        String key = inline != null ? INDEXED_REGIONS : INDEXED_FILE;
         String source = inline != null ? INDEXED_REGIONS : INDEXED_FILE + "=" + file;
-        try (Reader r = inline != null ? new StringReader(inline) : sideFiles.open(file)) {
-          p = IndexedPattern.parse(r, source);
-        } catch (IllegalArgumentException e) {
-          throw new PatternException(inline != null ? INDEXED_REGIONS : INDEXED_FILE,
-              e.getMessage());
+        IndexedPattern p;
+        if (inline == null && file.trim().isEmpty()) {
+          throw new PatternException(INDEXED_FILE, "is empty: name the file of regions");
         }
-        return new PatternConfig(props, kind, p, null, inline != null ? INDEXED_REGIONS
-            : INDEXED_FILE);
+        Reader r;
+        try {
+          r = inline != null ? new StringReader(inline) : sideFiles.open(file.trim());
+        } catch (FileNotFoundException e) {
+          throw new PatternException(INDEXED_FILE, "=" + shorten(file) + ": no such file");
+        }
+        try (Reader in = r) {
+          p = IndexedPattern.parse(in, source);
+        } catch (IllegalArgumentException e) {
+          throw new PatternException(key, e.getMessage());
+        }
+        return new PatternConfig(props, kind, p, null, key);
       }
-      default:
-        throw new PatternException(KIND, "=" + kind + " is not strided, subarray, tiled or "
-            + "indexed");
     }
-  }
-
-  private static boolean hasOurPrefix(String key) {
-    for (String p : PREFIXES) {
-      if (key.startsWith(p)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   private static StridedPattern strided(Values v) {
@@ -171,11 +229,30 @@ public final class PatternConfig {
     long start = v.bytesOr(STRIDED_START, 0, 0);
     int levels = -1;
     if (v.props.get(STRIDED_NESTING) != null) {
-      levels = (int) v.longValue(STRIDED_NESTING, v.props.get(STRIDED_NESTING), 1, 64);
+      levels = (int) v.longValue(STRIDED_NESTING, v.required(STRIDED_NESTING), 1, 64);
     }
     long[] counts = v.longs(STRIDED_COUNT, 1, levels);
-    long[] spacings = v.byteList(STRIDED_SPACING, 0, counts.length);
-    return v.check(STRIDED_COUNT, () -> StridedPattern.nested(start, size, spacings, counts));
+    boolean bySpacing = v.props.get(STRIDED_SPACING) != null;
+    if (bySpacing && v.props.get(STRIDED_STRIDE) != null) {
+      throw new PatternException(STRIDED_STRIDE, "is set and so is " + STRIDED_SPACING
+          + ": give the gaps (spacing, end to start) or the strides (start to start), not both");
+    }
+    if (!bySpacing && v.props.get(STRIDED_STRIDE) == null) {
+      throw new PatternException(STRIDED_SPACING, "is not set: give the bytes between regions ("
+          + STRIDED_SPACING + ", end to start) or " + STRIDED_STRIDE + " (start to start)");
+    }
+    if (bySpacing) {
+      long[] spacings = v.byteList(STRIDED_SPACING, 0, counts.length);
+      return v.check(STRIDED_COUNT, () -> StridedPattern.nested(start, size, spacings,
+          counts));
+    }
+    long[] strides = v.byteList(STRIDED_STRIDE, 0, counts.length);
+    try {
+      return StridedPattern.byStride(start, size, strides, counts);
+    } catch (IllegalArgumentException e) { // a stride shorter than its element, or an overflow
+      throw new PatternException(e.getMessage().startsWith("stride[") ? STRIDED_STRIDE
+          : STRIDED_COUNT, e.getMessage());
+    }
   }
 
   /** {@code strided}, {@code subarray}, {@code tiled} or {@code indexed}. */
@@ -198,6 +275,11 @@ public final class PatternConfig {
     return tiles != null ? tiles.array().end() : pattern.end();
   }
 
+  /** The property that sets where the pattern ends, to name when it does not fit a file. */
+  public String extentProperty() {
+    return extentProperty;
+  }
+
   /**
    * Checks that the pattern lies within a file of {@code length} bytes.
    *
@@ -207,14 +289,59 @@ public final class PatternConfig {
     if (end() <= length) {
       return;
     }
-    String value = props.get(extentProperty);
-    throw new PatternException(extentProperty, (value == null ? "" : "=" + shorten(value) + ": ")
-        + "the pattern " + (pattern != null ? pattern : tiles) + " reads up to byte " + end()
-        + ", past the end of " + file + " (" + length + " bytes)");
+    throw new PatternException(extentProperty, misfit(file + " (" + length + " bytes)"));
   }
 
-  private static String shorten(String s) {
+  /** Why the pattern does not fit {@code files} (named, with their lengths). */
+  public String misfit(String files) {
+    String value = props.get(extentProperty);
+    return (value == null ? "" : "=" + shorten(value) + ": ") + "the pattern "
+        + (pattern != null ? pattern : tiles) + " reads up to byte " + end() + ", past the end "
+        + "of " + files;
+  }
+
+  /**
+   * A byte count as the pattern properties write one: ASCII digits with an optional {@code k},
+   * {@code m}, {@code g} or {@code t} suffix, at least {@code min}.
+   *
+   * @throws PatternException naming {@code key} and the value
+   */
+  public static long parseBytes(String key, String value, long min) {
+    Values v = new Values(Collections.singletonMap(key, value));
+    return v.bytes(key, min);
+  }
+
+  /**
+   * A whole number in ASCII digits from {@code min} to {@code max}.
+   *
+   * @throws PatternException naming {@code key} and the value
+   */
+  public static long parseNumber(String key, String value, long min, long max) {
+    Values v = new Values(Collections.singletonMap(key, value));
+    return v.longValue(key, v.required(key), min, max);
+  }
+
+  /** At most 80 characters of {@code s}, for a message. */
+  public static String shorten(String s) {
     return s.length() > 80 ? s.substring(0, 80) + "..." : s;
+  }
+
+  /**
+   * A whole number written in ASCII digits (no sign, no other script's digits).
+   *
+   * @throws NumberFormatException otherwise, or past 2^63 - 1
+   */
+  static long parseDigits(String s) {
+    if (s.isEmpty() || s.length() > 19) {
+      throw new NumberFormatException(s);
+    }
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c < '0' || c > '9') {
+        throw new NumberFormatException(s);
+      }
+    }
+    return Long.parseLong(s); // 19 digits may still overflow: NumberFormatException
   }
 
   @Override
@@ -240,7 +367,7 @@ public final class PatternConfig {
         return b.build();
       } catch (PatternException e) {
         throw e;
-      } catch (IllegalArgumentException e) {
+      } catch (IllegalArgumentException | ArithmeticException e) {
         throw new PatternException(key, e.getMessage());
       }
     }
@@ -248,7 +375,7 @@ public final class PatternConfig {
     String required(String key) {
       String s = props.get(key);
       if (s == null || s.trim().isEmpty()) {
-        throw new PatternException(key, "is not set");
+        throw new PatternException(key, s == null ? "is not set" : "is empty");
       }
       return s.trim();
     }
@@ -258,8 +385,7 @@ public final class PatternConfig {
     }
 
     long bytesOr(String key, long min, long dflt) {
-      String s = props.get(key);
-      return s == null ? dflt : bytesValue(key, s.trim(), min);
+      return props.get(key) == null ? dflt : bytesValue(key, required(key), min);
     }
 
     long bytesValue(String key, String s, long min) {
@@ -271,16 +397,21 @@ public final class PatternConfig {
         scale = 1L << (10 * (shift + 1));
         digits = s.substring(0, s.length() - 1).trim();
       }
-      long v = longValue(key, digits, min / scale, Long.MAX_VALUE / scale);
-      if (v * scale < min) {
-        throw new PatternException(key, "=" + s + " must be >= " + min);
+      try {
+        long v = Math.multiplyExact(parseDigits(digits), scale);
+        if (v >= min) {
+          return v;
+        }
+      } catch (NumberFormatException | ArithmeticException e) {
+        // below
       }
-      return v * scale;
+      throw new PatternException(key, "=" + shorten(s) + " must be a byte count from " + min
+          + " (ASCII digits, k, m, g or t suffix) below 2^63");
     }
 
     long longValue(String key, String s, long min, long max) {
       try {
-        long v = Long.parseLong(s.trim());
+        long v = parseDigits(s.trim());
         if (v >= min && v <= max) {
           return v;
         }
@@ -288,7 +419,7 @@ public final class PatternConfig {
         // below
       }
       throw new PatternException(key, "=" + shorten(s) + " must be a whole number from " + min
-          + (max == Long.MAX_VALUE ? " up" : " to " + max));
+          + (max == Long.MAX_VALUE ? " below 2^63" : " to " + max) + " in ASCII digits");
     }
 
     /** A comma list of {@code n} values (any number if n < 0), each >= min. */
@@ -297,8 +428,7 @@ public final class PatternConfig {
     }
 
     long[] longsOr(String key, long min, int n, long[] dflt) {
-      String s = props.get(key);
-      return s == null ? dflt.clone() : list(key, s, min, n, false);
+      return props.get(key) == null ? dflt.clone() : list(key, required(key), min, n, false);
     }
 
     long[] byteList(String key, long min, int n) {
@@ -306,7 +436,7 @@ public final class PatternConfig {
     }
 
     private long[] list(String key, String s, long min, int n, boolean bytes) {
-      String[] parts = s.split(",");
+      String[] parts = s.split(",", -1);
       if (n >= 0 && parts.length != n) {
         throw new PatternException(key, "=" + shorten(s) + " has " + parts.length
             + " values; " + n + " expected (one per " + (key.startsWith("strided.")
@@ -314,8 +444,12 @@ public final class PatternConfig {
       }
       long[] out = new long[parts.length];
       for (int i = 0; i < parts.length; i++) {
-        out[i] = bytes ? bytesValue(key, parts[i].trim(), min)
-            : longValue(key, parts[i], min, Long.MAX_VALUE);
+        String part = parts[i].trim();
+        if (part.isEmpty()) {
+          throw new PatternException(key, "=" + shorten(s) + " has an empty value (number "
+              + (i + 1) + ")");
+        }
+        out[i] = bytes ? bytesValue(key, part, min) : longValue(key, part, min, Long.MAX_VALUE);
       }
       return out;
     }

@@ -10,7 +10,9 @@ import java.util.Arrays;
  *
  * <p>Regions are the block's contiguous runs in file order. Where the block spans whole rows of
  * the trailing dimensions, their runs are one region: a block of full rows of a 2-D array is a
- * single region; a column of it is one region per row.
+ * single region; a column of it is one region per row. Those runs are a nested strided pattern
+ * (one level per dimension that indexes runs), which answers every lookup: a subarray equals
+ * the strided pattern naming the same regions.
  */
 public final class SubarrayPattern implements AccessPattern {
   private final long base;
@@ -18,12 +20,7 @@ public final class SubarrayPattern implements AccessPattern {
   private final long elementSize;
   private final long[] origin;
   private final long[] extent;
-  /** Dimensions {@code [0, runDim)} index the runs; a run covers the rest. */
-  private final int runDim;
-  /** Elements between consecutive indices of dimension d: the product of the later dims. */
-  private final long[] elementStride;
-  private final long runBytes;
-  private final long regionCount;
+  private final StridedPattern runs;
 
   private SubarrayPattern(long base, long[] shape, long elementSize, long[] origin,
       long[] extent) {
@@ -33,25 +30,31 @@ public final class SubarrayPattern implements AccessPattern {
     this.origin = origin;
     this.extent = extent;
     int n = shape.length;
-    elementStride = new long[n];
+    long[] elementStride = new long[n]; // elements between consecutive indices of dimension d
     long stride = 1;
     for (int d = n - 1; d >= 0; d--) {
       elementStride[d] = stride;
       stride = mul(stride, shape[d]);
     }
-    mul(stride, elementSize); // the whole array's bytes fit
-    add(base, stride * elementSize);
+    add(base, mul(stride, elementSize)); // the whole array fits in 63 bits
     int r = n - 1;
     while (r > 0 && extent[r] == shape[r]) {
       r--; // the block spans dimension r whole: its runs join along dimension r - 1
     }
-    runDim = r;
-    runBytes = extent[r] * elementStride[r] * elementSize;
-    long runs = 1;
+    long first = origin[r] * elementStride[r];
     for (int d = 0; d < r; d++) {
-      runs *= extent[d];
+      first += origin[d] * elementStride[d];
     }
-    regionCount = runs;
+    long[] counts = new long[Math.max(1, r)];
+    long[] strides = new long[counts.length];
+    counts[0] = 1;
+    strides[0] = 1;
+    for (int d = r - 1; d >= 0; d--) { // innermost level first
+      counts[r - 1 - d] = extent[d];
+      strides[r - 1 - d] = elementStride[d] * elementSize;
+    }
+    runs = StridedPattern.byStride(base + first * elementSize,
+        extent[r] * elementStride[r] * elementSize, strides, counts);
   }
 
   /**
@@ -129,87 +132,72 @@ public final class SubarrayPattern implements AccessPattern {
 
   @Override
   public long regionCount() {
-    return regionCount;
+    return runs.regionCount();
   }
 
   @Override
   public long totalBytes() {
-    return regionCount * runBytes;
+    return runs.totalBytes();
   }
 
   @Override
   public long end() {
-    long last = 0;
-    for (int d = 0; d < runDim; d++) {
-      last += (origin[d] + extent[d] - 1) * elementStride[d];
-    }
-    return base + (last + origin[runDim] * elementStride[runDim]) * elementSize + runBytes;
+    return runs.end();
   }
 
   @Override
   public RegionCursor cursor(long from, long to) {
-    AccessPattern.checkRange(from, to, regionCount);
-    return new RegionCursor() {
-      private final long[] index = new long[runDim]; // within the block, last dim fastest
-      private long next = from;
-      private long offset = -1;
+    return runs.cursor(from, to);
+  }
 
-      @Override
-      public boolean next() {
-        if (next >= to) {
-          return false;
-        }
-        if (offset < 0) {
-          long k = next;
-          for (int d = runDim - 1; d >= 0; d--) {
-            index[d] = k % extent[d];
-            k /= extent[d];
-          }
-          long e = origin[runDim] * elementStride[runDim];
-          for (int d = 0; d < runDim; d++) {
-            e += (origin[d] + index[d]) * elementStride[d];
-          }
-          offset = base + e * elementSize;
-        } else {
-          int d = runDim - 1;
-          while (index[d] == extent[d] - 1) {
-            offset -= index[d] * elementStride[d] * elementSize;
-            index[d] = 0;
-            d--;
-          }
-          index[d]++;
-          offset += elementStride[d] * elementSize;
-        }
-        next++;
-        return true;
-      }
+  @Override
+  public long offsetOf(long k) {
+    return runs.offsetOf(k);
+  }
 
-      @Override
-      public long offset() {
-        return offset;
-      }
+  @Override
+  public long bytesBefore(long k) {
+    return runs.bytesBefore(k);
+  }
 
-      @Override
-      public long length() {
-        return runBytes;
-      }
-    };
+  @Override
+  public long regionOfByte(long b) {
+    return runs.regionOfByte(b);
+  }
+
+  @Override
+  public long firstAtOrAfter(long offset) {
+    return runs.firstAtOrAfter(offset);
+  }
+
+  @Override
+  public long bytesBelow(long offset) {
+    return runs.bytesBelow(offset);
+  }
+
+  @Override
+  public boolean disjoint() {
+    return true;
+  }
+
+  @Override
+  public StridedPattern asStrided() {
+    return runs;
+  }
+
+  @Override
+  public AccessPattern slice(long from, long to) {
+    return runs.slice(from, to);
   }
 
   @Override
   public boolean equals(Object o) {
-    if (!(o instanceof SubarrayPattern)) {
-      return false;
-    }
-    SubarrayPattern p = (SubarrayPattern) o;
-    return p.base == base && p.elementSize == elementSize && Arrays.equals(p.shape, shape)
-        && Arrays.equals(p.origin, origin) && Arrays.equals(p.extent, extent);
+    return runs.equals(o);
   }
 
   @Override
   public int hashCode() {
-    return Arrays.hashCode(new long[] {base, elementSize, Arrays.hashCode(shape),
-        Arrays.hashCode(origin), Arrays.hashCode(extent)});
+    return runs.hashCode();
   }
 
   /** e.g. {@code subarray(base=0, shape=[64, 64], element=8, origin=[0, 16], extent=[64, 8])}. */

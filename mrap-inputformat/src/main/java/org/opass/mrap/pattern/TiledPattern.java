@@ -24,8 +24,12 @@ public final class TiledPattern {
     tilesPerDim = new long[shape.length];
     long n = 1;
     for (int d = 0; d < shape.length; d++) {
-      tilesPerDim[d] = (shape[d] + tile[d] - 1) / tile[d];
-      n *= tilesPerDim[d];
+      tilesPerDim[d] = (shape[d] - 1) / tile[d] + 1;
+      try {
+        n = Math.multiplyExact(n, tilesPerDim[d]);
+      } catch (ArithmeticException e) {
+        throw new IllegalArgumentException("the tiles number more than 2^63");
+      }
     }
     tileCount = n;
   }
@@ -64,6 +68,37 @@ public final class TiledPattern {
       extent[d] = Math.min(tile[d], shape[d] - origin[d]);
     }
     return SubarrayPattern.of(base, shape, elementSize, origin, extent);
+  }
+
+  /**
+   * Bytes of the tiles before tile {@code i} (row-major), laid end to end: tile {@code i}'s
+   * logical offset. In closed form: for each dimension, the elements of the tiles that share
+   * the index's earlier digits and come before it in that dimension.
+   */
+  public long bytesBeforeTile(long i) {
+    if (i < 0 || i > tileCount) {
+      throw new IndexOutOfBoundsException("tile " + i + " of " + tileCount);
+    }
+    if (i == tileCount) {
+      return array().totalBytes();
+    }
+    int n = shape.length;
+    long[] digit = new long[n];
+    for (int d = n - 1; d >= 0; d--) {
+      digit[d] = i % tilesPerDim[d];
+      i /= tilesPerDim[d];
+    }
+    long elements = 0;
+    long outer = 1; // elements per index of the tile's own earlier dimensions
+    for (int d = 0; d < n; d++) {
+      long inner = 1;
+      for (int e = d + 1; e < n; e++) {
+        inner *= shape[e];
+      }
+      elements += outer * Math.min(digit[d] * tile[d], shape[d]) * inner;
+      outer *= Math.min(tile[d], shape[d] - digit[d] * tile[d]);
+    }
+    return elements * elementSize;
   }
 
   /** The whole array, whose end a file must reach. */

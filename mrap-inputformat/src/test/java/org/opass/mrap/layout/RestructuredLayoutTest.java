@@ -5,16 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.Arrays;
-import java.util.HashSet;
-import java.util.List;
 import java.util.Random;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.IndexedPattern;
@@ -22,31 +15,64 @@ import org.opass.mrap.pattern.RegionCursor;
 import org.opass.mrap.pattern.StridedPattern;
 import org.opass.mrap.pattern.SubarrayPattern;
 
-class RestructuredLayoutTest {
+/**
+ * The restructured layout against the original it was planned for, on random patterns of every
+ * kind, chunk sizes and task sizes: the file its physical runs describe reads back as the
+ * original through its logical runs and task by task through first fit replayed; it is the
+ * original's length plus the header, the trailer and at most a region's worth of zeros per
+ * chunk; and its trailer reads back as the same layout.
+ */
+public class RestructuredLayoutTest {
 
-  /** The restructured file's bytes, as the copy tool writes them: each segment moved. */
-  static byte[] restructure(byte[] original, RestructuredLayout layout) {
+  /** The restructured file's bytes, as the copy tool writes them: run by run. */
+  public static byte[] restructure(byte[] original, RestructuredLayout layout) {
     byte[] out = new byte[(int) layout.physicalLength()];
-    for (long[] s : layout.segments()) {
-      System.arraycopy(original, (int) s[0], out, (int) s[1], (int) s[2]);
+    byte[] header = layout.header();
+    byte[] trailer = layout.trailer();
+    long pos = 0;
+    SegmentCursor c = layout.physical(0, layout.physicalLength());
+    while (c.next()) {
+      assertEquals(pos, c.physical(), "runs follow each other");
+      int at = (int) c.physical();
+      int n = (int) c.length();
+      switch (c.kind()) {
+        case HEADER:
+          System.arraycopy(header, at, out, at, n);
+          break;
+        case TRAILER:
+          System.arraycopy(trailer, (int) (at - layout.dataLength()), out, at, n);
+          break;
+        case ZEROS:
+          break;
+        default:
+          System.arraycopy(original, (int) c.logical(), out, at, n);
+      }
+      pos += n;
     }
+    assertEquals(layout.physicalLength(), pos);
     return out;
   }
 
-  /** The original bytes, read back through the index. */
-  static byte[] logical(byte[] physical, RestructuredLayout layout) {
-    byte[] out = new byte[(int) layout.logicalLength()];
-    for (long[] s : layout.segments()) {
-      System.arraycopy(physical, (int) s[1], out, (int) s[0], (int) s[2]);
+  /** The original bytes {@code [from, to)}, read back through the logical runs. */
+  static byte[] logical(byte[] physical, RestructuredLayout layout, long from, long to) {
+    byte[] out = new byte[(int) (to - from)];
+    long pos = from;
+    SegmentCursor c = layout.logical(from, to);
+    while (c.next()) {
+      assertEquals(pos, c.logical(), "runs follow each other");
+      System.arraycopy(physical, (int) c.physical(), out, (int) (c.logical() - from),
+          (int) c.length());
+      pos += c.length();
     }
+    assertEquals(to, pos);
     return out;
   }
 
-  private static AccessPattern randomPattern(Random rnd, int length) {
+  public static AccessPattern randomPattern(Random rnd, int length) {
     while (true) {
       try {
         AccessPattern p;
-        switch (rnd.nextInt(3)) {
+        switch (rnd.nextInt(4)) {
           case 0:
             p = StridedPattern.nested(rnd.nextInt(500), 1 + rnd.nextInt(3000),
                 new long[] {rnd.nextInt(2000), rnd.nextInt(5000)},
@@ -57,15 +83,19 @@ class RestructuredLayoutTest {
                 1 + rnd.nextInt(40)}, 1 + rnd.nextInt(16), new long[] {rnd.nextInt(2), 0},
                 new long[] {1, 1 + rnd.nextInt(20)});
             break;
+          case 2: // dense: small regions, small gaps
+            p = StridedPattern.vector(rnd.nextInt(10), 1 + rnd.nextInt(40), rnd.nextInt(3),
+                1 + rnd.nextInt(3000));
+            break;
           default: {
-            int n = 1 + rnd.nextInt(40);
+            int n = 1 + rnd.nextInt(60);
             long[] o = new long[n];
             long[] l = new long[n];
-            long at = rnd.nextInt(100);
+            long at = rnd.nextInt(300);
             for (int i = 0; i < n; i++) {
               o[i] = at;
-              l[i] = 1 + rnd.nextInt(4000);
-              at += l[i] + rnd.nextInt(3000);
+              l[i] = 1 + rnd.nextInt(rnd.nextInt(8) == 0 ? 20_000 : 2000);
+              at += l[i] + rnd.nextInt(1500);
             }
             p = IndexedPattern.of(o, l);
           }
@@ -73,120 +103,146 @@ class RestructuredLayoutTest {
         if (p.end() <= length) {
           return p;
         }
-      } catch (IllegalArgumentException e) {
-        // a random subarray that does not fit its array: draw again
+      } catch (IllegalArgumentException tooBig) {
+        // draw again
       }
     }
   }
 
-  private static long[] randomTasks(Random rnd, long regions) {
-    int tasks = 1 + rnd.nextInt((int) Math.min(8, regions));
-    Set<Long> cuts = new HashSet<>();
-    while (cuts.size() < tasks - 1) {
-      cuts.add(1 + (long) rnd.nextInt((int) regions));
+  /** The longest region of a pattern. */
+  private static long longest(AccessPattern p) {
+    long m = 0;
+    RegionCursor c = p.cursor();
+    while (c.next()) {
+      m = Math.max(m, c.length());
     }
-    long[] bounds = new long[tasks + 1];
-    int i = 1;
-    for (long c : cuts.stream().sorted().toList()) {
-      bounds[i++] = c;
+    return m;
+  }
+
+  private static void check(byte[] original, AccessPattern p, long chunk, long perTask,
+      String what) throws IOException {
+    RestructuredLayout layout = RestructuredLayout.plan(p, chunk, original.length, perTask);
+    layout.checkPlacement();
+    byte[] physical = restructure(original, layout);
+    assertArrayEquals(original, logical(physical, layout, 0, original.length), what);
+    Random rnd = new Random(original.length);
+    for (int k = 0; k < 5; k++) {
+      int from = rnd.nextInt(original.length + 1);
+      int to = from + rnd.nextInt(original.length - from + 1);
+      assertArrayEquals(Arrays.copyOfRange(original, from, to),
+          logical(physical, layout, from, to), what + " [" + from + ", " + to + ")");
     }
-    bounds[tasks] = regions;
-    Arrays.sort(bounds, 1, tasks);
-    return bounds;
+    // each task's regions where its first fit puts them, none across a chunk it fits in
+    for (int t = 0; t < layout.tasks(); t++) {
+      TaskPlacer placer = layout.placer(t);
+      RegionCursor c = p.cursor(layout.taskFrom(t), layout.taskTo(t));
+      while (c.next()) {
+        long at = placer.place(c.length());
+        int o = (int) c.offset();
+        int n = (int) c.length();
+        assertArrayEquals(Arrays.copyOfRange(original, o, o + n),
+            Arrays.copyOfRange(physical, (int) at, (int) at + n), what + " task " + t);
+        if (n <= chunk - RestructuredLayout.HEADER_BYTES) {
+          assertEquals(at / chunk, (at + n - 1) / chunk, what + ": a region of " + n
+              + " bytes across a chunk");
+        }
+      }
+      long firstAlone = ((layout.taskFirstChunk(t) == 0 ? RestructuredLayout.HEADER_BYTES : 0)
+          + p.bytesBefore(layout.taskFrom(t) + 1) - p.bytesBefore(layout.taskFrom(t)) - 1)
+          / chunk + 1; // what the task's first region needs on its own
+      assertTrue(layout.taskChunks(t) <= Math.max(perTask, firstAlone), what + ": task " + t
+          + " takes " + layout.taskChunks(t) + " chunks");
+    }
+    // the original's length, the header and trailer, and zeros only where no byte was left
+    assertEquals(original.length + RestructuredLayout.HEADER_BYTES + layout.zeros(),
+        layout.dataLength(), what);
+    assertTrue(layout.zeros() <= (layout.chunks() - 1) * longest(p), what + ": "
+        + layout.zeros() + " zeros in " + layout.chunks() + " chunks");
+    assertArrayEquals(layout.header(), Arrays.copyOf(physical, RestructuredLayout.HEADER_BYTES));
+    // and the file holds its own layout
+    LayoutHeader header = LayoutHeader.parse(physical, physical.length, what);
+    byte[] trailer = Arrays.copyOfRange(physical, (int) header.dataLength(), physical.length);
+    RestructuredLayout back = RestructuredLayout.read(header, trailer, what);
+    assertEquals(layout.toString(), back.toString());
+    assertEquals(layout.tasks(), back.tasks());
+    for (int t = 0; t < layout.tasks(); t++) {
+      assertEquals(layout.taskFrom(t), back.taskFrom(t));
+      assertEquals(layout.taskFirstChunk(t), back.taskFirstChunk(t));
+    }
+    assertArrayEquals(physical, restructure(original, back), what);
   }
 
   @Test
-  void everyByteKeepsItsPlaceAndRegionsAreChunkAligned() throws Exception {
-    Random rnd = new Random(3);
-    for (int c = 0; c < 300; c++) {
-      int length = 1 + rnd.nextInt(200_000);
+  void randomLayoutsHoldTheOriginalAndNothingMore() throws Exception {
+    Random rnd = new Random(12);
+    for (int c = 0; c < 400; c++) {
+      int length = 1 + rnd.nextInt(150_000);
       byte[] original = new byte[length];
       rnd.nextBytes(original);
       AccessPattern p = randomPattern(rnd, length);
-      long chunk = 256L << rnd.nextInt(7);
-      long[] tasks = randomTasks(rnd, p.regionCount());
-      RestructuredLayout layout = RestructuredLayout.plan(p, tasks, chunk, length);
-      String what = "case " + c + " " + layout;
-      byte[] physical = restructure(original, layout);
-      assertArrayEquals(original, logical(physical, layout), what);
-      // segments tile the original exactly, and never overlap physically
-      List<long[]> segs = layout.segments();
-      long expect = 0;
-      for (long[] s : segs) {
-        assertEquals(expect, s[0], what);
-        expect += s[2];
-      }
-      assertEquals(length, expect, what);
-      long[][] byPhysical = segs.toArray(new long[0][]);
-      Arrays.sort(byPhysical, (a, b) -> Long.compare(a[1], b[1]));
-      for (int i = 1; i < byPhysical.length; i++) {
-        assertTrue(byPhysical[i - 1][1] + byPhysical[i - 1][2] <= byPhysical[i][1], what);
-      }
-      // a task's regions are in its own chunks; none straddles a chunk unless longer than one
-      for (int t = 0; t < layout.tasks(); t++) {
-        long[] placed = layout.place(t);
-        long lo = layout.taskStart(t);
-        long hi = t + 1 < layout.tasks() ? layout.taskStart(t + 1) : Long.MAX_VALUE;
-        RegionCursor rc = p.cursor(layout.taskFrom(t), layout.taskTo(t));
-        for (int i = 0; rc.next(); i++) {
-          long at = placed[i];
-          assertTrue(at >= lo && at + rc.length() <= hi, what + " task " + t);
-          if (rc.length() <= chunk) {
-            assertEquals(at / chunk, (at + rc.length() - 1) / chunk, what + " straddles");
-          } else {
-            assertEquals(0, at % chunk, what + " a long region starts a chunk");
-          }
-          assertArrayEquals(Arrays.copyOfRange(original, (int) rc.offset(),
-              (int) (rc.offset() + rc.length())), Arrays.copyOfRange(physical, (int) at,
-              (int) (at + rc.length())), what + " region bytes where place() says");
-        }
-      }
-      RestructuredLayout back = read(bytes(layout));
-      assertEquals(layout.toString(), back.toString());
+      long chunk = RestructuredLayout.HEADER_BYTES + 1 + rnd.nextInt(rnd.nextBoolean() ? 300
+          : 40_000);
+      check(original, p, chunk, 1 + rnd.nextInt(4), "case " + c + " " + p + " chunk " + chunk);
     }
   }
 
   @Test
-  void equalRegionsPackIntoAsFewChunksAsFit() {
-    // 100 regions of 300 bytes per task, 1 KiB chunks: 3 a chunk, 34 chunks a task
-    StridedPattern p = StridedPattern.vector(0, 300, 700, 200);
-    RestructuredLayout layout = RestructuredLayout.plan(p, new long[] {0, 100, 200}, 1024,
-        p.end() + 5000);
-    assertEquals(34 * 1024, layout.taskStart(1));
-    assertEquals(p.end() + 5000, layout.physicalLength(), "the holes take bytes of no region");
-  }
-
-  private static byte[] bytes(RestructuredLayout l) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    l.write(new DataOutputStream(out));
-    return out.toByteArray();
-  }
-
-  private static RestructuredLayout read(byte[] b) throws IOException {
-    return RestructuredLayout.read(new DataInputStream(new ByteArrayInputStream(b)), "test");
+  void tenRegionsThatDoNotDivideTheChunkShareOne() throws Exception {
+    // the thesis's ten 6.3 MB regions in a 64 MiB chunk, scaled: 100,000 bytes in 1 MiB
+    int chunk = 1 << 20;
+    StridedPattern p = StridedPattern.vector(0, 100_000, 25_000, 100);
+    RestructuredLayout layout = RestructuredLayout.plan(p, chunk, p.end(), 1);
+    assertEquals(10, layout.tasks());
+    for (int t = 0; t < 10; t++) {
+      assertEquals(10, layout.taskTo(t) - layout.taskFrom(t));
+      assertEquals(1, layout.taskChunks(t));
+    }
+    assertEquals(0, layout.zeros(), "the room in each chunk holds other bytes");
+    assertEquals(p.end() + RestructuredLayout.HEADER_BYTES, layout.dataLength());
   }
 
   @Test
-  void aLayoutOfAnotherVersionOrPlacementIsRefused() throws Exception {
-    RestructuredLayout l = RestructuredLayout.plan(StridedPattern.vector(0, 10, 10, 10),
-        new long[] {0, 5, 10}, 64, 1000);
-    byte[] b = bytes(l);
-    b[11] = 9; // version
-    assertTrue(assertThrows(IOException.class, () -> read(b)).getMessage()
-        .contains("version 9"));
-    byte[] c = bytes(l);
-    c[c.length - 1] ^= 1; // the last task's stored start
-    assertTrue(assertThrows(IOException.class, () -> read(c)).getMessage()
-        .contains("does not match"));
-    assertTrue(assertThrows(IOException.class, () -> read(new byte[] {1, 2, 3, 4, 5, 6, 7, 8}))
-        .getMessage().contains("not an MRAP layout"));
+  void aFileSmallerThanAChunkIsNotPadded() {
+    StridedPattern dense = StridedPattern.vector(0, 36, 1, 29_000); // 97% of interest
+    RestructuredLayout layout = RestructuredLayout.plan(dense, 128L << 20, dense.end() + 77, 1);
+    assertEquals(1, layout.tasks());
+    assertEquals(0, layout.zeros());
+    assertEquals(dense.end() + 77 + RestructuredLayout.HEADER_BYTES, layout.dataLength());
+    assertTrue(layout.physicalLength() < 1.01 * (dense.end() + 77));
   }
 
   @Test
-  void overlappingRegionsCannotBeRestructured() {
-    IndexedPattern p = IndexedPattern.of(new long[] {0, 5}, new long[] {10, 10});
+  void overlapsAndPatternsPastTheEndAreRefused() {
+    AccessPattern overlapping = IndexedPattern.of(new long[] {0, 5}, new long[] {10, 10});
     assertTrue(assertThrows(IllegalArgumentException.class,
-        () -> RestructuredLayout.plan(p, new long[] {0, 2}, 64, 100)).getMessage()
-        .contains("overlap at byte 5"));
+        () -> RestructuredLayout.plan(overlapping, 1024, 100, 1)).getMessage()
+        .contains("overlap"));
+    assertTrue(assertThrows(IllegalArgumentException.class,
+        () -> RestructuredLayout.plan(StridedPattern.vector(0, 10, 0, 11), 1024, 100, 1))
+        .getMessage().contains("past the file's 100"));
+    assertTrue(assertThrows(IllegalArgumentException.class,
+        () -> RestructuredLayout.plan(StridedPattern.vector(0, 10, 0, 1), 64, 100, 1))
+        .getMessage().contains("chunk size (64)"));
+  }
+
+  @Test
+  void aDamagedHeaderOrTrailerIsRefusedNamingTheFile() throws Exception {
+    byte[] original = new byte[5000];
+    new Random(3).nextBytes(original);
+    RestructuredLayout layout = RestructuredLayout.plan(StridedPattern.vector(0, 10, 90, 50),
+        1024, original.length, 1);
+    byte[] physical = restructure(original, layout);
+    byte[] bad = physical.clone();
+    bad[20] ^= 1;
+    assertTrue(assertThrows(IOException.class, () -> LayoutHeader.parse(bad, bad.length,
+        "/d/f")).getMessage().startsWith("/d/f starts like an MRAP restructured file but its "
+        + "header is damaged"));
+    LayoutHeader header = LayoutHeader.parse(physical, physical.length, "/d/f");
+    byte[] trailer = Arrays.copyOfRange(physical, (int) header.dataLength(), physical.length);
+    trailer[trailer.length - 1] ^= 1;
+    assertTrue(assertThrows(IOException.class, () -> RestructuredLayout.read(header, trailer,
+        "/d/f")).getMessage().startsWith("/d/f: its MRAP layout (the trailer) does not match"));
+    assertTrue(LayoutHeader.looksLikeOne(physical, physical.length));
+    assertTrue(!LayoutHeader.looksLikeOne(original, original.length));
   }
 }

@@ -89,7 +89,7 @@ class SplitLocalityTest {
     List<SplitLocality.HostPrice> ranked = SplitLocality.rank(split, h -> "", 2);
     assertEquals("b", ranked.get(0).host());
     assertEquals(150, ranked.get(0).contribution());
-    assertEquals(List.of("c"), SplitLocality.secondaries(split, "b", h -> ""));
+    assertEquals(List.of("b", "c"), SplitLocality.cover(split, h -> "", 2).hosts());
   }
 
   @Test
@@ -103,8 +103,34 @@ class SplitLocalityTest {
     assertEquals("a", ranked.get(0).host(), ranked.toString());
     assertEquals(3.2, ranked.get(0).price(), 1e-9);
     assertEquals("c", ranked.get(2).host());
-    assertEquals(List.of("b", "c"), SplitLocality.secondaries(split, "a", rack::get));
+    assertEquals(List.of("a", "b", "c"), SplitLocality.cover(split, rack::get, 2).hosts());
     // with no rack cost difference the most bytes wins again
     assertEquals("c", SplitLocality.rank(split, rack::get, 1).get(0).host());
+  }
+
+  @Test
+  void theCoverPricesChunksNotBytesAndCoversEveryChunk() {
+    // a holds one big chunk, b three small ones: per byte a wins, per chunk (the thesis's
+    // contribution) b does; the secondaries then cover the rest, rack-mates of the primary first
+    Map<String, String> rack = Map.of("a", "r1", "b", "r1", "c", "r2", "d", "r1");
+    List<Piece> split = List.of(new Piece(300, List.of("a")), new Piece(90, List.of("b", "c")),
+        new Piece(90, List.of("b")), new Piece(90, List.of("b", "d")),
+        new Piece(40, List.of("c", "d")));
+    assertEquals("a", SplitLocality.rank(split, rack::get, 2).get(0).host());
+    SplitLocality.Cover cover = SplitLocality.cover(split, rack::get, 2);
+    assertEquals("b", cover.primary());
+    assertEquals(List.of("d", "a"), cover.secondaries(), "d, b's rack-mate, covers the small "
+        + "chunk c also holds; a the big one");
+    assertEquals(270, cover.primaryBytes());
+    Random rnd = new Random(9);
+    for (int t = 0; t < 200; t++) {
+      List<Piece> s = randomChunks(rnd, 1 + rnd.nextInt(12), 3 + rnd.nextInt(20), 3, 1 << 20);
+      SplitLocality.Cover c = SplitLocality.cover(s, h -> "r" + (h.hashCode() & 3), 2);
+      Set<String> chosen = new HashSet<>(c.hosts());
+      assertEquals(chosen.size(), c.hosts().size(), "no host twice");
+      for (Piece p : s) {
+        assertTrue(p.hosts().stream().anyMatch(chosen::contains), "every chunk covered");
+      }
+    }
   }
 }

@@ -328,4 +328,105 @@ class AccessInputFormatTest {
     assertEquals(64, apart.counters.findCounter(MrapCounter.READ_CALLS).getValue());
     assertEquals(6400, apart.counters.findCounter(MrapCounter.BYTES_READ).getValue());
   }
+
+  /** Every record of every split, in split order, handed to {@code each} (nothing kept). */
+  static void forEach(Configuration conf, Path input, java.util.function.BiConsumer<Long,
+      BytesWritable> each) throws Exception {
+    Job job = Job.getInstance(conf);
+    FileInputFormat.setInputPaths(job, input);
+    AccessInputFormat format = new AccessInputFormat();
+    for (InputSplit s : format.getSplits(job)) {
+      TaskAttemptContextImpl ctx = new TaskAttemptContextImpl(job.getConfiguration(),
+          new TaskAttemptID(), new Reporter());
+      try (RecordReader<LongWritable, BytesWritable> r = format.createRecordReader(s, ctx)) {
+        r.initialize(s, ctx);
+        while (r.nextKeyValue()) {
+          each.accept(r.getCurrentKey().get(), r.getCurrentValue());
+        }
+      }
+    }
+  }
+
+  @Test
+  void aTileOfMoreThan2GiBComesBackWholeInBoundedRecords() throws Exception {
+    File file = new File(tmp, "big-tile");
+    long elements = (1L << 31) + 1000; // (a 4 GiB + 1000 tile came back as one 1000-byte record)
+    long base = 3;
+    try (RandomAccessFile f = new RandomAccessFile(file, "rw")) {
+      f.setLength(base + elements + 1000); // sparse
+      for (long at : new long[] {base, 1L << 30, (1L << 31) - 5, base + elements - 8}) {
+        f.seek(at);
+        f.writeLong(at * 0x9E3779B97F4A7C15L);
+      }
+    }
+    Configuration conf = conf(128L << 20);
+    // no checksum layer: Hadoop's checksummed local reads go 512 bytes at a time
+    conf.set("fs.file.impl", org.apache.hadoop.fs.RawLocalFileSystem.class.getName());
+    conf.set(PatternConfig.KIND, "tiled");
+    conf.set(PatternConfig.ARRAY_SHAPE, "1," + elements);
+    conf.set(PatternConfig.ARRAY_ELEMENT, "1");
+    conf.set(PatternConfig.ARRAY_OFFSET, Long.toString(base));
+    conf.set(PatternConfig.TILE_SHAPE, "1," + elements);
+    java.util.zip.CRC32C got = new java.util.zip.CRC32C();
+    long[] next = {0};
+    long[] records = {0};
+    forEach(conf, new Path(file.toURI()), (key, value) -> {
+      assertEquals(next[0], key, "records follow each other");
+      got.update(value.getBytes(), 0, value.getLength());
+      next[0] += value.getLength();
+      records[0]++;
+    });
+    assertEquals(elements, next[0], "every byte of the tile, in " + records[0] + " records");
+    java.util.zip.CRC32C expected = new java.util.zip.CRC32C();
+    byte[] buf = new byte[8 << 20];
+    try (RandomAccessFile f = new RandomAccessFile(file, "r")) {
+      f.seek(base);
+      for (long left = elements; left > 0; ) {
+        int n = (int) Math.min(buf.length, left);
+        f.readFully(buf, 0, n);
+        expected.update(buf, 0, n);
+        left -= n;
+      }
+    }
+    assertEquals(expected.getValue(), got.getValue(), "the tile's bytes");
+  }
+
+  @Test
+  void emptyFilesAreSkippedAndEveryFileThePatternDoesNotFitIsNamed() throws Exception {
+    File dir = new File(tmp, "with-empty");
+    assertTrue(dir.mkdir());
+    byte[] data = new byte[10_000];
+    new Random(4).nextBytes(data);
+    Files.write(new File(dir, "data").toPath(), data);
+    Files.write(new File(dir, "empty").toPath(), new byte[0]);
+    Configuration conf = conf(4096);
+    conf.set(PatternConfig.STRIDED_SIZE, "100");
+    conf.set(PatternConfig.STRIDED_SPACING, "900");
+    conf.set(PatternConfig.STRIDED_COUNT, "10");
+    List<Rec> got = readAll(conf, new Path(dir.toURI()), new Reporter());
+    assertSame(naive(new File(dir, "data"),
+        tenRegions().regions(0, 10)), got, "the empty file skipped");
+
+    File onlyEmpty = new File(tmp, "only-empty");
+    assertTrue(onlyEmpty.mkdir());
+    Files.write(new File(onlyEmpty, "e1").toPath(), new byte[0]);
+    Files.write(new File(onlyEmpty, "e2").toPath(), new byte[0]);
+    String said = assertThrows(InvalidJobConfException.class,
+        () -> readAll(conf, new Path(onlyEmpty.toURI()), new Reporter())).getMessage();
+    assertTrue(said.contains("empty") && said.contains("e1") && said.contains("e2"), said);
+
+    File shortOnes = new File(tmp, "short-ones");
+    assertTrue(shortOnes.mkdir());
+    Files.write(new File(shortOnes, "ok").toPath(), data);
+    Files.write(new File(shortOnes, "short1").toPath(), new byte[100]);
+    Files.write(new File(shortOnes, "short2").toPath(), new byte[5000]);
+    said = assertThrows(InvalidJobConfException.class,
+        () -> readAll(conf, new Path(shortOnes.toURI()), new Reporter())).getMessage();
+    assertTrue(said.contains("short1") && said.contains("short2") && !said.contains("/ok"),
+        said);
+  }
+
+  private static AccessPattern tenRegions() {
+    return org.opass.mrap.pattern.StridedPattern.vector(0, 100, 900, 10);
+  }
 }

@@ -5,9 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.DataOutputStream;
 import java.io.File;
-import java.io.FileOutputStream;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -19,6 +17,7 @@ import org.apache.hadoop.mapred.InvalidJobConfException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.opass.mrap.layout.RestructuredLayout;
+import org.opass.mrap.layout.RestructuredLayoutTest;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.PatternConfig;
 import org.opass.mrap.pattern.Region;
@@ -33,19 +32,11 @@ class RestructuredReadTest {
   @TempDir
   File tmp;
 
-  /** Writes {@code original} restructured by {@code layout} as {@code name}, with its layout. */
+  /** Writes {@code original} restructured by {@code layout} as {@code name}. */
   static File writeRestructured(File dir, String name, byte[] original,
       RestructuredLayout layout) throws Exception {
-    byte[] physical = new byte[(int) layout.physicalLength()];
-    for (long[] s : layout.segments()) {
-      System.arraycopy(original, (int) s[0], physical, (int) s[1], (int) s[2]);
-    }
     File file = new File(dir, name);
-    Files.write(file.toPath(), physical);
-    try (DataOutputStream out = new DataOutputStream(new FileOutputStream(new File(dir,
-        "." + name + ".mrap-layout")))) {
-      layout.write(out);
-    }
+    Files.write(file.toPath(), RestructuredLayoutTest.restructure(original, layout));
     return file;
   }
 
@@ -87,17 +78,17 @@ class RestructuredReadTest {
     rnd.nextBytes(original);
     StridedPattern p = StridedPattern.vector(100, 1000, 4000, 100); // a fifth of the file
     long chunk = 32 * 1024;
-    RestructuredLayout layout = RestructuredLayout.plan(p, new long[] {0, 30, 60, 100}, chunk,
-        original.length);
+    RestructuredLayout layout = RestructuredLayout.plan(p, chunk, original.length, 1);
     File file = writeRestructured(tmp, "particles", original, layout);
     Configuration conf = conf(chunk, p);
     AccessInputFormatTest.Reporter reporter = new AccessInputFormatTest.Reporter();
     List<AccessInputFormatTest.Rec> got = AccessInputFormatTest.readAll(conf,
         new Path(file.toURI()), reporter);
     assertRecords(expected(original, p), got);
-    // 100 regions of 1000 bytes, 32 per chunk: 4 chunks, each read at once
+    // 100 regions of 1000 bytes, 32 per chunk: 4 tasks of a chunk, each read at once
+    assertEquals(4, layout.tasks());
     long calls = reporter.counters.findCounter(MrapCounter.READ_CALLS).getValue();
-    assertEquals(layout.tasks() + 1, calls, "one read per chunk of each task");
+    assertEquals(layout.tasks(), calls, "one read per chunk of each task");
     assertEquals(100_000, reporter.counters.findCounter(MrapCounter.BYTES_READ).getValue(),
         "nothing but the regions");
 
@@ -120,8 +111,7 @@ class RestructuredReadTest {
     byte[] original = new byte[300_000];
     rnd.nextBytes(original);
     StridedPattern stored = StridedPattern.vector(0, 500, 2500, 90);
-    RestructuredLayout layout = RestructuredLayout.plan(stored, new long[] {0, 45, 90}, 8192,
-        original.length);
+    RestructuredLayout layout = RestructuredLayout.plan(stored, 8192, original.length, 2);
     File file = writeRestructured(tmp, "f", original, layout);
     StridedPattern other = StridedPattern.vector(777, 3000, 10_000, 23);
     Configuration conf = conf(8192, other);

@@ -118,6 +118,17 @@ class SequenceMatchingInputFormatTest {
     assertEquals(aLines, aSeen, "every line of A in exactly one task, lines cut by no piece");
   }
 
+  /** Pieces FileInputFormat cuts {@code length} bytes into at {@code size} (its 10% slop). */
+  private static long formatPieces(long length, long size) {
+    long n = 0;
+    long rest = length;
+    while ((double) rest / size > 1.1) {
+      n++;
+      rest -= size;
+    }
+    return rest > 0 ? n + 1 : n;
+  }
+
   @Test
   void oneToOnePairsPiecesByIndexAndRefusesUnequalCounts() throws Exception {
     // 3 A files of 700 lines, 2 B files of 300 lines: one piece per file -> 3 vs 2 pieces
@@ -129,7 +140,7 @@ class SequenceMatchingInputFormatTest {
     long l0 = new File(tmp, "reference/part-0.txt").length();
     long l1 = new File(tmp, "reference/part-1.txt").length();
     long size = 1;
-    while ((l0 + size - 1) / size + (l1 + size - 1) / size != 3) {
+    while (formatPieces(l0, size) + formatPieces(l1, size) != 3) {
       size++; // a piece size that cuts B into 3 pieces, as many as A has
     }
     Job job = job(SequenceMatchingInputFormat.Mode.ONE_TO_ONE, 1 << 30, size);
@@ -187,5 +198,61 @@ class SequenceMatchingInputFormatTest {
     assertTrue(assertThrows(InvalidJobConfException.class,
         () -> new SequenceMatchingInputFormat().getSplits(job)).getMessage()
         .startsWith("mrap.match.a.paths is not set"));
+  }
+
+  /** A text format that reads each file whole, as FASTA or BAM-like formats do. */
+  public static final class WholeFileText
+      extends org.apache.hadoop.mapreduce.lib.input.TextInputFormat {
+    @Override
+    protected boolean isSplitable(org.apache.hadoop.mapreduce.JobContext context, Path file) {
+      return false;
+    }
+  }
+
+  @Test
+  void aFormatThatDoesNotSplitItsFilesKeepsThemWhole() throws Exception {
+    Job job = job(SequenceMatchingInputFormat.Mode.ONE_TO_ALL, 8 * 1024, 0);
+    job.getConfiguration().setClass(SequenceMatchingInputFormat.A_FORMAT, WholeFileText.class,
+        org.apache.hadoop.mapreduce.lib.input.FileInputFormat.class);
+    List<InputSplit> splits = new SequenceMatchingInputFormat().getSplits(job);
+    assertEquals(3, splits.size(), "one piece per file of A, as its format's own getSplits");
+    List<String> aSeen = new ArrayList<>();
+    for (InputSplit s : splits) {
+      for (String[] r : read(job, s)) {
+        if (r[0].equals("A")) {
+          aSeen.add(r[1]);
+        }
+      }
+    }
+    assertEquals(aLines, aSeen);
+  }
+
+  @Test
+  void oneToAllDescribesBOnceNotOncePerTask() throws Exception {
+    Job job = job(SequenceMatchingInputFormat.Mode.ONE_TO_ALL, 300, 300);
+    // as JobSubmitter sets it before it asks for the splits
+    job.getConfiguration().set("mapreduce.job.dir", new File(tmp, "staging").toURI().toString());
+    List<InputSplit> splits = new SequenceMatchingInputFormat().getSplits(job);
+    int bPieces = 0;
+    long bytes = 0;
+    for (InputSplit s : splits) {
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      ((PairSplit) s).write(new DataOutputStream(out));
+      bytes += out.size();
+    }
+    for (File f : new File(tmp, "reference").listFiles()) {
+      bPieces += (int) ((f.length() + 299) / 300);
+    }
+    assertTrue(splits.size() > 100 && bPieces > 50, splits.size() + " A pieces, " + bPieces
+        + " B pieces");
+    assertTrue(bytes < 400L * (splits.size() + bPieces), "split metadata " + bytes
+        + " bytes for " + splits.size() + " A pieces and " + bPieces + " B pieces");
+    List<String> bSeen = new ArrayList<>();
+    for (String[] r : read(job, splits.get(splits.size() / 2))) {
+      if (r[0].equals("B")) {
+        bSeen.add(r[1]);
+      }
+    }
+    assertEquals(bLines, bSeen, "a task still reads all of B");
   }
 }

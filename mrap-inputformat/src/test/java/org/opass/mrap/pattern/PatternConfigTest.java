@@ -100,9 +100,9 @@ class PatternConfigTest {
     refused("mrap.pattern.kind", "=diagonal is not", "mrap.pattern.kind", "diagonal");
     refused("strided.region_szie", "is not a pattern property", "strided.region_szie", "3",
         "strided.region_size", "3");
-    refused("strided.region_size", "=0 must be a whole number from 1", "strided.region_size", "0",
+    refused("strided.region_size", "=0 must be a byte count from 1", "strided.region_size", "0",
         "strided.region_spacing", "1", "strided.region_count", "1");
-    refused("strided.region_size", "=32x must be a whole number", "strided.region_size", "32x",
+    refused("strided.region_size", "=32x must be a byte count", "strided.region_size", "32x",
         "strided.region_spacing", "1", "strided.region_count", "1");
     refused("strided.region_spacing", "is not set", "strided.region_size", "32",
         "strided.region_count", "5");
@@ -122,7 +122,7 @@ class PatternConfigTest {
         "strided.region_spacing", "1");
     refused("mrap.pattern.array.shape", "is not set", "mrap.pattern.kind", "subarray",
         "mrap.pattern.array.element_size", "8");
-    refused("mrap.pattern.subarray.extent", "dimension 1 runs from 3 to 7, past the array's 5",
+    refused("mrap.pattern.subarray.extent", "dimension 1 runs from 3 for 4, past the array's 5",
         "mrap.pattern.kind", "subarray", "mrap.pattern.array.shape", "4,5",
         "mrap.pattern.array.element_size", "8", "mrap.pattern.subarray.origin", "0,3",
         "mrap.pattern.subarray.extent", "4,4");
@@ -135,7 +135,8 @@ class PatternConfigTest {
     refused("mrap.pattern.indexed.regions", "is not set", "mrap.pattern.kind", "indexed");
     refused("mrap.pattern.indexed.regions", "line 1: '5:-3'", "mrap.pattern.kind", "indexed",
         "mrap.pattern.indexed.regions", "0:1, 5:-3");
-    refused("mrap.pattern.indexed.file", "are both set", "mrap.pattern.kind", "indexed",
+    refused("mrap.pattern.indexed.file", "is set and so is mrap.pattern.indexed.regions",
+        "mrap.pattern.kind", "indexed",
         "mrap.pattern.indexed.regions", "0:1", "mrap.pattern.indexed.file", "/x");
   }
 

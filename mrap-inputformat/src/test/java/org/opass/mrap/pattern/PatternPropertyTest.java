@@ -271,4 +271,118 @@ class PatternPropertyTest {
         () -> TiledPattern.of(0, new long[] {4}, 1, new long[] {5})).getMessage()
         .contains("tile[0] (5)"));
   }
+
+  /** Every lookup of {@code p} against the same worked out from its regions one by one. */
+  static void assertLookups(AccessPattern p, Random rnd) {
+    List<Region> rs = p.regions(0, p.regionCount());
+    long[] before = new long[rs.size() + 1];
+    for (int i = 0; i < rs.size(); i++) {
+      before[i + 1] = before[i] + rs.get(i).length();
+      assertEquals(rs.get(i).offset(), p.offsetOf(i), p + " offsetOf " + i);
+    }
+    for (int k = 0; k <= rs.size(); k++) {
+      assertEquals(before[k], p.bytesBefore(k), p + " bytesBefore " + k);
+    }
+    long total = before[rs.size()];
+    for (int c = 0; c < 40; c++) {
+      long b = rnd.nextInt((int) Math.min(Integer.MAX_VALUE, total + 3));
+      long k = 0;
+      while (k < rs.size() && before[(int) k + 1] <= b) {
+        k++;
+      }
+      assertEquals(k, p.regionOfByte(b), p + " regionOfByte " + b);
+      long x = rnd.nextInt((int) Math.min(Integer.MAX_VALUE, p.end() + 5));
+      long starting = 0;
+      long below = 0;
+      for (Region r : rs) {
+        starting += r.offset() < x ? 1 : 0;
+        below += Math.max(0, Math.min(r.end(), x) - r.offset());
+      }
+      assertEquals(starting, p.firstAtOrAfter(x), p + " firstAtOrAfter " + x);
+      assertEquals(below, p.bytesBelow(x), p + " bytesBelow " + x);
+    }
+  }
+
+  @Test
+  void lookupsAreTheNaiveOnesForEveryKindAndSlice() {
+    Random rnd = new Random(5);
+    for (int c = 0; c < CASES; c++) {
+      AccessPattern p;
+      switch (c % 3) {
+        case 0: {
+          int levels = 1 + rnd.nextInt(3);
+          long[] count = new long[levels];
+          long[] spacing = new long[levels];
+          for (int l = 0; l < levels; l++) {
+            count[l] = 1 + rnd.nextInt(5);
+            spacing[l] = rnd.nextInt(3) == 0 ? 0 : rnd.nextInt(60);
+          }
+          p = StridedPattern.nested(rnd.nextInt(50), 1 + rnd.nextInt(20), spacing, count);
+          break;
+        }
+        case 1: {
+          long[] shape = {1 + rnd.nextInt(5), 1 + rnd.nextInt(6), 1 + rnd.nextInt(4)};
+          long[] origin = new long[3];
+          long[] extent = new long[3];
+          for (int d = 0; d < 3; d++) {
+            origin[d] = rnd.nextInt((int) shape[d]);
+            extent[d] = 1 + rnd.nextInt((int) (shape[d] - origin[d]));
+          }
+          p = SubarrayPattern.of(rnd.nextInt(30), shape, 1 + rnd.nextInt(5), origin, extent);
+          break;
+        }
+        default: {
+          int n = 1 + rnd.nextInt(30);
+          long[] o = new long[n];
+          long[] l = new long[n];
+          for (int i = 0; i < n; i++) {
+            o[i] = rnd.nextInt(2000);
+            l[i] = 1 + rnd.nextInt(40);
+          }
+          p = IndexedPattern.of(o, l);
+        }
+      }
+      assertLookups(p, rnd);
+      long from = rnd.nextInt((int) p.regionCount());
+      long to = from + rnd.nextInt((int) (p.regionCount() - from + 1));
+      assertLookups(p.slice(from, to), rnd);
+    }
+  }
+
+  @Test
+  void patternsNamingTheSameRegionsAreEqualHoweverWritten() {
+    StridedPattern vector = StridedPattern.vector(8, 4, 12, 100);
+    // an extra level of count 1, and the same by strides
+    assertEquals(vector, StridedPattern.nested(8, 4, new long[] {12, 999}, new long[] {100, 1}));
+    assertEquals(vector, StridedPattern.byStride(8, 4, new long[] {16}, new long[] {100}));
+    // a level that continues its inner stride evenly is the same vector
+    StridedPattern split = StridedPattern.byStride(8, 4, new long[] {16, 160},
+        new long[] {10, 10});
+    assertEquals(vector, split);
+    assertEquals(vector.hashCode(), split.hashCode());
+    // a column of a row-major array is a vector too
+    SubarrayPattern column = SubarrayPattern.of(8, new long[] {100, 4}, 4, new long[] {0, 0},
+        new long[] {100, 1});
+    assertEquals(vector, column);
+    assertEquals(column, vector);
+    assertEquals(vector.hashCode(), column.hashCode());
+    long[] o = new long[100];
+    long[] l = new long[100];
+    for (int i = 0; i < 100; i++) {
+      o[i] = 8 + 16L * i;
+      l[i] = 4;
+    }
+    IndexedPattern listed = IndexedPattern.of(o, l);
+    assertEquals(vector, listed);
+    assertEquals(listed, vector);
+    assertEquals(vector.hashCode(), listed.hashCode());
+    assertTrue(AccessPattern.sameRegions(listed, column));
+    l[99] = 5;
+    assertNotEquals(vector, IndexedPattern.of(o, l));
+    assertFalse(AccessPattern.sameRegions(vector, IndexedPattern.of(o, l)));
+    assertNotEquals(vector, StridedPattern.vector(8, 4, 12, 99));
+    assertTrue(assertThrows(IllegalArgumentException.class,
+        () -> StridedPattern.byStride(0, 8, new long[] {4}, new long[] {3})).getMessage()
+        .contains("stride[0] (4)"));
+  }
 }

@@ -1,0 +1,93 @@
+package org.opass.mrap.copy;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.nio.file.Files;
+import java.util.Arrays;
+import java.util.Random;
+import java.util.zip.CRC32C;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.opass.mrap.layout.RestructuredLayout;
+import org.opass.mrap.layout.RestructuredLayoutTest;
+import org.opass.mrap.pattern.AccessPattern;
+import org.opass.mrap.pattern.StridedPattern;
+
+/**
+ * The copy's writer against the layout's own description of the file, on random layouts and
+ * on a whole file written at once or chunk by chunk (as the copy job's writers do): the same
+ * bytes, the CRC32C of what it wrote, and its chunks' parts of the original's CRC32C adding up
+ * to the original's.
+ */
+class PhysicalWriterTest {
+  @TempDir
+  File tmp;
+
+  private static int crc(byte[] b) {
+    CRC32C c = new CRC32C();
+    c.update(b);
+    return (int) c.getValue();
+  }
+
+  @Test
+  void writesTheLayoutsBytesWholeOrByChunk() throws Exception {
+    Random rnd = new Random(21);
+    Configuration conf = new Configuration(false);
+    conf.set("fs.file.impl", org.apache.hadoop.fs.RawLocalFileSystem.class.getName());
+    conf.setBoolean("fs.file.impl.disable.cache", true); // not the cached file:// of others
+    for (int c = 0; c < 150; c++) {
+      int length = 1 + rnd.nextInt(120_000);
+      byte[] original = new byte[length];
+      rnd.nextBytes(original);
+      File f = new File(tmp, "src" + c);
+      Files.write(f.toPath(), original);
+      SourceFile source = SourceFile.of(conf, new Path(f.toURI()));
+      AccessPattern p = c % 3 == 0 ? StridedPattern.vector(rnd.nextInt(10), 1 + rnd.nextInt(40),
+          rnd.nextInt(3), 1) : RestructuredLayoutTest.randomPattern(rnd, length);
+      if (p.end() > length) {
+        continue;
+      }
+      long chunk = RestructuredLayout.HEADER_BYTES + 1 + rnd.nextInt(rnd.nextBoolean() ? 300
+          : 20_000);
+      RestructuredLayout layout = RestructuredLayout.plan(p, chunk, length, 1 + rnd.nextInt(3));
+      byte[] expected = RestructuredLayoutTest.restructure(original, layout);
+      String what = "case " + c + " " + layout;
+      try (SourceFile.Reader in = source.open()) {
+        ByteArrayOutputStream whole = new ByteArrayOutputStream();
+        PhysicalWriter.Sums sums = new PhysicalWriter(in, layout, length).write(0,
+            layout.physicalLength(), whole, null);
+        assertArrayEquals(expected, whole.toByteArray(), what);
+        assertEquals(crc(expected), sums.written, what);
+        assertEquals(crc(original), sums.original, what);
+        Crc32c.Accumulator byChunk = new Crc32c.Accumulator(length);
+        ByteArrayOutputStream joined = new ByteArrayOutputStream();
+        for (long lo = 0; lo < layout.physicalLength(); lo += chunk) {
+          long hi = Math.min(layout.physicalLength(), lo + chunk);
+          ByteArrayOutputStream part = new ByteArrayOutputStream();
+          PhysicalWriter.Sums s = new PhysicalWriter(in, layout, length).write(lo, hi, part,
+              null);
+          assertEquals(crc(part.toByteArray()), s.written, what + " chunk at " + lo);
+          byChunk.addValue(s.original);
+          joined.write(part.toByteArray());
+        }
+        assertArrayEquals(expected, joined.toByteArray(), what + " by chunk");
+        assertEquals(crc(original), byChunk.value(), what + " by chunk");
+      }
+      // a plain copy is the original
+      try (SourceFile.Reader in = source.open()) {
+        ByteArrayOutputStream plain = new ByteArrayOutputStream();
+        PhysicalWriter.Sums sums = new PhysicalWriter(in, null, length).write(0, length, plain,
+            null);
+        assertArrayEquals(original, plain.toByteArray());
+        assertEquals(crc(original), sums.original);
+        assertEquals(crc(original), sums.written);
+      }
+      assertEquals(0, Arrays.compare(original, Files.readAllBytes(f.toPath())));
+    }
+  }
+}

@@ -1,0 +1,96 @@
+package org.opass.e2e.mrap;
+
+import java.lang.management.ManagementFactory;
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.zip.CRC32C;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.BytesWritable;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.mapreduce.InputSplit;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.RecordReader;
+import org.apache.hadoop.mapreduce.TaskAttemptID;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
+import org.apache.hadoop.util.ToolRunner;
+import org.opass.mrap.copy.MrapCopy;
+import org.opass.mrap.mapreduce.AccessInputFormat;
+
+/**
+ * What one MRAP process holds, run in a JVM of its own with a task's heap
+ * ({@code ChildJvm}): {@code copy ARGS...} runs {@code mrap-copy}; {@code read PATH
+ * [KEY=VALUE...]} reads a file with {@link AccessInputFormat} as one task after another would,
+ * and prints {@code records=}, {@code bytes=}, {@code crc=} (CRC32C of the values in the order
+ * read). Both print {@code heap_mib=}: the most heap found live, sampled after a full
+ * collection four times a second.
+ */
+public final class MrapMemoryMain {
+  private MrapMemoryMain() {
+  }
+
+  public static void main(String[] args) throws Exception {
+    AtomicLong maxLive = new AtomicLong();
+    Thread sampler = new Thread(() -> {
+      while (true) {
+        sample(maxLive);
+        try {
+          Thread.sleep(250);
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+    }, "heap-sampler");
+    sampler.setDaemon(true);
+    sampler.start();
+    int rc = 0;
+    String[] rest = Arrays.copyOfRange(args, 1, args.length);
+    if (args[0].equals("copy")) {
+      rc = ToolRunner.run(new Configuration(), new MrapCopy(), rest);
+    } else {
+      read(rest);
+    }
+    sample(maxLive);
+    System.out.println("heap_mib=" + maxLive.get() / 1048576.0);
+    System.out.flush();
+    System.exit(rc);
+  }
+
+  private static void sample(AtomicLong maxLive) {
+    System.gc();
+    long used = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    maxLive.accumulateAndGet(used, Math::max);
+  }
+
+  private static void read(String[] args) throws Exception {
+    Configuration conf = new Configuration();
+    for (int i = 1; i < args.length; i++) {
+      int eq = args[i].indexOf('=');
+      conf.set(args[i].substring(0, eq), args[i].substring(eq + 1));
+    }
+    Job job = Job.getInstance(conf);
+    FileInputFormat.setInputPaths(job, new Path(args[0]));
+    AccessInputFormat format = new AccessInputFormat();
+    long records = 0;
+    long bytes = 0;
+    CRC32C crc = new CRC32C();
+    for (InputSplit s : format.getSplits(job)) {
+      InputSplit split = MrapReads.reserialized(s);
+      TaskAttemptContextImpl ctx = new TaskAttemptContextImpl(job.getConfiguration(),
+          new TaskAttemptID());
+      try (RecordReader<LongWritable, BytesWritable> r = format.createRecordReader(split, ctx)) {
+        r.initialize(split, ctx);
+        while (r.nextKeyValue()) {
+          BytesWritable v = r.getCurrentValue();
+          crc.update(v.getBytes(), 0, v.getLength());
+          bytes += v.getLength();
+          records++;
+        }
+      }
+    }
+    System.out.println("records=" + records);
+    System.out.println("bytes=" + bytes);
+    System.out.println("crc=" + crc.getValue());
+  }
+}

@@ -1,0 +1,161 @@
+package org.opass.e2e.mrap;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.BytesWritable;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.io.Writable;
+import org.apache.hadoop.mapreduce.InputSplit;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.RecordReader;
+import org.apache.hadoop.mapreduce.TaskAttemptID;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
+import org.opass.e2e.cluster.TestFiles;
+import org.opass.mrap.layout.RestructuredLayout;
+import org.opass.mrap.layout.SegmentCursor;
+import org.opass.mrap.mapreduce.AccessInputFormat;
+import org.opass.mrap.mapreduce.RestructuredFiles;
+
+/**
+ * Reads a file the way a job with {@link AccessInputFormat} does, without a job: the splits from
+ * {@code getSplits}, each serialized and read back as a task gets it, then its record reader.
+ * Small results only (every record in memory).
+ */
+public final class MrapReads {
+  private MrapReads() {
+  }
+
+  /** One record: its key (logical offset) and bytes. */
+  public static final class Rec {
+    public final long key;
+    public final byte[] value;
+
+    Rec(long key, byte[] value) {
+      this.key = key;
+      this.value = value;
+    }
+  }
+
+  /** Every record of {@code input} under the pattern in {@code conf}, splits in order. */
+  public static List<Rec> records(Configuration conf, Path input)
+      throws IOException, InterruptedException {
+    Job job = Job.getInstance(conf);
+    FileInputFormat.setInputPaths(job, input);
+    AccessInputFormat format = new AccessInputFormat();
+    List<Rec> out = new ArrayList<>();
+    for (InputSplit s : format.getSplits(job)) {
+      InputSplit copy = reserialized(s);
+      TaskAttemptContextImpl ctx = new TaskAttemptContextImpl(job.getConfiguration(),
+          new TaskAttemptID());
+      try (RecordReader<LongWritable, BytesWritable> r = format.createRecordReader(copy, ctx)) {
+        r.initialize(copy, ctx);
+        while (r.nextKeyValue()) {
+          out.add(new Rec(r.getCurrentKey().get(), r.getCurrentValue().copyBytes()));
+        }
+      }
+    }
+    out.sort((a, b) -> Long.compare(a.key, b.key));
+    return out;
+  }
+
+  /** The split as a task reads it: written and read back. */
+  static InputSplit reserialized(InputSplit s) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    ((Writable) s).write(new DataOutputStream(bytes));
+    try {
+      Writable copy = (Writable) s.getClass().getDeclaredConstructor().newInstance();
+      copy.readFields(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
+      return (InputSplit) copy;
+    } catch (ReflectiveOperationException e) {
+      throw new IOException(e);
+    }
+  }
+
+  /**
+   * The records the vector pattern ({@code start}, {@code size}, {@code spacing},
+   * {@code count}) names in {@code data}, worked out by hand: the oracle.
+   */
+  public static List<Rec> stridedOracle(byte[] data, long start, int size, long spacing,
+      int count) {
+    List<Rec> out = new ArrayList<>();
+    for (int k = 0; k < count; k++) {
+      int offset = Math.toIntExact(start + k * (size + spacing));
+      byte[] b = new byte[size];
+      System.arraycopy(data, offset, b, 0, size);
+      out.add(new Rec((long) k * size, b));
+    }
+    return out;
+  }
+
+  /** The original bytes of a file: through its layout when it is restructured. */
+  public static byte[] original(FileSystem fs, Path p) throws IOException {
+    byte[] physical = TestFiles.read(fs, p);
+    RestructuredLayout layout = RestructuredFiles.layoutOf(fs, p);
+    if (layout == null) {
+      return physical;
+    }
+    byte[] out = new byte[Math.toIntExact(layout.logicalLength())];
+    SegmentCursor c = layout.logical(0, layout.logicalLength());
+    while (c.next()) {
+      System.arraycopy(physical, (int) c.physical(), out, (int) c.logical(), (int) c.length());
+    }
+    return out;
+  }
+
+  /** The CRC32C of a file's original bytes, read through its layout when it has one. */
+  public static int originalCrc(FileSystem fs, Path p) throws IOException {
+    RestructuredLayout layout = RestructuredFiles.layoutOf(fs, p);
+    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    byte[] buf = new byte[1 << 20];
+    try (FSDataInputStream in = fs.open(p)) {
+      if (layout == null) {
+        for (int n = in.read(buf); n > 0; n = in.read(buf)) {
+          crc.update(buf, 0, n);
+        }
+      } else {
+        SegmentCursor c = layout.logical(0, layout.logicalLength());
+        while (c.next()) {
+          for (long done = 0; done < c.length(); ) {
+            int n = (int) Math.min(buf.length, c.length() - done);
+            in.readFully(c.physical() + done, buf, 0, n);
+            crc.update(buf, 0, n);
+            done += n;
+          }
+        }
+      }
+    }
+    return (int) crc.getValue();
+  }
+
+  /** Whether two record lists are the same keys and bytes; a message naming the first difference
+   * otherwise, null if equal. */
+  public static String difference(List<Rec> expected, List<Rec> got) {
+    if (expected.size() != got.size()) {
+      return expected.size() + " records expected, " + got.size() + " read";
+    }
+    int wrong = 0;
+    String first = null;
+    for (int i = 0; i < expected.size(); i++) {
+      Rec e = expected.get(i);
+      Rec g = got.get(i);
+      if (e.key != g.key || !java.util.Arrays.equals(e.value, g.value)) {
+        wrong++;
+        if (first == null) {
+          first = "record " + i + " (key " + g.key + ", expected key " + e.key + ")";
+        }
+      }
+    }
+    return wrong == 0 ? null : wrong + " of " + expected.size() + " records wrong, first "
+        + first;
+  }
+}
