@@ -25,11 +25,22 @@ import org.apache.hadoop.util.Progressable;
 public class CrashingFileSystem extends DistributedFileSystem {
   private static final AtomicInteger LEFT = new AtomicInteger(Integer.MAX_VALUE);
   private static final AtomicBoolean CRASHED = new AtomicBoolean();
+  /** Instead of failing, say so on stdout and wait to be killed (a process of its own). */
+  private static volatile boolean pause;
 
   /** Dies before the {@code n}-th change from now on (1: the first). */
   public static void arm(int n) {
     CRASHED.set(false);
     LEFT.set(n);
+  }
+
+  /**
+   * Before the {@code n}-th change, prints {@code PAUSED} and waits forever, for a test to kill
+   * the process outright ({@code kill -9}): what it had open stays open.
+   */
+  public static void pauseAt(int n) {
+    pause = true;
+    arm(n);
   }
 
   /** Whether it died since {@link #arm}; disarms it. */
@@ -60,6 +71,17 @@ public class CrashingFileSystem extends DistributedFileSystem {
   private static void change(String what) throws IOException {
     alive();
     if (LEFT.decrementAndGet() == 0) {
+      if (pause) {
+        System.out.println("PAUSED before " + what);
+        System.out.flush();
+        while (true) {
+          try {
+            Thread.sleep(60_000);
+          } catch (InterruptedException e) {
+            // still waiting to be killed
+          }
+        }
+      }
       CRASHED.set(true);
       throw new IOException("the client died before " + what + " (simulated)");
     }

@@ -142,7 +142,7 @@ class MrapCopyClusterTest {
     }
     assertArrayEquals(data, back);
     assertEquals(0, Arrays.stream(fs.listStatus(new Path("/mrap")))
-        .filter(s -> s.getPath().getName().contains(".mrap-copy-")).count(), "no leftovers");
+        .filter(s -> s.getPath().getName().contains(".mrap-copy")).count(), "no leftovers");
   }
 
   /**

@@ -106,10 +106,7 @@ class MrapCopyKillTest {
     String dst = dir + "/f";
     // the copies around the killed one are made in one process: the parallel mode's kill points
     // are in its own copy
-    assertEquals(0, copy(patternConf("setup"), "single", "older", dst));
-    CrashingFileSystem.disarm();
-    assertEquals(0, copy(CrashingFileSystem.on(patternConf("count")), mode, "newer", dst));
-    int changes = CrashingFileSystem.changesSinceDisarmed();
+    int changes = changes(mode, dst);
     assertTrue(changes >= 3 && changes < 200, mode + " makes " + changes + " changes");
     int killed = 0;
     for (int k = 1; k <= changes; k++) {
@@ -136,6 +133,70 @@ class MrapCopyKillTest {
       assertEquals(List.of("f"), names(dir), "the next copy removed what the dead one left");
     }
     assertTrue(killed >= 3, mode + ": killed at " + killed + " steps");
+  }
+
+  /**
+   * A client killed outright: {@code mrap-copy} in a JVM of its own, stopped before its
+   * {@code k}-th change and killed with SIGKILL (its open file stays open, its lease held):
+   * {@code CrashingFileSystem.pauseAt} in the child.
+   */
+  public static final class Child {
+    public static void main(String[] args) throws Exception {
+      Configuration conf = new Configuration();
+      conf.addResource(new Path(args[0]));
+      CrashingFileSystem.pauseAt(Integer.parseInt(args[1]));
+      System.exit(ToolRunner.run(CrashingFileSystem.on(conf), new MrapCopy(),
+          java.util.Arrays.copyOfRange(args, 2, args.length)));
+    }
+  }
+
+  /** How many changes an overwrite in {@code mode} makes. */
+  private static int changes(String mode, String dst) throws Exception {
+    assertEquals(0, copy(patternConf("setup"), "single", "older", dst));
+    CrashingFileSystem.disarm();
+    assertEquals(0, copy(CrashingFileSystem.on(patternConf("count")), mode, "newer", dst));
+    return CrashingFileSystem.changesSinceDisarmed();
+  }
+
+  private void killedOutright(String mode, java.util.function.IntFunction<int[]> stepsOf)
+      throws Exception {
+    String dir = "/kill-9/" + mode;
+    String dst = dir + "/f";
+    int[] steps = stepsOf.apply(changes(mode, dst));
+    File conf = new File(local, "child-" + mode + ".xml");
+    try (java.io.OutputStream out = new java.io.FileOutputStream(conf)) {
+      patternConf("child").writeXml(out);
+    }
+    for (int k : steps) {
+      assertEquals(0, copy(patternConf("setup"), "single", "older", dst));
+      File log = new File(local, "child-" + mode + "-" + k + ".log");
+      Process p = org.opass.e2e.cluster.ChildJvm.start("512m", log, Child.class,
+          conf.getPath(), Integer.toString(k), "-overwrite", "-mode", mode,
+          new File(local, "newer").toURI().toString(), dst);
+      long deadline = System.nanoTime() + 120_000_000_000L;
+      while (!Files.readString(log.toPath()).contains("PAUSED") && p.isAlive()) {
+        assertTrue(System.nanoTime() < deadline, "the child never reached change " + k);
+        Thread.sleep(50);
+      }
+      assertTrue(p.isAlive(), "the copy ended before change " + k + ": "
+          + Files.readString(log.toPath()));
+      p.destroyForcibly().waitFor(); // SIGKILL
+      whichOne(dst); // the old or the new, whole
+      for (String name : names(dir)) {
+        assertTrue(name.equals("f") || name.startsWith(".f."), "killed before change " + k
+            + ": only hidden leftovers beside f, found " + name);
+      }
+      assertEquals(0, copy(patternConf("again"), "single", "newer", dst), "the next copy");
+      assertEquals(newer, whichOne(dst));
+      assertEquals(List.of("f"), names(dir), "the next copy removed what the dead one left");
+    }
+  }
+
+  @Test
+  void aClientKilledOutrightLeavesTheOldFileOrTheNew() throws Exception {
+    killedOutright("single", n -> java.util.stream.IntStream.rangeClosed(1, n).toArray());
+    // a writer's part open, and two of the commit's last steps
+    killedOutright("parallel", n -> new int[] {3, n - 2, n});
   }
 
   @Test

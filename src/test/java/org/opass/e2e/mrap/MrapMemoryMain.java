@@ -23,8 +23,9 @@ import org.opass.mrap.mapreduce.AccessInputFormat;
  * ({@code ChildJvm}): {@code copy ARGS...} runs {@code mrap-copy}; {@code read PATH
  * [KEY=VALUE...]} reads a file with {@link AccessInputFormat} as one task after another would,
  * and prints {@code records=}, {@code bytes=}, {@code crc=} (CRC32C of the values in the order
- * read). Both print {@code heap_mib=}: the most heap found live, sampled after a full
- * collection four times a second.
+ * read); {@code stock PATH RECORD_BYTES} reads it with stock {@code FixedLengthInputFormat} in
+ * one split, for comparison. All print {@code heap_mib=}: the most heap found live, sampled
+ * after a full collection four times a second.
  */
 public final class MrapMemoryMain {
   private MrapMemoryMain() {
@@ -48,6 +49,8 @@ public final class MrapMemoryMain {
     String[] rest = Arrays.copyOfRange(args, 1, args.length);
     if (args[0].equals("copy")) {
       rc = ToolRunner.run(new Configuration(), new MrapCopy(), rest);
+    } else if (args[0].equals("stock")) {
+      stock(rest[0], Integer.parseInt(rest[1]));
     } else {
       read(rest);
     }
@@ -61,6 +64,29 @@ public final class MrapMemoryMain {
     System.gc();
     long used = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
     maxLive.accumulateAndGet(used, Math::max);
+  }
+
+  private static void stock(String path, int recordBytes) throws Exception {
+    Configuration conf = new Configuration();
+    org.apache.hadoop.mapreduce.lib.input.FixedLengthInputFormat.setRecordLength(conf,
+        recordBytes);
+    conf.setLong("mapreduce.input.fileinputformat.split.minsize", Long.MAX_VALUE); // one split
+    Job job = Job.getInstance(conf);
+    FileInputFormat.setInputPaths(job, new Path(path));
+    org.apache.hadoop.mapreduce.lib.input.FixedLengthInputFormat format =
+        new org.apache.hadoop.mapreduce.lib.input.FixedLengthInputFormat();
+    long records = 0;
+    for (InputSplit split : format.getSplits(job)) {
+      TaskAttemptContextImpl ctx = new TaskAttemptContextImpl(job.getConfiguration(),
+          new TaskAttemptID());
+      try (RecordReader<LongWritable, BytesWritable> r = format.createRecordReader(split, ctx)) {
+        r.initialize(split, ctx);
+        while (r.nextKeyValue()) {
+          records++;
+        }
+      }
+    }
+    System.out.println("records=" + records);
   }
 
   private static void read(String[] args) throws Exception {

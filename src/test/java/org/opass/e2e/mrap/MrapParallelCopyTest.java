@@ -105,7 +105,7 @@ class MrapParallelCopyTest {
 
   private static void assertNoLeftovers(FileSystem fs, Path dir) throws IOException {
     for (FileStatus st : fs.listStatus(dir)) {
-      assertFalse(st.getPath().getName().contains(".mrap-copy-"), "left over: " + st.getPath());
+      assertFalse(st.getPath().getName().contains(".mrap-copy"), "left over: " + st.getPath());
     }
   }
 

@@ -50,7 +50,7 @@ final class CopySettings {
   static CopySettings of(Configuration conf, FileSystem dstFs, Path dst) throws IOException {
     try {
       MrapConf.checkKeys(conf, "mrap.copy.", KEYS);
-      boolean hdfs = "hdfs".equals(dstFs.getScheme());
+      boolean hdfs = "hdfs".equals(dstFs.getUri().getScheme());
       long blockSize = MrapConf.bytes(conf, "dfs.blocksize", dstFs.getDefaultBlockSize(dst),
           RestructuredLayout.HEADER_BYTES + 1);
       if (blockSize > MAX_BLOCK_SIZE) {

@@ -44,7 +44,8 @@ public class MrapCopy extends Configured implements Tool {
     this(System.out, System.err);
   }
 
-  MrapCopy(PrintStream out, PrintStream err) {
+  /** A copy tool that prints its results to {@code out} and its messages to {@code err}. */
+  public MrapCopy(PrintStream out, PrintStream err) {
     this.out = out;
     this.err = err;
   }
@@ -114,7 +115,8 @@ public class MrapCopy extends Configured implements Tool {
           // a local file unless it names its file system, as -conf is; read by our own strict
           // parser: no entity, no include, nothing but properties
           Path p = new Path(patternFile);
-          FileSystem fs = p.toUri().getScheme() == null ? FileSystem.getLocal(conf)
+          FileSystem fs = p.toUri().getScheme() == null
+              ? FileSystem.get(java.net.URI.create("file:///"), conf)
               : p.getFileSystem(conf);
           Map<String, String> props;
           try (InputStream in = fs.open(p)) {

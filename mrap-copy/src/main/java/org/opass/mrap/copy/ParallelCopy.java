@@ -260,7 +260,7 @@ final class ParallelCopy {
    */
   static Assignment assign(Configuration conf, SourceFile source, RestructuredLayout layout,
       int chunks, long chunk, long physicalLength, int writers) throws IOException {
-    if (!"hdfs".equals(source.fs().getScheme()) || source.layout() != null) {
+    if (!"hdfs".equals(source.fs().getUri().getScheme()) || source.layout() != null) {
       int n = Math.max(1, Math.min(chunks, writers));
       int[] writerOf = AggregatorSelection.select(n, new long[chunks][n]);
       String[] hosts = new String[n];

@@ -93,7 +93,7 @@ final class Publisher {
   /** The file's whole-file CRC32C as HDFS computes it from its block checksums, or null. */
   private static Integer compositeCrc(Configuration conf, FileSystem fs, Path p)
       throws IOException {
-    if (!"hdfs".equals(fs.getScheme())) {
+    if (!"hdfs".equals(fs.getUri().getScheme())) {
       return null;
     }
     Configuration c = new Configuration(conf);

@@ -29,12 +29,13 @@ import org.slf4j.LoggerFactory;
  * job of chunk writers whose committer joins the parts), checked (the destination's CRC32C
  * against the bytes sent, the source's against the bytes read), and published in one rename
  * that also replaces an existing destination when asked: at every moment the destination is
- * the old file or the new one. A copy that stops leaves only hidden names, which the next copy
- * to that destination removes, and no folder it made.
+ * the old file or the new one. A copy that stops leaves at most a hidden folder beside the
+ * destination ({@code .<name>.mrap-copy}), which the next copy to that destination removes, and
+ * no folder it made. One copy at a time to a destination.
  */
 public final class RestructuringCopy {
   private static final Logger LOG = LoggerFactory.getLogger(RestructuringCopy.class);
-  private static final String TEMP_MARK = ".mrap-copy-";
+  private static final String WORK = ".mrap-copy";
   /** From this size on, {@link CopyOptions.Mode#AUTO} copies with a MapReduce job. */
   public static final String PARALLEL_BYTES = CopySettings.PARALLEL_BYTES;
 
@@ -108,10 +109,13 @@ public final class RestructuringCopy {
     long physicalLength = layout != null ? layout.physicalLength() : source.length();
     boolean parallel = parallel(options.mode(), settings, source.fs(), dstFs, physicalLength);
     List<Path> made = mkdirs(dstFs, dst.getParent());
-    removeLeftovers(dstFs, dst);
-    String tag = TEMP_MARK + UUID.randomUUID();
-    Path temp = new Path(dst.getParent(), "." + dst.getName() + tag);
-    Path parts = new Path(dst.getParent(), "." + dst.getName() + tag + ".parts");
+    // this copy's work lives in a hidden folder of the destination's own, which the next copy
+    // to the destination removes whatever a copy that died left in it
+    Path work = new Path(dst.getParent(), "." + dst.getName() + WORK);
+    Publisher.quietDelete(dstFs, work);
+    String tag = UUID.randomUUID().toString();
+    Path temp = new Path(work, tag);
+    Path parts = new Path(work, tag + ".parts");
     boolean done = false;
     try {
       long t0 = System.nanoTime();
@@ -121,7 +125,7 @@ public final class RestructuringCopy {
       } else {
         PhysicalWriter.Sums sums;
         try (SourceFile.Reader in = source.open();
-            FSDataOutputStream out = dstFs.create(temp, settings.permission, false, 1 << 20,
+            FSDataOutputStream out = dstFs.create(temp, settings.permission, true, 1 << 20,
                 settings.replication, settings.blockSize, null)) {
           long[] pos = {0};
           sums = new PhysicalWriter(in, layout, source.length()).write(0, physicalLength, out,
@@ -142,6 +146,7 @@ public final class RestructuringCopy {
         Publisher.publish(conf, dstFs, temp, dst, options.overwrite());
       }
       done = true;
+      Publisher.quietDelete(dstFs, work);
       LOG.info("{} -> {}: {} bytes{} in {} ms", src, dst, physicalLength,
           parallel ? " in parallel" : "", (System.nanoTime() - t0) / 1_000_000);
       return new Result(dst, physicalLength, layout, parallel);
@@ -149,8 +154,7 @@ public final class RestructuringCopy {
       if (!done) {
         // an interrupted thread's RPCs fail at once: clean up first, then keep the interrupt
         boolean interrupted = Thread.interrupted();
-        Publisher.quietDelete(dstFs, parts);
-        Publisher.quietDelete(dstFs, temp);
+        Publisher.quietDelete(dstFs, work);
         for (Path dir : made) { // deepest first; a folder someone else filled stays
           try {
             dstFs.delete(dir, false);
@@ -186,9 +190,10 @@ public final class RestructuringCopy {
       return RestructuredLayout.plan(p, chunk, source.length(), taskBytes / chunk);
     } catch (PatternException e) {
       throw new CopyException(true, e.getMessage(), e);
-    } catch (IllegalArgumentException e) {
-      throw new CopyException(true, "cannot restructure " + source.path() + " for "
-          + options.pattern() + ": " + e.getMessage(), e);
+    } catch (IllegalArgumentException e) { // overlapping regions
+      throw new CopyException(true, options.pattern().extentProperty() + ": cannot "
+          + "restructure " + source.path() + " for " + options.pattern() + ": "
+          + e.getMessage(), e);
     }
   }
 
@@ -199,7 +204,7 @@ public final class RestructuringCopy {
    */
   private static boolean parallel(CopyOptions.Mode mode, CopySettings settings,
       FileSystem srcFs, FileSystem dstFs, long physicalLength) throws CopyException {
-    boolean intoHdfs = "hdfs".equals(dstFs.getScheme());
+    boolean intoHdfs = "hdfs".equals(dstFs.getUri().getScheme());
     if (mode == CopyOptions.Mode.SINGLE) {
       return false;
     }
@@ -210,7 +215,7 @@ public final class RestructuringCopy {
       }
       return physicalLength > 0; // concat refuses empty parts; nothing to share out anyway
     }
-    return intoHdfs && !"file".equals(srcFs.getScheme()) && physicalLength > 0
+    return intoHdfs && !"file".equals(srcFs.getUri().getScheme()) && physicalLength > 0
         && physicalLength >= settings.parallelBytes;
   }
 
@@ -232,13 +237,5 @@ public final class RestructuringCopy {
    */
   public static int crcOf(Configuration conf, Path p) throws IOException {
     return Publisher.crcOf(conf, p);
-  }
-
-  /** Removes what earlier copies to {@code dst} that stopped half-way left behind. */
-  private static void removeLeftovers(FileSystem fs, Path dst) throws IOException {
-    String prefix = "." + dst.getName() + TEMP_MARK;
-    for (FileStatus st : fs.listStatus(dst.getParent(), p -> p.getName().startsWith(prefix))) {
-      fs.delete(st.getPath(), true);
-    }
   }
 }

@@ -77,7 +77,7 @@ class MrapCopyTest {
 
   private void assertNoLeftovers(File dir) {
     for (String name : dir.list()) {
-      assertFalse(name.contains(".mrap-copy-"), "left over: " + name);
+      assertFalse(name.contains(".mrap-copy"), "left over: " + name);
     }
   }
 
@@ -231,11 +231,11 @@ class MrapCopyTest {
     assertFalse(dst.exists());
     assertNoLeftovers(tmp);
     // killed outright: its temporary files stay behind, and the next copy clears them
-    Files.write(new File(tmp, ".big-copy.mrap-copy-dead").toPath(), new byte[100]);
-    File parts = new File(tmp, ".big-copy.mrap-copy-dead.parts");
-    assertTrue(parts.mkdir());
+    File work = new File(tmp, ".big-copy.mrap-copy");
+    File parts = new File(work, "dead.parts");
+    assertTrue(parts.mkdirs());
+    Files.write(new File(work, "dead").toPath(), new byte[100]);
     Files.write(new File(parts, "part-00000000").toPath(), new byte[100]);
-    Files.write(new File(tmp, ".big-copy.mrap-copy-dead.layout").toPath(), new byte[10]);
     RestructuringCopy.copy(conf, new Path(src.toURI()), new Path(dst.toURI()), options, null);
     assertArrayEquals(data, logical(dst));
     assertNoLeftovers(tmp);
