@@ -1,14 +1,10 @@
 package org.opass.e2e.bench;
 
-import java.io.BufferedOutputStream;
 import java.io.File;
-import java.io.FileOutputStream;
-import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.SplittableRandom;
 import org.opass.e2e.cluster.ChildJvm;
 import org.opass.e2e.mrap.MrapMemoryMain;
 
@@ -38,12 +34,14 @@ final class MrapMemoryBench implements BenchMain.Bench {
         "regions", "copy client", "packed reader", "index reader", "stock reader");
     for (long n : counts) {
       File src = new File(dir, "src-" + n);
-      write(src, n);
+      MrapMemoryMain.writeRegions(src, n, null, null);
       File dst = new File(dir, "dst-" + n);
       double[][] heap = new double[4][reps];
       String pattern = "strided.region_count=" + n;
+      org.apache.hadoop.fs.FileSystem local = org.apache.hadoop.fs.FileSystem.getLocal(
+          new org.apache.hadoop.conf.Configuration());
       for (int rep = 0; rep < reps; rep++) {
-        dst.delete();
+        local.delete(new org.apache.hadoop.fs.Path(dst.toURI()), false); // and its .crc
         heap[0][rep] = heap(run(dir, "copy", "-D", "dfs.blocksize=128m", "-D",
             "strided.region_size=4", "-D", "strided.region_spacing=4", "-D", pattern,
             "-mode", "single", src.toURI().toString(), dst.toURI().toString()));
@@ -69,7 +67,7 @@ final class MrapMemoryBench implements BenchMain.Bench {
       row.put("stock_fixed_length_reader_heap_mib", stock.json());
       rows.add(row);
       src.delete();
-      dst.delete();
+      local.delete(new org.apache.hadoop.fs.Path(dst.toURI()), false);
     }
     Map<String, Object> summary = new LinkedHashMap<>();
     summary.put("reader_heap_mib_max", readerMax);
@@ -93,21 +91,5 @@ final class MrapMemoryBench implements BenchMain.Bench {
 
   private static double heap(ChildJvm.Result r) {
     return Double.parseDouble(r.value("heap_mib"));
-  }
-
-  private static void write(File f, long regions) throws Exception {
-    SplittableRandom rnd = new SplittableRandom(regions);
-    byte[] buf = new byte[1 << 20];
-    try (OutputStream out = new BufferedOutputStream(new FileOutputStream(f))) {
-      for (long done = 0; done < regions * 8; done += buf.length) {
-        for (int i = 0; i < buf.length; i += 8) {
-          long v = rnd.nextLong();
-          for (int b = 0; b < 8; b++) {
-            buf[i + b] = (byte) (v >>> (8 * b));
-          }
-        }
-        out.write(buf, 0, (int) Math.min(buf.length, regions * 8 - done));
-      }
-    }
   }
 }

@@ -3,6 +3,7 @@ package org.opass.e2e.cluster;
 import java.io.File;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
@@ -16,6 +17,19 @@ import org.apache.hadoop.fs.permission.FsPermission;
  * run thousands of local cases; HDFS is what the cluster tests use.
  */
 public class ForklessLocalFileSystem extends RawLocalFileSystem {
+  private static final Configuration LOCAL = new Configuration(); // Hadoop's defaults, once
+
+  static {
+    LOCAL.set("fs.defaultFS", "file:///");
+    LOCAL.set("fs.file.impl", ForklessLocalFileSystem.class.getName());
+    LOCAL.setBoolean("fs.file.impl.disable.cache", true); // not the cached file:// of others
+  }
+
+  /** A fresh configuration (Hadoop's defaults, parsed once) whose file:// is this class. */
+  public static Configuration conf() {
+    return new Configuration(LOCAL);
+  }
+
   @Override
   public FileStatus getFileStatus(Path f) throws IOException {
     File file = pathToFile(f);

@@ -98,6 +98,23 @@ class MrapCopyKillTest {
   }
 
   /**
+   * After a copy to {@code dst} died before change {@code k}: {@code dst} is the old file or
+   * the new one, whole (returned), only hidden leftovers beside it, and the next copy succeeds
+   * and removes them.
+   */
+  private byte[] oldOrNewThenCleared(String dir, String dst, int k) throws Exception {
+    byte[] now = whichOne(dst);
+    for (String name : names(dir)) {
+      assertTrue(name.equals("f") || name.startsWith(".f."), "killed before change " + k
+          + ": only hidden leftovers beside f, found " + name);
+    }
+    assertEquals(0, copy(patternConf("again"), "single", "newer", dst), "the next copy");
+    assertEquals(newer, whichOne(dst));
+    assertEquals(List.of("f"), names(dir), "the next copy removed what the dead one left");
+    return now;
+  }
+
+  /**
    * Kills the copy before each change in {@code steps} (null: every change), checking after
    * each what the destination is and that the next copy clears up.
    */
@@ -118,19 +135,12 @@ class MrapCopyKillTest {
       int rc = copy(CrashingFileSystem.on(patternConf("crashing")), mode, "newer", dst);
       assertTrue(CrashingFileSystem.disarm(), "killed before change " + k + " of " + changes);
       killed++;
-      byte[] now = whichOne(dst); // the old or the new, whole
+      byte[] now = oldOrNewThenCleared(dir, dst, k);
       if (rc == 0) { // it died in clearing up after publishing
         assertEquals(newer, now, "killed before change " + k + ", the copy said it was done");
       } else {
         assertEquals(1, rc, "killed before change " + k);
       }
-      for (String name : names(dir)) {
-        assertTrue(name.equals("f") || name.startsWith(".f."), "killed before change " + k
-            + ": only hidden leftovers beside f, found " + name);
-      }
-      assertEquals(0, copy(patternConf("again"), "single", "newer", dst), "the next copy");
-      assertEquals(newer, whichOne(dst));
-      assertEquals(List.of("f"), names(dir), "the next copy removed what the dead one left");
     }
     assertTrue(killed >= 3, mode + ": killed at " + killed + " steps");
   }
@@ -181,14 +191,7 @@ class MrapCopyKillTest {
       assertTrue(p.isAlive(), "the copy ended before change " + k + ": "
           + Files.readString(log.toPath()));
       p.destroyForcibly().waitFor(); // SIGKILL
-      whichOne(dst); // the old or the new, whole
-      for (String name : names(dir)) {
-        assertTrue(name.equals("f") || name.startsWith(".f."), "killed before change " + k
-            + ": only hidden leftovers beside f, found " + name);
-      }
-      assertEquals(0, copy(patternConf("again"), "single", "newer", dst), "the next copy");
-      assertEquals(newer, whichOne(dst));
-      assertEquals(List.of("f"), names(dir), "the next copy removed what the dead one left");
+      oldOrNewThenCleared(dir, dst, k);
     }
   }
 

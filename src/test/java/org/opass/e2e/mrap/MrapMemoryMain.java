@@ -60,6 +60,35 @@ public final class MrapMemoryMain {
     System.exit(rc);
   }
 
+  /**
+   * Writes {@code regions} * 8 random bytes to {@code f}: a 4-byte region every 8 bytes. Adds
+   * the regions' bytes to {@code interest} and every byte to {@code whole} (either may be null).
+   */
+  public static void writeRegions(java.io.File f, long regions, CRC32C interest, CRC32C whole)
+      throws java.io.IOException {
+    java.util.SplittableRandom rnd = new java.util.SplittableRandom(regions);
+    byte[] buf = new byte[8 << 20];
+    try (java.io.OutputStream out = new java.io.BufferedOutputStream(
+        new java.io.FileOutputStream(f))) {
+      for (long done = 0; done < regions * 8; done += buf.length) {
+        int n = (int) Math.min(buf.length, regions * 8 - done);
+        for (int i = 0; i < n; i += 8) {
+          long v = rnd.nextLong();
+          for (int b = 0; b < 8; b++) {
+            buf[i + b] = (byte) (v >>> (8 * b));
+          }
+          if (interest != null) {
+            interest.update(buf, i, 4);
+          }
+        }
+        if (whole != null) {
+          whole.update(buf, 0, n);
+        }
+        out.write(buf, 0, n);
+      }
+    }
+  }
+
   private static void sample(AtomicLong maxLive) {
     System.gc();
     long used = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();

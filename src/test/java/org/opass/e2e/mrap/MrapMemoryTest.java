@@ -2,11 +2,7 @@ package org.opass.e2e.mrap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.io.BufferedOutputStream;
 import java.io.File;
-import java.io.FileOutputStream;
-import java.io.OutputStream;
-import java.util.SplittableRandom;
 import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,21 +26,7 @@ class MrapMemoryTest {
     File src = new File(tmp, "src");
     CRC32C interest = new CRC32C();
     CRC32C whole = new CRC32C();
-    SplittableRandom rnd = new SplittableRandom(33);
-    byte[] buf = new byte[8 << 20];
-    try (OutputStream out = new BufferedOutputStream(new FileOutputStream(src))) {
-      for (long done = 0; done < REGIONS * 8; done += buf.length) {
-        for (int i = 0; i < buf.length; i += 8) {
-          long v = rnd.nextLong();
-          for (int b = 0; b < 8; b++) {
-            buf[i + b] = (byte) (v >>> (8 * b));
-          }
-          interest.update(buf, i, 4); // a 4-byte region every 8 bytes
-        }
-        whole.update(buf, 0, buf.length);
-        out.write(buf);
-      }
-    }
+    MrapMemoryMain.writeRegions(src, REGIONS, interest, whole);
     String[] pattern = {"strided.region_size=4", "strided.region_spacing=4",
         "strided.region_count=" + REGIONS};
     File dst = new File(tmp, "dst");

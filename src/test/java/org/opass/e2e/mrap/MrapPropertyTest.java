@@ -48,17 +48,9 @@ class MrapPropertyTest {
    * and no forked chmod and ls ({@link ForklessLocalFileSystem}).
    */
   private static Configuration localConf(Random rnd) {
-    Configuration conf = new Configuration(LOCAL); // Hadoop's defaults parsed once
+    Configuration conf = ForklessLocalFileSystem.conf();
     conf.setLong("fs.local.block.size", 512L << rnd.nextInt(8));
     return conf;
-  }
-
-  private static final Configuration LOCAL = new Configuration();
-
-  static {
-    LOCAL.set("fs.defaultFS", "file:///");
-    LOCAL.set("fs.file.impl", ForklessLocalFileSystem.class.getName());
-    LOCAL.setBoolean("fs.file.impl.disable.cache", true);
   }
 
   /** A random pattern of any kind that fits {@code length} bytes, as configuration keys. */

@@ -49,12 +49,9 @@ class PatternFuzzTest {
   @TempDir
   File tmp;
 
-  private static final Configuration LOCAL = new Configuration();
+  private static final Configuration LOCAL = ForklessLocalFileSystem.conf();
 
   static {
-    LOCAL.set("fs.defaultFS", "file:///");
-    LOCAL.set("fs.file.impl", ForklessLocalFileSystem.class.getName());
-    LOCAL.setBoolean("fs.file.impl.disable.cache", true);
     LOCAL.setLong("fs.local.block.size", 4096);
   }
 

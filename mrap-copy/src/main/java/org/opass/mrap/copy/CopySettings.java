@@ -57,24 +57,27 @@ final class CopySettings {
         throw new CopyException(true, "dfs.blocksize=" + conf.get("dfs.blocksize") + " is more "
             + "than " + MAX_BLOCK_SIZE + " bytes");
       }
-      long perChecksum = conf.getInt("dfs.bytes-per-checksum", 512);
-      if (hdfs && (perChecksum < 1 || blockSize % perChecksum != 0)) {
+      long perChecksum = MrapConf.get(conf, "dfs.bytes-per-checksum") == null ? 512
+          : wholeNumber(conf, "dfs.bytes-per-checksum", 1, Integer.MAX_VALUE);
+      if (hdfs && blockSize % perChecksum != 0) {
         throw new CopyException(true, "dfs.blocksize=" + conf.get("dfs.blocksize") + " is not "
             + "a multiple of dfs.bytes-per-checksum (" + perChecksum + "), as HDFS needs");
       }
       long replication = dstFs.getDefaultReplication(dst);
-      if (conf.get("dfs.replication") != null) {
+      if (MrapConf.get(conf, "dfs.replication") != null) {
         replication = wholeNumber(conf, "dfs.replication", 1, Short.MAX_VALUE);
       }
       FsPermission permission;
       try {
         permission = FsPermission.getFileDefault().applyUMask(FsPermission.getUMask(conf));
-      } catch (IllegalArgumentException e) {
-        throw new CopyException(true, "fs.permissions.umask-mode=" + conf.get(
-            "fs.permissions.umask-mode") + " is not a umask (octal, as 022, or symbolic)");
+      } catch (IllegalArgumentException | IllegalStateException e) {
+        throw new CopyException(true, "fs.permissions.umask-mode=" + PatternConfig.shorten(
+            conf.getRaw("fs.permissions.umask-mode")) + " is not a umask (octal, as 022, or "
+            + "symbolic)");
       }
       long parallelBytes = MrapConf.bytes(conf, PARALLEL_BYTES, 1L << 30, 0);
-      int writers = (int) (conf.get(WRITERS) == null ? 20 : wholeNumber(conf, WRITERS, 1, 100_000));
+      int writers = (int) (MrapConf.get(conf, WRITERS) == null ? 20
+          : wholeNumber(conf, WRITERS, 1, 100_000));
       return new CopySettings(blockSize, (short) replication, permission, parallelBytes,
           writers);
     } catch (InvalidJobConfException e) {
@@ -83,8 +86,8 @@ final class CopySettings {
   }
 
   private static long wholeNumber(Configuration conf, String key, long min, long max)
-      throws CopyException {
-    String raw = conf.get(key);
+      throws CopyException, InvalidJobConfException {
+    String raw = MrapConf.get(conf, key);
     try {
       return PatternConfig.parseNumber(key, raw, min, max);
     } catch (PatternException e) {

@@ -75,8 +75,8 @@ final class Publisher {
         FileContext.getFileContext(fs.getUri(), conf).rename(temp, dst, how);
       }
     } catch (FileAlreadyExistsException e) {
-      throw new CopyException(false, "could not publish the copy as " + dst + ": another copy "
-          + "created it meanwhile");
+      throw new CopyException(false, "could not publish the copy as " + dst + ": "
+          + e.getMessage() + " (did another copy create it meanwhile?)");
     }
   }
 

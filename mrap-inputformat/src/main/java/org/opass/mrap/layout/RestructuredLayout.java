@@ -322,13 +322,37 @@ public final class RestructuredLayout {
     return tailStart + (r - interiorHoles);
   }
 
-  private final class PhysicalCursor implements SegmentCursor {
+  /** The current run of a cursor: what {@link SegmentCursor}'s accessors give. */
+  abstract static class Runs implements SegmentCursor {
+    Segment.Kind kind;
+    long logical;
+    long physical;
+    long length;
+
+    @Override
+    public Segment.Kind kind() {
+      return kind;
+    }
+
+    @Override
+    public long logical() {
+      return logical;
+    }
+
+    @Override
+    public long physical() {
+      return physical;
+    }
+
+    @Override
+    public long length() {
+      return length;
+    }
+  }
+
+  private final class PhysicalCursor extends Runs {
     private final long to;
     private long pos;
-    private Segment.Kind kind;
-    private long logical;
-    private long physical;
-    private long length;
     // the chunk being walked and its stage: 0 header, 1 regions, 2 room or tail
     private long bin = -1;
     private int stage;
@@ -410,29 +434,10 @@ public final class RestructuredLayout {
       return true;
     }
 
-    @Override
-    public Segment.Kind kind() {
-      return kind;
-    }
-
-    @Override
-    public long logical() {
-      return logical;
-    }
-
-    @Override
-    public long physical() {
-      return physical;
-    }
-
-    @Override
-    public long length() {
-      return length;
-    }
   }
 
   /** Runs of the original's bytes in original order, with their physical places. */
-  public final class LogicalCursor implements SegmentCursor {
+  public final class LogicalCursor extends Runs {
     private long to;
     private long x;
     private RegionCursor regions; // on the current or next region
@@ -442,10 +447,6 @@ public final class RestructuredLayout {
     private int task = -1;
     private TaskPlacer placer;
     private final long[] room = new long[1];
-    private Segment.Kind kind;
-    private long logical;
-    private long physical;
-    private long length;
 
     LogicalCursor(long from, long to) {
       start(from, to);
@@ -535,25 +536,6 @@ public final class RestructuredLayout {
       return true;
     }
 
-    @Override
-    public Segment.Kind kind() {
-      return kind;
-    }
-
-    @Override
-    public long logical() {
-      return logical;
-    }
-
-    @Override
-    public long physical() {
-      return physical;
-    }
-
-    @Override
-    public long length() {
-      return length;
-    }
   }
 
   /**

@@ -21,12 +21,12 @@ import org.opass.read.plan.Proc;
  * <ul>
  *   <li>{@link #cover}: chunks read together. Algorithm 4.3.2, the iterative greedy weighted set
  *   cover: the primary is the host of least price {@code w / contribution}, where
- *   {@code contribution} is how many of the split's chunks it holds and {@code w} what fetching
- *   the others would cost it (their bytes, times {@code offRackCost} from another rack); then,
- *   while chunks are left uncovered, the secondary of least price (the cost of sending its
- *   uncovered chunks to the primary, over how many they are) covers its chunks. The primary
- *   runs the task, the secondaries serve what it lacks. {@link #rank} is the one-pass sort of
- *   every holder by the first price, kept to compare with.</li>
+ *   {@code contribution} is what of the split's chunks it holds and {@code w} what fetching
+ *   the others would cost it (a chunk weighing its bytes and a request, times
+ *   {@code offRackCost} from another rack); then, while chunks are left uncovered, the
+ *   secondary of least price (the cost of sending its uncovered chunks to the primary, per
+ *   chunk) covers its chunks. The primary runs the task, the secondaries serve what it lacks.
+ *   {@link #rank} is the one-pass sort of every holder by bytes, kept to compare with.</li>
  *   <li>{@link #virtualSplits}: chunks that can be processed independently. They are regrouped
  *   by host so that every group is local to its host: each chunk assigned to one of its
  *   holders, as evenly as that allows (Opass's equal-share max flow, {@link EqualAssignment}),
@@ -170,17 +170,24 @@ public final class SplitLocality {
   }
 
   /**
+   * What reading a chunk costs beyond its bytes, in bytes: a request (a seek, a connection) is
+   * worth about a megabyte at disk speed. It makes the price count chunks as the thesis's
+   * contribution does, and bytes as the transfer does.
+   */
+  static final long CHUNK_COST = 1 << 20;
+
+  /**
    * Algorithm 4.3.2 for one split, iterated as a greedy weighted set cover (steps 1 to 6):
-   * each chunk of the split is an element, each host the set of chunks it holds.
+   * each chunk of the split is an element, each host the set of chunks it holds, and a chunk
+   * weighs its bytes plus {@link #CHUNK_COST}.
    * <ol>
    *   <li>The primary: the host of least {@code w / contribution}, {@code contribution} the
-   *   number of the split's chunks it holds and {@code w} the cost of fetching the others to it
-   *   (bytes, times {@code offRackCost} for a chunk with no holder on its rack). Ties: more
-   *   bytes held, then name.</li>
+   *   weight of the split's chunks it holds and {@code w} the cost of fetching the others to it
+   *   (their weight, times {@code offRackCost} for a chunk with no holder on its rack). Ties:
+   *   more bytes held, then name.</li>
    *   <li>While chunks remain uncovered: the secondary of least price, the cost of sending the
-   *   uncovered chunks it holds to the primary over how many they are (a rack-mate of the
-   *   primary costs 1 a byte, another rack {@code offRackCost}). Ties: more chunks, then
-   *   name.</li>
+   *   uncovered chunks it holds to the primary (their weight; times {@code offRackCost} from
+   *   another rack) over how many they are. Ties: more chunks, then name.</li>
    * </ol>
    */
   public static Cover cover(List<Piece> split, Function<String, String> rackOf,
@@ -197,7 +204,7 @@ public final class SplitLocality {
     if (holds.isEmpty()) {
       return new Cover(new ArrayList<>(), 0);
     }
-    // step 1-5: the primary, by the price of the thesis's formula, per chunk
+    // steps 1-5: the primary, by the thesis's price
     String primary = null;
     double best = 0;
     long bestBytes = 0;
@@ -205,17 +212,20 @@ public final class SplitLocality {
       String h = e.getKey();
       String rack = rackOf.apply(h);
       double w = 0;
+      double contribution = 0;
       long held = 0;
       Set<Integer> mine = new HashSet<>(e.getValue());
       for (int i = 0; i < split.size(); i++) {
         Piece p = split.get(i);
+        double weight = p.bytes + CHUNK_COST;
         if (mine.contains(i)) {
+          contribution += weight;
           held += p.bytes;
         } else {
-          w += p.bytes * (onRack(p, rack, rackOf) ? 1 : offRackCost);
+          w += weight * (onRack(p, rack, rackOf) ? 1 : offRackCost);
         }
       }
-      double price = w / mine.size();
+      double price = w / contribution;
       if (primary == null || price < best || (price == best && (held > bestBytes
           || (held == bestBytes && h.compareTo(primary) < 0)))) {
         primary = h;
@@ -244,7 +254,7 @@ public final class SplitLocality {
         int n = 0;
         for (int i : e.getValue()) {
           if (!covered[i]) {
-            w += split.get(i).bytes * cost;
+            w += (split.get(i).bytes + CHUNK_COST) * cost;
             n++;
           }
         }

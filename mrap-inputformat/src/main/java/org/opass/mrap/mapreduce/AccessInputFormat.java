@@ -44,8 +44,8 @@ import org.opass.mrap.pattern.TaskPartition;
  * cuts up in the pattern; it never walks its regions. A split's regions may span several
  * chunks (HDFS blocks); {@value #CHUNKS} says how to place it (thesis §4.3.3):
  * <ul>
- *   <li>{@code together} (default): the split stays as cut and prefers the hosts Algorithm
- *   4.3.2's weighted set cover picks (the primary, then the secondaries that hold the rest);</li>
+ *   <li>{@code together} (default): the split stays as cut and prefers the primary host of
+ *   Algorithm 4.3.2's weighted set cover, then the next cheapest hosts;</li>
  *   <li>{@code independent} (records may be processed in any grouping): virtual splits, the
  *   regions regrouped by the block they start in and the blocks by a host that holds them, so
  *   that every split is local to its host.</li>
@@ -328,10 +328,17 @@ public class AccessInputFormat extends FileInputFormat<LongWritable, BytesWritab
         }
       }
       java.util.function.Function<String, String> racks = h -> rackOf.getOrDefault(h, "");
-      java.util.Set<String> hosts = new java.util.LinkedHashSet<>(
-          SplitLocality.cover(pieces, racks, OFF_RACK_COST).hosts());
+      // the cover's primary first; then the next cheapest hosts, where a task that cannot run
+      // on the primary keeps the most of its bytes (the cover's secondaries hold only what the
+      // primary lacks; HDFS serves that from the nearest replica, on the primary's rack where
+      // the cover found one)
+      java.util.Set<String> hosts = new java.util.LinkedHashSet<>();
+      String primary = SplitLocality.cover(pieces, racks, OFF_RACK_COST).primary();
+      if (primary != null) {
+        hosts.add(primary);
+      }
       for (SplitLocality.HostPrice h : SplitLocality.rank(pieces, racks, OFF_RACK_COST)) {
-        hosts.add(h.host()); // a cover of one host: the next cheapest as fallbacks
+        hosts.add(h.host());
       }
       return hosts.stream().limit(3).toArray(String[]::new);
     }

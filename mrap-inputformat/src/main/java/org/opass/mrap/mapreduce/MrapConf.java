@@ -96,12 +96,7 @@ public final class MrapConf {
   /** A byte count of at least {@code min}, or the default; a bad value names the key. */
   public static long bytes(Configuration conf, String key, long dflt, long min)
       throws InvalidJobConfException {
-    String raw;
-    try {
-      raw = conf.get(key);
-    } catch (IllegalStateException | IllegalArgumentException e) {
-      throw new InvalidJobConfException(key + " cannot be read: " + e.getMessage());
-    }
+    String raw = get(conf, key);
     if (raw == null) {
       return dflt;
     }
@@ -121,15 +116,11 @@ public final class MrapConf {
   /** One of {@code choices} (the first is the default); another value names the key. */
   static String choice(Configuration conf, String key, String... choices)
       throws InvalidJobConfException {
-    String raw;
-    try {
-      raw = conf.getTrimmed(key);
-    } catch (IllegalStateException | IllegalArgumentException e) {
-      throw new InvalidJobConfException(key + " cannot be read: " + e.getMessage());
-    }
+    String raw = get(conf, key);
     if (raw == null) {
       return choices[0];
     }
+    raw = raw.trim();
     for (String c : choices) {
       if (c.equals(raw)) {
         return c;
@@ -137,6 +128,15 @@ public final class MrapConf {
     }
     throw new InvalidJobConfException(key + "=" + PatternConfig.shorten(raw) + " must be "
         + String.join(" or ", choices));
+  }
+
+  /** A value as Hadoop reads it (variables substituted); one it cannot read names the key. */
+  public static String get(Configuration conf, String key) throws InvalidJobConfException {
+    try {
+      return conf.get(key);
+    } catch (IllegalStateException | IllegalArgumentException e) {
+      throw new InvalidJobConfException(key + " cannot be read: " + e.getMessage());
+    }
   }
 
   static String firstLine(String s) {
