@@ -13,7 +13,9 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BlockLocation;
@@ -223,10 +225,21 @@ class MrapParallelCopyTest {
   /** Files in the parts folders of copies into {@code dir}. */
   private static int partsWritten(FileSystem fs, Path dir) throws IOException {
     int n = 0;
-    for (FileStatus st : fs.listStatus(dir, p -> p.getName().endsWith(".parts"))) {
-      n += fs.listStatus(st.getPath(), p -> p.getName().contains("part-")).length;
+    for (Path parts : partsFolders(fs, dir)) {
+      n += fs.listStatus(parts, p -> p.getName().contains("part-")).length;
     }
     return n;
+  }
+
+  /** The parts folders of the copies under way into {@code dir} (in their work folders). */
+  private static List<Path> partsFolders(FileSystem fs, Path dir) throws IOException {
+    List<Path> out = new ArrayList<>();
+    for (FileStatus work : fs.listStatus(dir, p -> p.getName().endsWith(".mrap-copy"))) {
+      for (FileStatus st : fs.listStatus(work.getPath(), p -> p.getName().endsWith(".parts"))) {
+        out.add(st.getPath());
+      }
+    }
+    return out;
   }
 
   @Test
@@ -244,9 +257,8 @@ class MrapParallelCopyTest {
             return;
           }
           try {
-            for (FileStatus st : fs.listStatus(new Path("/pf"),
-                p -> p.getName().endsWith(".parts"))) {
-              blocked.set(fs.mkdirs(new Path(st.getPath(), String.format("part-%08d/in-the-way",
+            for (Path parts : partsFolders(fs, new Path("/pf"))) {
+              blocked.set(fs.mkdirs(new Path(parts, String.format("part-%08d/in-the-way",
                   data.length / BLOCK - 1))));
             }
           } catch (IOException ex) {

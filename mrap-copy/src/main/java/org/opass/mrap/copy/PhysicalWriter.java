@@ -46,6 +46,7 @@ final class PhysicalWriter {
   private int head;
   private int size;
   private SegmentCursor ahead;
+  private LongConsumer progress;
 
   PhysicalWriter(SourceFile.Reader source, RestructuredLayout layout, long logicalLength) {
     this.source = source;
@@ -74,6 +75,7 @@ final class PhysicalWriter {
    * @throws InterruptedIOException if the thread is interrupted
    */
   Sums write(long from, long to, OutputStream out, LongConsumer progress) throws IOException {
+    this.progress = progress;
     ahead = layout != null ? layout.physical(from, to) : identity(from, to);
     head = 0;
     size = 0;
@@ -99,9 +101,6 @@ final class PhysicalWriter {
       }
       head = (head + 1) % QUEUE;
       size--;
-      if (progress != null) {
-        progress.accept(n);
-      }
     }
     return new Sums((int) written.getValue(), original.value());
   }
@@ -165,7 +164,8 @@ final class PhysicalWriter {
         w.fill(at, reach(w == regions ? Segment.Kind.REGION : Segment.Kind.REST, at,
             from + n));
       }
-      int len = (int) Math.min(n - done, w.end - at);
+      // a megabyte at a time: progress is told, and an interrupt seen, that often
+      int len = (int) Math.min(Math.min(n - done, w.end - at), 1 << 20);
       int off = (int) (at - w.start);
       piece.update(w.buf, off, len);
       emit(out, w.buf, off, len);
@@ -197,6 +197,9 @@ final class PhysicalWriter {
   private void emit(OutputStream out, byte[] b, int off, int len) throws IOException {
     out.write(b, off, len);
     written.update(b, off, len);
+    if (progress != null) {
+      progress.accept(len);
+    }
   }
 
   /** A run of the original's bytes read at once: {@code [start, end)}. */

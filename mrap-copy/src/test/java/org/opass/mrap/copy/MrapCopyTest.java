@@ -240,4 +240,22 @@ class MrapCopyTest {
     assertArrayEquals(data, logical(dst));
     assertNoLeftovers(tmp);
   }
+
+  @Test
+  void aCopyThatFailsRemovesTheFoldersItMade() throws Exception {
+    byte[] data = new byte[3 << 20];
+    new Random(4).nextBytes(data);
+    File src = write(tmp, "source", data);
+    File dst = new File(tmp, "new/deeper/copy");
+    Thread self = Thread.currentThread();
+    assertThrows(IOException.class, () -> RestructuringCopy.copy(conf(1 << 20),
+        new Path(src.toURI()), new Path(dst.toURI()), CopyOptions.builder().build(),
+        (bytes, total) -> {
+          if (bytes >= 1 << 20) {
+            self.interrupt(); // stopped half-way, after it made new/deeper
+          }
+        }));
+    Thread.interrupted();
+    assertFalse(new File(tmp, "new").exists(), "the folders it made are gone");
+  }
 }

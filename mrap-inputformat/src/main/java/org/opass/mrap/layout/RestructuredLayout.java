@@ -13,6 +13,7 @@ import java.util.zip.CRC32C;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.PatternCodec;
 import org.opass.mrap.pattern.RegionCursor;
+import org.opass.mrap.pattern.TaskPartition;
 
 /**
  * How a restructured file (written by MRAP's copy) lays out its original bytes (thesis §4.3.2,
@@ -21,7 +22,9 @@ import org.opass.mrap.pattern.RegionCursor;
  * chunks of its own, so that a task reads a few whole chunks instead of regions scattered over
  * many. The room left in each chunk (less than the region that did not fit) is filled with the
  * original's other bytes, in order, and the rest of those bytes follow the last chunk; a
- * chunk's room is zeros only when no such byte is left. The last chunk is never padded.
+ * chunk's room is zeros only when no such byte is left. The last chunk is never padded. When
+ * first fit would need zeros for more than {@value #MAX_PADDING_PERCENT}% of the original, the
+ * layout is contiguous instead: the regions end to end, tasks cut by bytes, no room anywhere.
  *
  * <p>The file: a {@link LayoutHeader} in the first {@value #HEADER_BYTES} bytes of chunk 0, the
  * packed chunks, the other bytes, then the trailer: this layout ({@link #trailer()}; the
@@ -39,9 +42,13 @@ public final class RestructuredLayout {
   public static final int HEADER_BYTES = LayoutHeader.BYTES;
   private static final long TRAILER_MAGIC = 0x4d5241504c41594fL; // "MRAPLAYO"
 
+  /** Zeros first fit may add before the layout is made contiguous instead: 1% of the original. */
+  static final int MAX_PADDING_PERCENT = 1;
+
   private final AccessPattern pattern;
   private final long chunk;
   private final long logicalLength;
+  private final boolean contiguous;
   private final long[] taskFrom; // first region of each task
   private final long[] taskBin; // first chunk of each task
   private final long[] binUsed; // bytes used in each chunk, the header in chunk 0 included
@@ -54,10 +61,11 @@ public final class RestructuredLayout {
   private final int trailerCrc;
 
   private RestructuredLayout(AccessPattern pattern, long chunk, long logicalLength,
-      long[] taskFrom, long[] taskBin, long[] binUsed) throws IOException {
+      boolean contiguous, long[] taskFrom, long[] taskBin, long[] binUsed) throws IOException {
     this.pattern = pattern;
     this.chunk = chunk;
     this.logicalLength = logicalLength;
+    this.contiguous = contiguous;
     this.taskFrom = taskFrom;
     this.taskBin = taskBin;
     this.binUsed = binUsed;
@@ -103,6 +111,13 @@ public final class RestructuredLayout {
       throw new IllegalArgumentException("regions of " + pattern + " overlap: a restructured "
           + "file holds each byte once");
     }
+    RestructuredLayout firstFit = firstFit(pattern, chunk, logicalLength, chunksPerTask);
+    return firstFit.zeros() * 100 <= logicalLength * MAX_PADDING_PERCENT ? firstFit
+        : contiguous(pattern, chunk, logicalLength, chunksPerTask);
+  }
+
+  private static RestructuredLayout firstFit(AccessPattern pattern, long chunk,
+      long logicalLength, long chunksPerTask) {
     LongList from = new LongList();
     LongList bins = new LongList();
     LongList used = new LongList();
@@ -120,9 +135,43 @@ public final class RestructuredLayout {
       }
     }
     close(placer, used);
+    return make(pattern, chunk, logicalLength, false, from.toArray(), bins.toArray(),
+        used.toArray());
+  }
+
+  /**
+   * The regions end to end after the header, cut into tasks of {@code chunksPerTask} chunks'
+   * worth of bytes: no room left in any chunk, so no zeros, and each task reads one contiguous
+   * run (a chunk or two more than first fit's, where a region straddles a chunk's end). What
+   * first fit gives way to when the room its chunks leave outgrows the original's other bytes
+   * (regions of a little over half a chunk leave nearly half of each).
+   */
+  private static RestructuredLayout contiguous(AccessPattern pattern, long chunk,
+      long logicalLength, long chunksPerTask) {
+    TaskPartition tasks = TaskPartition.byBytes(pattern, Math.multiplyExact(chunksPerTask,
+        chunk));
+    long[] from = new long[tasks.tasks()];
+    long[] bins = new long[from.length];
+    for (int t = 0; t < from.length; t++) {
+      from[t] = tasks.regionFrom(t);
+      bins[t] = (HEADER_BYTES + pattern.bytesBefore(from[t])) / chunk;
+    }
+    long packed = HEADER_BYTES + pattern.totalBytes();
+    long count = (packed - 1) / chunk + 1;
+    if (count > Integer.MAX_VALUE - 8) {
+      throw new IllegalArgumentException("more than 2^31 chunks: use larger chunks");
+    }
+    long[] used = new long[(int) count];
+    Arrays.fill(used, chunk);
+    used[used.length - 1] = packed - (count - 1) * chunk;
+    return make(pattern, chunk, logicalLength, true, from, bins, used);
+  }
+
+  private static RestructuredLayout make(AccessPattern pattern, long chunk, long logicalLength,
+      boolean contiguous, long[] from, long[] bins, long[] used) {
     try {
-      return new RestructuredLayout(pattern, chunk, logicalLength, from.toArray(),
-          bins.toArray(), used.toArray());
+      return new RestructuredLayout(pattern, chunk, logicalLength, contiguous, from, bins,
+          used);
     } catch (IOException e) { // writing to memory
       throw new IllegalStateException(e);
     }
@@ -185,9 +234,28 @@ public final class RestructuredLayout {
     return (t + 1 < taskBin.length ? taskBin[t + 1] : binUsed.length) - taskBin[t];
   }
 
-  /** A placer that replays task {@code t}'s first fit, region by region. */
+  /** Whether the regions lie end to end (first fit would have padded too much). */
+  public boolean contiguous() {
+    return contiguous;
+  }
+
+  /** Where task {@code t}'s bytes start in the file. */
+  public long taskStart(int t) {
+    return contiguous ? HEADER_BYTES + pattern.bytesBefore(taskFrom[t])
+        : taskBin[t] * chunk + (taskBin[t] == 0 ? HEADER_BYTES : 0);
+  }
+
+  /** Where task {@code t}'s bytes end in the file: what it reads is {@code [taskStart,
+   * taskEnd)}. */
+  public long taskEnd(int t) {
+    return contiguous ? HEADER_BYTES + pattern.bytesBefore(taskTo(t))
+        : Math.min((taskBin[t] + taskChunks(t)) * chunk, dataLength);
+  }
+
+  /** A placer that replays task {@code t}'s placement, region by region. */
   public TaskPlacer placer(int t) {
-    return new TaskPlacer(chunk, HEADER_BYTES, taskBin[t], taskChunks(t));
+    return contiguous ? TaskPlacer.contiguous(taskStart(t))
+        : new TaskPlacer(chunk, HEADER_BYTES, taskBin[t], taskChunks(t));
   }
 
   /** The task that packs region {@code k}. */
@@ -382,15 +450,24 @@ public final class RestructuredLayout {
           if (pos < HEADER_BYTES) {
             return emit(Segment.Kind.HEADER, -1, Math.min(HEADER_BYTES, to) - pos);
           }
-          int t = floor(taskBin, b);
-          regions = pattern.cursor(taskFrom[t], taskTo(t));
-          placer = placer(t);
+          if (contiguous) { // the regions from the one that holds the chunk's first byte
+            long i = pattern.regionOfByte(Math.max(0, binStart - HEADER_BYTES));
+            regions = pattern.cursor(i, pattern.regionCount());
+            placer = TaskPlacer.contiguous(HEADER_BYTES + pattern.bytesBefore(i));
+          } else {
+            int t = floor(taskBin, b);
+            regions = pattern.cursor(taskFrom[t], taskTo(t));
+            placer = placer(t);
+          }
           stage = 1;
         }
         if (stage == 1) {
           long binEnd = binStart + chunk;
           while (regions.next()) {
             long at = placer.place(regions.length());
+            if (contiguous && at >= binEnd) {
+              break; // the rest lie in later chunks
+            }
             long s = Math.max(Math.max(at, binStart), pos);
             long e = Math.min(Math.min(at + regions.length(), binEnd), to);
             if (s < e) {
@@ -487,10 +564,14 @@ public final class RestructuredLayout {
       more = false;
       if (i < pattern.regionCount()) {
         task = taskOfRegion(i);
-        placer = placer(task);
-        RegionCursor replay = pattern.cursor(taskFrom[task], i);
-        while (replay.next()) {
-          placer.place(replay.length());
+        if (contiguous) {
+          placer = TaskPlacer.contiguous(HEADER_BYTES + pattern.bytesBefore(i));
+        } else {
+          placer = placer(task);
+          RegionCursor replay = pattern.cursor(taskFrom[task], i);
+          while (replay.next()) {
+            placer.place(replay.length());
+          }
         }
         regions = pattern.cursor(i, pattern.regionCount());
         more = regions.next();
@@ -545,6 +626,20 @@ public final class RestructuredLayout {
    * @throws IllegalStateException naming the first task that differs
    */
   public void checkPlacement() {
+    if (contiguous) {
+      for (int t = 0; t < tasks(); t++) {
+        if (taskBin[t] != taskStart(t) / chunk) {
+          throw new IllegalStateException("task " + t + " starts in chunk "
+              + taskStart(t) / chunk + ", not " + taskBin[t]);
+        }
+      }
+      for (int b = 0; b + 1 < binUsed.length; b++) {
+        if (binUsed[b] != chunk) {
+          throw new IllegalStateException("chunk " + b + " of a contiguous layout has room");
+        }
+      }
+      return;
+    }
     for (int t = 0; t < tasks(); t++) {
       TaskPlacer p = placer(t);
       RegionCursor c = pattern.cursor(taskFrom(t), taskTo(t));
@@ -572,6 +667,7 @@ public final class RestructuredLayout {
     PatternCodec.write(out, pattern);
     out.writeLong(chunk);
     out.writeLong(logicalLength);
+    out.writeBoolean(contiguous);
     Varint.write(out, taskFrom.length);
     for (int t = 0; t < taskFrom.length; t++) {
       Varint.write(out, taskFrom[t] - (t == 0 ? 0 : taskFrom[t - 1]));
@@ -623,6 +719,7 @@ public final class RestructuredLayout {
     AccessPattern pattern = PatternCodec.read(in);
     long chunk = in.readLong();
     long logical = in.readLong();
+    boolean contiguous = in.readBoolean();
     int tasks = count(Varint.read(in), Math.min(pattern.regionCount(), Integer.MAX_VALUE - 8),
         "tasks", source);
     long[] from = new long[tasks];
@@ -647,8 +744,8 @@ public final class RestructuredLayout {
           + pattern);
     }
     for (int t = 1; t < tasks; t++) {
-      if (from[t] <= from[t - 1] || from[t] >= pattern.regionCount() || bins[t] <= bins[t - 1]
-          || bins[t] >= binCount) {
+      if (from[t] <= from[t - 1] || from[t] >= pattern.regionCount()
+          || bins[t] < bins[t - 1] + (contiguous ? 0 : 1) || bins[t] >= binCount) {
         throw corrupt(source, "task " + t);
       }
     }
@@ -656,7 +753,7 @@ public final class RestructuredLayout {
       throw corrupt(source, "its chunks hold " + sum + " bytes, not the header and the "
           + pattern.totalBytes() + " bytes of the pattern");
     }
-    return new RestructuredLayout(pattern, chunk, logical, from, bins, used);
+    return new RestructuredLayout(pattern, chunk, logical, contiguous, from, bins, used);
   }
 
   private static int count(long n, long max, String what, String source) throws IOException {
@@ -672,8 +769,9 @@ public final class RestructuredLayout {
 
   @Override
   public String toString() {
-    return "layout(v" + VERSION + ", " + pattern + ", " + tasks() + " tasks, " + chunks()
-        + " chunks of " + chunk + ", " + logicalLength + " -> " + physicalLength() + " bytes)";
+    return "layout(v" + VERSION + (contiguous ? ", contiguous, " : ", first fit, ") + pattern
+        + ", " + tasks() + " tasks, " + chunks() + " chunks of " + chunk + ", " + logicalLength
+        + " -> " + physicalLength() + " bytes)";
   }
 
   /** A growing array of longs. */

@@ -14,6 +14,9 @@ import java.util.Arrays;
  * more is refused and starts the next task) and replays it for readers and writers (with the
  * task's own bin count), so the two cannot disagree. Memory: a long per bin the task opens.
  * Not thread-safe.
+ *
+ * <p>A contiguous layout's placer ({@link #contiguous}) lays the regions end to end from where
+ * the task starts, across chunk boundaries.
  */
 public final class TaskPlacer {
   private final long chunk;
@@ -23,6 +26,7 @@ public final class TaskPlacer {
   private long[] used = new long[1]; // bytes used in each bin opened, by opening order
   private int opened;
   private int firstWithRoom; // bins before it are full
+  private long next = -1; // a contiguous placer's next offset
 
   /**
    * @param chunk       bytes per chunk (bin)
@@ -42,12 +46,24 @@ public final class TaskPlacer {
     this.budget = budget;
   }
 
+  /** Regions end to end from {@code start}: a contiguous layout's task. */
+  public static TaskPlacer contiguous(long start) {
+    TaskPlacer p = new TaskPlacer(2, 0, 0, 1);
+    p.next = start;
+    return p;
+  }
+
   /**
    * Places a region of {@code length} bytes.
    *
    * @return its physical offset, or -1 if it needs a bin beyond the budget (nothing changes)
    */
   public long place(long length) {
+    if (next >= 0) {
+      long at = next;
+      next += length;
+      return at;
+    }
     if (length <= chunk) {
       for (int j = firstWithRoom; j < opened; j++) {
         if (chunk - used[j] >= length) {

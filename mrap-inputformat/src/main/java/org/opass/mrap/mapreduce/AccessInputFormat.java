@@ -162,9 +162,7 @@ public class AccessInputFormat extends FileInputFormat<LongWritable, BytesWritab
         packed(file, conf, splits);
       } else if (file.layout() != null) {
         RestructuredLayout layout = file.layout();
-        TaskPartition tasks = pc.tiles() != null ? TaskPartition.ofTiles(pc.tiles())
-            : splitBytes > 0 ? TaskPartition.byBytes(pc.pattern(), splitBytes)
-            : TaskPartition.byBlocks(pc.pattern(), chunkStarts(layout));
+        TaskPartition tasks = partition(pc, splitBytes, chunkStarts(layout));
         for (int t = 0; t < tasks.tasks(); t++) {
           splits.add(AccessSplit.throughIndex(file, tasks.task(t), tasks.logicalStart(t)));
         }
@@ -173,9 +171,7 @@ public class AccessInputFormat extends FileInputFormat<LongWritable, BytesWritab
         if (independent) {
           virtual(pc.pattern(), file.status(), blocks, splitBytes, splits);
         } else {
-          TaskPartition tasks = pc.tiles() != null ? TaskPartition.ofTiles(pc.tiles())
-              : splitBytes > 0 ? TaskPartition.byBytes(pc.pattern(), splitBytes)
-              : TaskPartition.byBlocks(pc.pattern(), blocks.starts);
+          TaskPartition tasks = partition(pc, splitBytes, blocks.starts);
           for (int t = 0; t < tasks.tasks(); t++) {
             AccessPattern part = tasks.task(t);
             splits.add(new AccessSplit(file.status().getPath(), file.status().getLen(), part,
@@ -185,6 +181,24 @@ public class AccessInputFormat extends FileInputFormat<LongWritable, BytesWritab
       }
     }
     return splits;
+  }
+
+  /**
+   * The tasks of one file: a tile each, about {@code splitBytes} of interest each, or the
+   * regions starting in each block.
+   *
+   * @throws InvalidJobConfException naming the key when that makes more tasks than a job holds
+   */
+  private static TaskPartition partition(PatternConfig pc, long splitBytes, long[] blockStarts)
+      throws InvalidJobConfException {
+    try {
+      return pc.tiles() != null ? TaskPartition.ofTiles(pc.tiles())
+          : splitBytes > 0 ? TaskPartition.byBytes(pc.pattern(), splitBytes)
+          : TaskPartition.byBlocks(pc.pattern(), blockStarts);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidJobConfException((pc.tiles() != null ? PatternConfig.TILE_SHAPE
+          : SPLIT_BYTES) + ": " + e.getMessage());
+    }
   }
 
   private static String listOf(List<String> items) {
@@ -207,15 +221,10 @@ public class AccessInputFormat extends FileInputFormat<LongWritable, BytesWritab
       List<InputSplit> out) throws IOException {
     RestructuredLayout layout = file.layout();
     Blocks blocks = new Blocks(file.status(), conf);
-    AccessPattern stored = layout.pattern();
     for (int t = 0; t < layout.tasks(); t++) {
-      AccessPattern task = stored.slice(layout.taskFrom(t), layout.taskTo(t));
-      long start = layout.taskFirstChunk(t) * layout.chunkSize();
-      long end = Math.min((layout.taskFirstChunk(t) + layout.taskChunks(t))
-          * layout.chunkSize(), layout.dataLength());
-      out.add(AccessSplit.packed(file, task, stored.bytesBefore(layout.taskFrom(t)),
-          layout.taskFirstChunk(t), layout.taskChunks(t),
-          blocks.ranked(StridedPattern.vector(start, end - start, 0, 1))));
+      long start = layout.taskStart(t);
+      out.add(AccessSplit.packed(file, t, blocks.ranked(StridedPattern.vector(start,
+          layout.taskEnd(t) - start, 0, 1))));
     }
   }
 

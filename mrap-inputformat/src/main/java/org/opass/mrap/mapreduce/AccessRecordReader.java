@@ -154,8 +154,7 @@ public class AccessRecordReader extends RecordReader<LongWritable, BytesWritable
   /** A packed task's regions in their own order, each where the task's first fit put it. */
   private static Source packed(AccessSplit split) {
     AccessPattern task = split.parts().get(0);
-    TaskPlacer placer = new TaskPlacer(split.chunkSize(), RestructuredLayout.HEADER_BYTES,
-        split.firstChunk(), split.chunks());
+    TaskPlacer placer = split.placer();
     return new Source() {
       private final RegionCursor cursor = task.cursor();
       private long nextKey = split.logicalStart(0);

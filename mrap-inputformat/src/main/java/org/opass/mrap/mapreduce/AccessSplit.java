@@ -11,6 +11,8 @@ import org.apache.hadoop.io.Text;
 import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.io.WritableUtils;
 import org.apache.hadoop.mapreduce.InputSplit;
+import org.opass.mrap.layout.RestructuredLayout;
+import org.opass.mrap.layout.TaskPlacer;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.PatternCodec;
 
@@ -41,6 +43,7 @@ public final class AccessSplit extends InputSplit implements Writable {
   private long chunkSize;
   private long firstChunk;
   private long chunks;
+  private long contiguousStart = -1;
   private long blockSize;
   private List<AccessPattern> parts = new ArrayList<>();
   private long[] logicalStarts = new long[0];
@@ -73,19 +76,27 @@ public final class AccessSplit extends InputSplit implements Writable {
   }
 
   /**
-   * A split of one task of a restructured file, read contiguously: its regions were packed by
-   * first fit into {@code chunks} chunks of {@code chunkSize} from chunk {@code firstChunk}.
+   * A split of task {@code t} of a restructured file, read contiguously: its regions were
+   * packed by first fit into its chunks, or lie end to end from its start.
    */
-  static AccessSplit packed(RestructuredFiles.Inspected file, AccessPattern task,
-      long logicalStart, long firstChunk, long chunks, String[] hosts) {
-    AccessSplit s = new AccessSplit(file.status().getPath(), file.status().getLen(), task,
-        logicalStart, file.status().getBlockSize(), hosts);
+  static AccessSplit packed(RestructuredFiles.Inspected file, int t, String[] hosts) {
+    RestructuredLayout layout = file.layout();
+    AccessSplit s = new AccessSplit(file.status().getPath(), file.status().getLen(),
+        layout.pattern().slice(layout.taskFrom(t), layout.taskTo(t)),
+        layout.pattern().bytesBefore(layout.taskFrom(t)), file.status().getBlockSize(), hosts);
     s.layout = Layout.PACKED;
     s.identity = file.identity();
-    s.chunkSize = file.layout().chunkSize();
-    s.firstChunk = firstChunk;
-    s.chunks = chunks;
+    s.chunkSize = layout.chunkSize();
+    s.firstChunk = layout.taskFirstChunk(t);
+    s.chunks = layout.taskChunks(t);
+    s.contiguousStart = layout.contiguous() ? layout.taskStart(t) : -1;
     return s;
+  }
+
+  /** For {@link Layout#PACKED}: the placer that puts the task's regions where they lie. */
+  TaskPlacer placer() {
+    return contiguousStart >= 0 ? TaskPlacer.contiguous(contiguousStart)
+        : new TaskPlacer(chunkSize, RestructuredLayout.HEADER_BYTES, firstChunk, chunks);
   }
 
   /** A split of a restructured file read through its layout (a pattern it was not packed for). */
@@ -178,6 +189,7 @@ public final class AccessSplit extends InputSplit implements Writable {
     out.writeLong(chunkSize);
     out.writeLong(firstChunk);
     out.writeLong(chunks);
+    out.writeLong(contiguousStart);
     out.writeLong(blockSize);
     WritableUtils.writeVInt(out, parts.size());
     for (int k = 0; k < parts.size(); k++) {
@@ -199,6 +211,7 @@ public final class AccessSplit extends InputSplit implements Writable {
     chunkSize = in.readLong();
     firstChunk = in.readLong();
     chunks = in.readLong();
+    contiguousStart = in.readLong();
     blockSize = in.readLong();
     int n = WritableUtils.readVInt(in);
     parts = new ArrayList<>(n);

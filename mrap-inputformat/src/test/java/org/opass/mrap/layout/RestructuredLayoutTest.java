@@ -142,10 +142,15 @@ public class RestructuredLayoutTest {
         int n = (int) c.length();
         assertArrayEquals(Arrays.copyOfRange(original, o, o + n),
             Arrays.copyOfRange(physical, (int) at, (int) at + n), what + " task " + t);
-        if (n <= chunk - RestructuredLayout.HEADER_BYTES) {
+        if (n <= chunk - RestructuredLayout.HEADER_BYTES && !layout.contiguous()) {
           assertEquals(at / chunk, (at + n - 1) / chunk, what + ": a region of " + n
               + " bytes across a chunk");
         }
+        assertTrue(at >= layout.taskStart(t) && at + n <= layout.taskEnd(t), what
+            + ": task " + t + "'s region outside its bytes");
+      }
+      if (layout.contiguous()) {
+        continue; // tasks cut by bytes, not chunks
       }
       long firstAlone = ((layout.taskFirstChunk(t) == 0 ? RestructuredLayout.HEADER_BYTES : 0)
           + p.bytesBefore(layout.taskFrom(t) + 1) - p.bytesBefore(layout.taskFrom(t)) - 1)
@@ -153,9 +158,12 @@ public class RestructuredLayoutTest {
       assertTrue(layout.taskChunks(t) <= Math.max(perTask, firstAlone), what + ": task " + t
           + " takes " + layout.taskChunks(t) + " chunks");
     }
-    // the original's length, the header and trailer, and zeros only where no byte was left
+    // the original's length, the header and trailer, and zeros only where no byte was left:
+    // at most 1% of the original (else the layout is contiguous, with none)
     assertEquals(original.length + RestructuredLayout.HEADER_BYTES + layout.zeros(),
         layout.dataLength(), what);
+    assertTrue(layout.zeros() * 100 <= original.length, what + ": " + layout.zeros()
+        + " zeros");
     assertTrue(layout.zeros() <= (layout.chunks() - 1) * longest(p), what + ": "
         + layout.zeros() + " zeros in " + layout.chunks() + " chunks");
     assertArrayEquals(layout.header(), Arrays.copyOf(physical, RestructuredLayout.HEADER_BYTES));
@@ -199,6 +207,25 @@ public class RestructuredLayoutTest {
     }
     assertEquals(0, layout.zeros(), "the room in each chunk holds other bytes");
     assertEquals(p.end() + RestructuredLayout.HEADER_BYTES, layout.dataLength());
+  }
+
+  @Test
+  void regionsThatLeaveMoreRoomThanOtherBytesLieEndToEnd() throws Exception {
+    // 80% of interest in regions of 0.56 of a chunk: first fit would leave 44% of every chunk
+    // empty and have 20% of the bytes to fill it
+    int chunk = 1 << 20;
+    StridedPattern p = StridedPattern.vector(338, 587_000, 146_750, 40);
+    byte[] original = new byte[(int) p.end() + 1000];
+    new Random(5).nextBytes(original);
+    RestructuredLayout layout = RestructuredLayout.plan(p, chunk, original.length, 2);
+    assertTrue(layout.contiguous(), layout.toString());
+    assertEquals(0, layout.zeros());
+    assertEquals(original.length + RestructuredLayout.HEADER_BYTES, layout.dataLength());
+    for (int t = 0; t + 1 < layout.tasks(); t++) {
+      assertEquals(layout.taskEnd(t), layout.taskStart(t + 1), "tasks follow each other");
+      assertTrue(layout.taskEnd(t) - layout.taskStart(t) >= 2L * chunk, "two chunks' worth");
+    }
+    check(original, p, chunk, 2, "contiguous");
   }
 
   @Test
