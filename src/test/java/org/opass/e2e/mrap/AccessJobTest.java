@@ -66,7 +66,12 @@ class AccessJobTest {
 
   /** A LocalJobRunner configuration on the cluster's HDFS. */
   static Configuration jobConf(EmulatedCluster cluster, String name) {
-    Configuration conf = new Configuration(cluster.conf());
+    return jobConf(cluster.conf(), name);
+  }
+
+  /** A LocalJobRunner job's configuration on the cluster {@code clusterConf} names. */
+  static Configuration jobConf(Configuration clusterConf, String name) {
+    Configuration conf = new Configuration(clusterConf);
     File local = new File("target/e2e/mrap-jobs/" + name).getAbsoluteFile();
     conf.set("mapreduce.framework.name", "local");
     conf.set("mapreduce.jobtracker.staging.root.dir", new File(local, "staging").getPath());

@@ -11,14 +11,17 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FsShell;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DFSTestUtil;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.tools.DistCp;
 import org.apache.hadoop.util.ToolRunner;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.mrap.copy.MrapCopy;
@@ -29,30 +32,41 @@ import org.opass.mrap.pattern.PatternConfig;
  * -rm, -put, -get, -appendToFile, -truncate}, snapshots, DistCp), and what MRAP's own reader
  * makes of the result: the right records, or a refusal that names the file. Never wrong bytes.
  * One table of these outcomes is in the README ("What HDFS commands do to a restructured file").
+ * On an in-process {@code MiniDFSCluster}; {@link RestructuredFileCommandsProcessHdfsTest} runs
+ * the same on a NameNode and DataNodes in processes of their own.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RestructuredFileCommandsTest {
-  private static final int BLOCK = 256 * 1024;
+  static final int BLOCK = 256 * 1024;
   private static final long START = 100;
   private static final int SIZE = 4096;
   private static final long SPACING = 12 * 1024;
   private static final int COUNT = 60;
-  private static EmulatedCluster cluster;
-  private static DistributedFileSystem fs;
-  private static byte[] original;
-  private static byte[] other;
+  private AutoCloseable cluster;
+  Configuration clusterConf;
+  private DistributedFileSystem fs;
+  private byte[] original;
+  private byte[] other;
 
   @TempDir
-  static File local;
+  File local;
 
-  private static File originalFile;
-  private static File otherFile;
-  private static File pattern;
+  private File originalFile;
+  private File otherFile;
+  private File pattern;
+
+  /** Starts the cluster the tests run on; sets {@link #clusterConf} to its clients'. */
+  AutoCloseable startCluster() throws Exception {
+    EmulatedCluster c = EmulatedCluster.builder().dataNodes(4).racks(2).blockSize(BLOCK)
+        .baseDir(new File("target/e2e/mrap-commands")).start();
+    clusterConf = c.conf();
+    return c;
+  }
 
   @BeforeAll
-  static void start() throws Exception {
-    cluster = EmulatedCluster.builder().dataNodes(4).racks(2).blockSize(BLOCK)
-        .baseDir(new File("target/e2e/mrap-commands")).start();
-    fs = cluster.miniCluster().getFileSystem();
+  void start() throws Exception {
+    cluster = startCluster();
+    fs = (DistributedFileSystem) FileSystem.get(clusterConf);
     original = randomBytes((1 << 20) + 1234, 1);
     other = randomBytes((1 << 20) + 1234, 2);
     originalFile = new File(local, "original");
@@ -70,28 +84,29 @@ class RestructuredFileCommandsTest {
   }
 
   @AfterAll
-  static void stop() throws Exception {
+  void stop() throws Exception {
     if (cluster != null) {
       cluster.close();
     }
   }
 
-  private static Configuration conf(String name) {
-    return AccessJobTest.jobConf(cluster, "commands-" + name);
+  private Configuration conf(String name) {
+    return AccessJobTest.jobConf(clusterConf, "commands-" + getClass().getSimpleName() + "-"
+        + name);
   }
 
   /** {@code mrap-copy -pattern}: {@code src} restructured into {@code dst}. */
-  private static int restructure(String src, String dst) throws Exception {
+  private int restructure(String src, String dst) throws Exception {
     return ToolRunner.run(conf("copy"), new MrapCopy(), new String[] {"-pattern",
         pattern.getPath(), "-mode", "single", src, dst});
   }
 
-  private static void shell(String... args) throws Exception {
+  private void shell(String... args) throws Exception {
     assertEquals(0, ToolRunner.run(conf("shell"), new FsShell(), args), String.join(" ", args));
   }
 
   /** The records of {@code file} read with the pattern it was restructured for. */
-  private static List<MrapReads.Rec> read(String file) throws Exception {
+  private List<MrapReads.Rec> read(String file) throws Exception {
     Configuration conf = conf("read");
     conf.setLong(PatternConfig.STRIDED_START, START);
     conf.setLong(PatternConfig.STRIDED_SIZE, SIZE);
@@ -100,19 +115,19 @@ class RestructuredFileCommandsTest {
     return MrapReads.records(conf, new Path(file));
   }
 
-  private static void assertReads(byte[] data, String file) throws Exception {
+  private void assertReads(byte[] data, String file) throws Exception {
     assertNull(MrapReads.difference(MrapReads.stridedOracle(data, START, SIZE, SPACING, COUNT),
         read(file)), file);
   }
 
-  private static void assertRefused(String file) {
+  private void assertRefused(String file) {
     IOException e = assertThrows(IOException.class, () -> read(file),
         "reading " + file + " is refused");
     assertTrue(e.getMessage().contains(file), "the refusal names " + file + ": "
         + e.getMessage());
   }
 
-  private static String restructured(String dir) throws Exception {
+  private String restructured(String dir) throws Exception {
     String f = dir + "/f";
     assertEquals(0, restructure(originalFile.toURI().toString(), f));
     assertReads(original, f);
@@ -198,6 +213,9 @@ class RestructuredFileCommandsTest {
   @Test
   void appendedToItIsRefusedNamingIt() throws Exception {
     String f = restructured("/cmd/append");
+    // An append right after the write can find a replica not yet reported, and with no spare
+    // DataNode the stock client then refuses to rebuild the pipeline; users append later.
+    DFSTestUtil.waitReplication(fs, new Path(f), fs.getFileStatus(new Path(f)).getReplication());
     shell("-appendToFile", otherFile.getPath(), f);
     assertRefused(f);
   }

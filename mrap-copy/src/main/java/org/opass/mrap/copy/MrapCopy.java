@@ -174,13 +174,12 @@ public class MrapCopy extends Configured implements Tool {
     }
   }
 
-  private static boolean hasPatternKeys(Configuration conf) {
-    for (String prefix : PatternConfig.PREFIXES) {
-      if (!conf.getPropsWithPrefix(prefix).isEmpty()) {
-        return true;
-      }
+  private static boolean hasPatternKeys(Configuration conf) throws CopyException {
+    try {
+      return !MrapConf.properties(conf, PatternConfig.PREFIXES).isEmpty();
+    } catch (InvalidJobConfException e) { // a value Hadoop cannot read: named
+      throw new CopyException(true, e.getMessage(), e);
     }
-    return false;
   }
 
   /** A progress line on a terminal only (the console shows progress and results). */

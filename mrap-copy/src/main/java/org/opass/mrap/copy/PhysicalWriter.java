@@ -26,6 +26,8 @@ final class PhysicalWriter {
   private static final int QUEUE = 4096;
   static final int WINDOW = 8 << 20;
   static final int GAP = 64 * 1024;
+  /** What a positioned read costs beyond its bytes, in bytes. */
+  static final int REQUEST = 4 * 1024;
 
   private final SourceFile.Reader source;
   private final RestructuredLayout layout; // null for a plain copy
@@ -177,19 +179,28 @@ final class PhysicalWriter {
   /**
    * How far one read from {@code at} should reach: the end of the current run, and of the
    * queued runs of the same kind that follow within {@value #GAP} bytes, up to
-   * {@value #WINDOW} bytes.
+   * {@value #WINDOW} bytes, as long as the gaps read through stay within the runs' own bytes
+   * and a request ({@value #REQUEST}): a read brings at most about twice what is needed (the
+   * source is read once more for the other kind's runs), and a run of tiny regions still goes
+   * in a few reads.
    */
   private long reach(Segment.Kind k, long at, long runEnd) {
     long end = Math.min(runEnd, at + WINDOW);
+    long needed = end - at;
+    long gaps = 0;
     for (int i = 1; i < QUEUE && end < at + WINDOW && queued(i + 1); i++) {
       int q = (head + i) % QUEUE;
       if (kind[q] != k) {
         continue;
       }
-      if (logical[q] < at || logical[q] - end > GAP) {
-        break; // behind (another chunk of a task), or too far ahead
+      long gap = logical[q] - end;
+      if (logical[q] < at || gap > GAP || gaps + gap > needed + length[q] + REQUEST) {
+        break; // behind (another chunk of a task), too far ahead, or too much read for it
       }
-      end = Math.max(end, Math.min(logical[q] + length[q], at + WINDOW));
+      long to = Math.min(logical[q] + length[q], at + WINDOW);
+      gaps += Math.max(0, gap);
+      needed += Math.max(0, to - Math.max(end, logical[q]));
+      end = Math.max(end, to);
     }
     return end;
   }

@@ -90,4 +90,31 @@ class PhysicalWriterTest {
       assertEquals(0, Arrays.compare(original, Files.readAllBytes(f.toPath())));
     }
   }
+
+  @Test
+  void readsTheSourceAboutOnceNotOncePerKindOfRun() throws Exception {
+    // a fifth of the file in 4 KiB regions 16 KiB apart: reading through every gap under
+    // GAP would read the whole source for the regions, and again for the rest of the file
+    Configuration conf = new Configuration(false);
+    conf.set("fs.file.impl", org.apache.hadoop.fs.RawLocalFileSystem.class.getName());
+    conf.setBoolean("fs.file.impl.disable.cache", true);
+    int length = 4 << 20;
+    byte[] original = new byte[length];
+    new Random(22).nextBytes(original);
+    File f = new File(tmp, "fifth");
+    Files.write(f.toPath(), original);
+    AccessPattern p = StridedPattern.vector(0, 4096, 16 * 1024, length / (20 * 1024));
+    RestructuredLayout layout = RestructuredLayout.plan(p, 1 << 20, length, 1);
+    org.apache.hadoop.fs.FileSystem.Statistics stats = org.apache.hadoop.fs.FileSystem
+        .getStatistics("file", org.apache.hadoop.fs.RawLocalFileSystem.class);
+    try (SourceFile.Reader in = SourceFile.of(conf, new Path(f.toURI())).open()) {
+      long before = stats.getBytesRead();
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      new PhysicalWriter(in, layout, length).write(0, layout.physicalLength(), out, null);
+      assertArrayEquals(RestructuredLayoutTest.restructure(original, layout), out.toByteArray());
+      double read = (stats.getBytesRead() - before) / (double) length;
+      org.junit.jupiter.api.Assertions.assertTrue(read >= 1 && read <= 1.3,
+          "read " + read + " times the source");
+    }
+  }
 }
