@@ -1,4 +1,4 @@
-# Sourced by bin/bench and bin/try-mrap-copy: builds what they need, then runs a main class of
+# Sourced by bin/demo, bin/bench and bin/try-mrap-copy: builds what they need, then runs a main class of
 # src/test/ (the embedded cluster's side) with Hadoop's own log lines in a file.
 #   run_embedded <main class> <log file> [args...]
 run_embedded() {
@@ -7,6 +7,7 @@ run_embedded() {
   cd "$(dirname "${BASH_SOURCE[0]}")/.."
   mkdir -p target/bench "$(dirname "$log")"
   echo "building (mvn install -DskipTests)..." >&2
+  local built=$SECONDS
   # Maven's own output (escape codes even when quiet) goes to a file, shown if the build fails
   if ! { mvn -q -B install -DskipTests && mvn -q -B -pl src/test dependency:build-classpath \
       -Dmdep.includeScope=test -Dmdep.outputFile="$PWD/target/bench/classpath.txt"; } \
@@ -15,8 +16,12 @@ run_embedded() {
     echo "build failed; Maven's output is in target/bench/build.log" >&2
     exit 1
   fi
-  echo "Hadoop's own log lines go to $log" >&2
+  echo "built in $((SECONDS - built)) s; Hadoop's own log lines go to $log" >&2
+  # --add-opens: YARN's ResourceManager web app (Guice/cglib) on Java 17, as in the tests
   exec java -Xmx8g -XX:+UseParallelGC -Djava.awt.headless=true \
+    --add-opens java.base/java.lang=ALL-UNNAMED --add-opens java.base/java.util=ALL-UNNAMED \
+    --add-opens java.base/java.lang.reflect=ALL-UNNAMED --add-opens java.base/java.net=ALL-UNNAMED \
+    --add-opens java.base/java.io=ALL-UNNAMED --add-opens java.base/sun.nio.ch=ALL-UNNAMED \
     -Dlog4j.configuration=log4j-bench.properties -Dopass.bench.log="$PWD/$log" \
     -cp "target/e2e/test-classes:$(cat target/bench/classpath.txt)" "$main" "$@"
 }

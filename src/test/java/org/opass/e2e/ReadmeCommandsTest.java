@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -19,7 +18,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
@@ -27,28 +25,28 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.opass.e2e.cluster.EmulatedCluster;
+import org.opass.e2e.cluster.Release;
 import org.opass.e2e.cluster.TestFiles;
 import org.opass.placement.HmLruPlacementPolicy;
 import org.opass.read.nn.BalancingNetworkTopology;
 import org.opass.read.nn.ReadPlanPlugin;
 
 /**
- * Every {@code hadoop jar} command the README shows, run as shown against a cluster with our
- * plugins: the examples word for word, and each synopsis with every flag it names. The built
- * jars are run the way {@code hadoop jar} runs them ({@code RunJar} with a configuration
- * folder, Hadoop's jars and {@code HADOOP_CLASSPATH}), by a stand-in {@code hadoop} script,
- * from a folder laid out as the README assumes (the jars, {@code conf/}). Needs the packaged
- * jars: the README's test command, {@code mvn -B verify}, builds them before these tests run.
+ * Every command of the release's {@code bin/} the README shows, run as shown against a cluster
+ * with our plugins: the examples word for word, and each synopsis with every flag it names.
+ * They run from the unpacked release tarball, with a stand-in Hadoop install
+ * ({@code HADOOP_HOME}: {@code RunJar} with a configuration folder, Hadoop's jars and
+ * {@code HADOOP_CLASSPATH}). Needs the tarball: the README's test command,
+ * {@code mvn -B verify}, packages it before these tests run.
  */
 class ReadmeCommandsTest {
-  private static final Path ROOT = repositoryRoot();
+  private static final Path ROOT = Release.ROOT;
   private static final String README = readme();
-
-  private static final String MRAP_JARS =
-      "HADOOP_CLASSPATH=$(echo opass-heatmap-*.jar):$(echo opass-read-*.jar) ";
+  private static final Pattern LAUNCHER = Pattern.compile("bin/(opass|mrap|mrap-copy) ");
 
   private static EmulatedCluster cluster;
   private static Path work;
+  private static Path hadoopHome;
   private static String nameNodeHttp;
 
   @BeforeAll
@@ -61,8 +59,15 @@ class ReadmeCommandsTest {
         .set(DFSConfigKeys.DFS_NAMENODE_PLUGINS_KEY, ReadPlanPlugin.class.getName())
         .start();
     nameNodeHttp = cluster.nameNodeHttp().getAuthority();
-    work = Files.createTempDirectory(Path.of("target/e2e").toAbsolutePath(), "readme-");
-    layOut();
+    Path dir = Files.createTempDirectory(Path.of("target/e2e").toAbsolutePath(), "readme-");
+    work = Release.unpack(dir.resolve("release"));
+    Configuration site = new Configuration(false); // the cluster's site files: a client's view
+    site.set("fs.defaultFS", cluster.uri().toString());
+    site.set(DFSConfigKeys.DFS_NAMENODE_HTTP_ADDRESS_KEY, nameNodeHttp);
+    site.set("mapreduce.framework.name", "local");
+    site.set("mapreduce.jobtracker.staging.root.dir", dir.resolve("staging").toString());
+    site.set("hadoop.tmp.dir", dir.resolve("tmp").toString());
+    hadoopHome = Release.standInHadoop(dir.resolve("hadoop"), site);
     // the inputs the README's examples name
     FileSystem fs = cluster.offClusterFileSystem();
     TestFiles.write(fs, new org.apache.hadoop.fs.Path("/data/reads"), lines("r", 40),
@@ -86,14 +91,12 @@ class ReadmeCommandsTest {
     List<String> examples = commands().stream()
         .filter(c -> !c.contains("[") && !c.contains("PATH...")).collect(Collectors.toList());
     List<String> expected = List.of(
-        "hadoop jar mrap-copy-*.jar -D dfs.blocksize=64m -pattern conf/mrap-pattern-strided.xml "
+        "bin/mrap-copy -D dfs.blocksize=64m -pattern conf/mrap-pattern-strided.xml "
             + "file:///scratch/run42/particles /data/particles",
-        MRAP_JARS + "hadoop jar mrap-inputformat-*.jar extract -conf "
-            + "conf/mrap-pattern-strided.xml /data/particles /out/subset",
-        MRAP_JARS + "hadoop jar mrap-inputformat-*.jar join -D mrap.match.mode=one-to-all "
-            + "/data/reads /data/reference /out/joined",
-        MRAP_JARS + "hadoop jar mrap-inputformat-*.jar --help",
-        "HADOOP_CLASSPATH=$(echo opass-heatmap-*.jar) hadoop jar opass-read-*.jar --help");
+        "bin/mrap extract -conf conf/mrap-pattern-strided.xml /data/particles /out/subset",
+        "bin/mrap join -D mrap.match.mode=one-to-all /data/reads /data/reference /out/joined",
+        "bin/mrap --help",
+        "bin/opass --help");
     assertEquals(new LinkedHashSet<>(expected), new LinkedHashSet<>(examples),
         "the README's runnable examples changed: run the new ones here");
     // the copy first: the extract example reads what it restructured
@@ -120,30 +123,30 @@ class ReadmeCommandsTest {
         cluster.hostName(0) + " " + cluster.rack(0), cluster.hostName(1) + " " + cluster.rack(1),
         cluster.hostName(2) + " " + cluster.rack(2), cluster.hostName(3) + " " + cluster.rack(3)));
     Map<String, List<String>> synopses = Map.of(
-        "hadoop jar opass-heatmap-*.jar [generic options] [--json] [NAMENODE_HOST:HTTP_PORT]",
-        List.of("hadoop jar opass-heatmap-*.jar",
-            "hadoop jar opass-heatmap-*.jar -D dfs.replication=2 --json " + nameNodeHttp),
-        "HADOOP_CLASSPATH=$(echo opass-heatmap-*.jar) hadoop jar opass-read-*.jar plan [generic options] "
+        "bin/opass heat [generic options] [--json] [NAMENODE_HOST:HTTP_PORT]",
+        List.of("bin/opass heat",
+            "bin/opass heat -D dfs.replication=2 --json " + nameNodeHttp),
+        "bin/opass plan [generic options] "
             + "[--json] [--names] [--rack-map FILE] [--submit NAMENODE_HTTP] "
             + "(--processes HOST[,HOST...] | --processes-file FILE) PATH...",
-        List.of("HADOOP_CLASSPATH=$(echo opass-heatmap-*.jar) hadoop jar opass-read-*.jar plan "
+        List.of("bin/opass plan "
                 + "--processes " + cluster.hostName(0) + "," + cluster.hostName(1)
                 + " /data/reads /data/reference",
-            "HADOOP_CLASSPATH=$(echo opass-heatmap-*.jar) hadoop jar opass-read-*.jar plan -D a=b "
+            "bin/opass plan -D a=b "
                 + "--json --rack-map " + racks + " --submit http://" + nameNodeHttp
                 + " --processes-file " + processes + " /data/reads",
-            "HADOOP_CLASSPATH=$(echo opass-heatmap-*.jar) hadoop jar opass-read-*.jar plan --names "
+            "bin/opass plan --names "
                 + "--processes " + cluster.hostAddress(0) + ":"
                 + cluster.dataNode(0).getXferPort() + " /data/reads"),
-        "hadoop jar mrap-copy/target/mrap-copy-*.jar [generic options] [-pattern pattern.xml] "
+        "bin/mrap-copy [generic options] [-pattern pattern.xml] "
             + "[-task-bytes N] [-mode auto|single|parallel] [-overwrite] [-no-verify] SRC... DST",
-        List.of("hadoop jar mrap-copy/target/mrap-copy-*.jar -D dfs.replication=2 "
+        List.of("bin/mrap-copy -D dfs.replication=2 "
                 + "-D dfs.blocksize=1m -pattern conf/mrap-pattern-strided.xml -task-bytes 2m "
                 + "-mode single "
                 + "file://" + work.resolve("scratch/run42/particles") + " /copies/a",
-            "hadoop jar mrap-copy/target/mrap-copy-*.jar -mode parallel -overwrite -no-verify "
+            "bin/mrap-copy -mode parallel -overwrite -no-verify "
                 + "/data/reads /data/reference /copies",
-            "hadoop jar mrap-copy/target/mrap-copy-*.jar -mode auto -overwrite "
+            "bin/mrap-copy -mode auto -overwrite "
                 + "/data/reads /copies/a"));
     Set<String> shown = commands().stream().filter(c -> c.contains("[") || c.contains("PATH..."))
         .collect(Collectors.toSet());
@@ -159,33 +162,27 @@ class ReadmeCommandsTest {
       missing.removeAll(used);
       assertTrue(missing.isEmpty(), "flags of '" + s.getKey() + "' not run: " + missing);
     }
-    assertTrue(run("hadoop jar opass-heatmap-*.jar --json").contains("node_id"),
+    assertTrue(run("bin/opass heat --json").contains("node_id"),
         "the heat table lists the DataNodes our placement has seen");
   }
 
   // ---- the README ----
 
-  /** Every command of the README's code blocks that runs {@code hadoop jar}, lines joined. */
+  /** Every command of the README's code blocks that runs a launcher of bin/, lines joined. */
   static List<String> commands() {
     List<String> out = new ArrayList<>();
     Matcher blocks = Pattern.compile("```[a-z]*\\n(.*?)```", Pattern.DOTALL).matcher(README);
     while (blocks.find()) {
       String text = blocks.group(1).replaceAll("\\\\\\n\\s*", "").replaceAll("\\n\\s+\\[", " [");
-      String exported = ""; // an export line holds for the rest of its block
       for (String line : text.split("\\n")) {
         line = line.replaceFirst("^#\\s*\\(?", "").replaceAll("\\s+", " ").trim();
-        if (line.startsWith("export HADOOP_CLASSPATH=")) {
-          exported = line.substring("export ".length()) + " ";
-        }
-        int at = line.indexOf("hadoop jar ");
-        if (at >= 0 && (at == 0 || line.startsWith("HADOOP_CLASSPATH="))) {
-          out.add(exported + line.replaceFirst(" lists the commands\\)?$", ""));
+        if (LAUNCHER.matcher(line).lookingAt()) {
+          out.add(line.replaceFirst(" lists the commands\\)?$", ""));
         }
       }
     }
-    // the jar's command list, shown in the text
-    Matcher inline = Pattern.compile("`((HADOOP_CLASSPATH=\\$\\([^)]*\\) )?hadoop jar [^`]*--help)`")
-        .matcher(README);
+    // a launcher's command list, shown in the text
+    Matcher inline = Pattern.compile("`(bin/(opass|mrap|mrap-copy) --help)`").matcher(README);
     while (inline.find()) {
       out.add(inline.group(1));
     }
@@ -202,76 +199,13 @@ class ReadmeCommandsTest {
     return out;
   }
 
-  // ---- running a command as hadoop jar runs it ----
+  // ---- running a command as a user would ----
 
-  /** The jars and {@code conf/} where the README's commands expect them, and a hadoop. */
-  private static void layOut() throws IOException {
-    for (String[] jar : new String[][] {{"heatmap", "opass-heatmap"}, {"opass-read", "opass-read"},
-        {"mrap-inputformat", "mrap-inputformat"}, {"mrap-copy", "mrap-copy"}}) {
-      Path built = builtJar(jar[0], jar[1]);
-      Files.copy(built, work.resolve(built.getFileName()));
-      if (jar[0].equals("mrap-copy")) {
-        Files.createDirectories(work.resolve("mrap-copy/target"));
-        Files.copy(built, work.resolve("mrap-copy/target").resolve(built.getFileName()));
-      }
-    }
-    Files.createDirectories(work.resolve("conf"));
-    try (Stream<Path> files = Files.list(ROOT.resolve("conf"))) {
-      for (Path f : (Iterable<Path>) files::iterator) {
-        Files.copy(f, work.resolve("conf").resolve(f.getFileName()),
-            StandardCopyOption.REPLACE_EXISTING);
-      }
-    }
-    // the cluster's site files: a client's view of it
-    Path siteDir = Files.createDirectories(work.resolve("etc-hadoop"));
-    Configuration site = new Configuration(false);
-    site.set("fs.defaultFS", cluster.uri().toString());
-    site.set(DFSConfigKeys.DFS_NAMENODE_HTTP_ADDRESS_KEY, nameNodeHttp);
-    site.set("mapreduce.framework.name", "local");
-    site.set("mapreduce.jobtracker.staging.root.dir", work.resolve("staging").toString());
-    site.set("hadoop.tmp.dir", work.resolve("tmp").toString());
-    try (var out = Files.newOutputStream(siteDir.resolve("core-site.xml"))) {
-      site.writeXml(out);
-    }
-    Path bin = Files.createDirectories(work.resolve("bin"));
-    Files.writeString(bin.resolve("hadoop"), "#!/usr/bin/env bash\n"
-        + "# hadoop jar JAR ARGS, as Hadoop's script runs it: RunJar, the site files,\n"
-        + "# Hadoop's jars, then HADOOP_CLASSPATH\n"
-        + "[ \"$1\" = jar ] || { echo \"this hadoop only runs jars\" >&2; exit 2; }\n"
-        + "shift\n"
-        + "exec \"" + Path.of(System.getProperty("java.home"), "bin", "java") + "\" "
-        + "-Xmx512m -cp \"" + siteDir + File.pathSeparator + hadoopClasspath()
-        + "${HADOOP_CLASSPATH:+" + File.pathSeparator + "$HADOOP_CLASSPATH}\" "
-        + "org.apache.hadoop.util.RunJar \"$@\"\n");
-    assertTrue(bin.resolve("hadoop").toFile().setExecutable(true));
-  }
-
-  /** The test's classpath without anything of ours or JGraphT: what a Hadoop install has. */
-  private static String hadoopClasspath() {
-    return Stream.of(System.getProperty("java.class.path").split(File.pathSeparator))
-        .filter(p -> !p.startsWith(ROOT.toString()) && !p.contains("/org/opass/")
-            && !p.contains("jgrapht"))
-        .collect(Collectors.joining(File.pathSeparator));
-  }
-
-  private static Path builtJar(String module, String artifact) throws IOException {
-    try (Stream<Path> files = Files.list(ROOT.resolve(module).resolve("target"))) {
-      return files.filter(p -> p.getFileName().toString().matches(
-              Pattern.quote(artifact) + "-[0-9][^/]*(?<!-tests)\\.jar"))
-          .findFirst().orElseThrow(() -> new IllegalStateException("no " + artifact
-              + " jar in " + module + "/target: run the README's test command, mvn -B verify, "
-              + "which packages the jars before these tests run"));
-    } catch (java.nio.file.NoSuchFileException e) {
-      throw new IllegalStateException(module + " is not built: run mvn -B verify", e);
-    }
-  }
-
-  /** Runs one command line in the laid-out folder; fails unless it exits 0. Its output. */
+  /** Runs one command line in the unpacked release; fails unless it exits 0. Its output. */
   private static String run(String command) throws Exception {
     ProcessBuilder pb = new ProcessBuilder("bash", "-c", command).directory(work.toFile())
         .redirectErrorStream(true);
-    pb.environment().put("PATH", work.resolve("bin") + File.pathSeparator
-        + System.getenv("PATH"));
+    pb.environment().put("HADOOP_HOME", hadoopHome.toString());
     pb.environment().remove("HADOOP_CLASSPATH");
     File log = work.resolve("out-" + System.nanoTime() + ".txt").toFile();
     pb.redirectOutput(log);
@@ -293,22 +227,6 @@ class ReadmeCommandsTest {
       b.append("k").append(i % 10).append('\t').append(prefix).append(i).append('\n');
     }
     return b.toString().getBytes(StandardCharsets.UTF_8);
-  }
-
-  private static Path repositoryRoot() {
-    try {
-      Path p = Path.of(ReadmeCommandsTest.class.getProtectionDomain().getCodeSource()
-          .getLocation().toURI()).toAbsolutePath();
-      while (p != null && !Files.exists(p.resolve("README.md"))) {
-        p = p.getParent();
-      }
-      if (p == null) {
-        throw new IllegalStateException("no README.md above the test classes");
-      }
-      return p;
-    } catch (java.net.URISyntaxException e) {
-      throw new IllegalStateException(e);
-    }
   }
 
   private static String readme() {

@@ -5,18 +5,7 @@ import java.util.Objects;
 import org.apache.hadoop.classification.InterfaceAudience;
 import org.apache.hadoop.classification.InterfaceStability;
 
-/**
- * One DataNode's row of the heat table.
- *
- * @param nodeId DataNode UUID
- * @param name display name (transfer address)
- * @param xceivers active transfers at the latest heartbeat
- * @param grantsSinceHeartbeat reads and writes the NameNode granted since that heartbeat
- * @param lastSelectedMillisAgo milliseconds since the node was last granted work, -1 if never
- * @param heartbeatAgeMillis how old the row is: milliseconds since the heatmap last took a new
- *     heartbeat of the node (it takes them when placement or reads look at the node, so an idle
- *     cluster's rows age while its DataNodes keep reporting)
- */
+/** One DataNode's row of the heat table. */
 @InterfaceAudience.Public
 @InterfaceStability.Evolving
 public final class NodeHeat {
@@ -27,6 +16,16 @@ public final class NodeHeat {
   private final long lastSelectedMillisAgo;
   private final long heartbeatAgeMillis;
 
+  /**
+   * @param nodeId DataNode UUID
+   * @param name display name (transfer address)
+   * @param xceivers active transfers at the latest heartbeat
+   * @param grantsSinceHeartbeat reads and writes the NameNode granted since that heartbeat
+   * @param lastSelectedMillisAgo milliseconds since the node was last granted work, -1 if never
+   * @param heartbeatAgeMillis how old the row is: milliseconds since the heatmap last took a
+   *     new heartbeat of the node (it takes them when placement or reads look at the node, so an
+   *     idle cluster's rows age while its DataNodes keep reporting)
+   */
   public NodeHeat(String nodeId, String name, int xceivers, int grantsSinceHeartbeat,
       long lastSelectedMillisAgo, long heartbeatAgeMillis) {
     this.nodeId = nodeId;

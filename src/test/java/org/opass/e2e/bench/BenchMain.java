@@ -53,7 +53,26 @@ public final class BenchMain {
         return doc;
       })));
 
+  /**
+   * {@code bin/bench all}: every experiment in a row (what bin/demo ran before it became a
+   * tour), with each one's typical --quick duration on the machine of BENCHMARKS.md, in seconds,
+   * for the estimate of the time left (a full run takes about four times as long).
+   */
+  static final Map<String, Integer> ALL = orderedMap(
+      "write", 480, "sim-write", 90, "planner-scale", 60, "read-analysis", 10,
+      "read-single", 150, "read-multi", 150, "read-dynamic", 150, "read-tenants", 150,
+      "sim-read", 90, "read-plan-limits", 20, "mrap-strided", 120, "mrap-splits", 60,
+      "mrap-pairs", 90, "copy", 230, "soak", 530);
+
   private BenchMain() {
+  }
+
+  private static Map<String, Integer> orderedMap(Object... pairs) {
+    Map<String, Integer> m = new java.util.LinkedHashMap<>();
+    for (int i = 0; i < pairs.length; i += 2) {
+      m.put((String) pairs[i], (Integer) pairs[i + 1]);
+    }
+    return java.util.Collections.unmodifiableMap(m);
   }
 
   public static void main(String[] args) {
@@ -85,6 +104,10 @@ public final class BenchMain {
             System.err.println("bench: unknown option '" + a + "'\n" + usage());
             return 2;
           }
+          if (a.equals("all")) {
+            names.addAll(ALL.keySet());
+            continue;
+          }
           if (!BENCHES.containsKey(a)) {
             System.err.println("bench: unknown benchmark '" + a + "'\n" + usage());
             return 2;
@@ -103,11 +126,15 @@ public final class BenchMain {
       String name = names.get(k);
       String step = "[" + (k + 1) + "/" + names.size() + "] " + name;
       System.out.println();
-      System.out.println(step + (quick ? " (quick)" : "") + ": running");
+      System.out.println(step + (quick ? " (quick)" : "") + ": running"
+          + (names.size() > 1 ? "; " + elapsed(startAll) + " so far, about "
+              + minutes(left(names.subList(k, names.size()), out, quick)) + " left" : ""));
       long start = System.nanoTime();
       long startMillis = System.currentTimeMillis() / 1000 * 1000; // file times may be seconds
       try {
-        Map<String, Object> doc = BENCHES.get(name).run(out, quick);
+        Map<String, Object> doc = new java.util.LinkedHashMap<>(BENCHES.get(name).run(out, quick));
+        doc.put("run", Map.of("quick", quick, "seconds",
+            Math.round((System.nanoTime() - start) / 1e9)));
         File json = new File(out, name + ".json");
         Json.writeAtomically(json, doc);
         written.add(json);
@@ -134,6 +161,35 @@ public final class BenchMain {
       System.out.println("  " + f.getPath());
     }
     return 0;
+  }
+
+  /**
+   * An estimate of how long {@code names} take: each one's last run of the same kind (its JSON's
+   * "run"), or its typical duration.
+   */
+  static long left(List<String> names, File out, boolean quick) {
+    long s = 0;
+    for (String name : names) {
+      long last = -1;
+      File json = new File(out, name + ".json");
+      if (json.isFile()) {
+        try {
+          com.fasterxml.jackson.databind.JsonNode run =
+              new com.fasterxml.jackson.databind.ObjectMapper().readTree(json).path("run");
+          if (run.path("quick").asBoolean() == quick && run.has("seconds")) {
+            last = run.get("seconds").asLong();
+          }
+        } catch (IOException e) {
+          // unreadable: the typical figure
+        }
+      }
+      s += last >= 0 ? last : ALL.getOrDefault(name, 120) * (quick ? 1 : 4);
+    }
+    return s;
+  }
+
+  private static String minutes(long seconds) {
+    return seconds < 90 ? seconds + " s" : Math.round(seconds / 60.0) + " min";
   }
 
   /** "42 s" or "3 min 05 s" since {@code startNanos}. */

@@ -8,14 +8,14 @@ import java.nio.file.Files;
 import java.nio.file.StandardCopyOption;
 
 /** JSON output of benchmarks, written atomically (no half-written result on failure). */
-final class Json {
+public final class Json {
   private static final ObjectMapper MAPPER = new ObjectMapper()
       .enable(SerializationFeature.INDENT_OUTPUT);
 
   private Json() {
   }
 
-  static void writeAtomically(File file, Object doc) throws IOException {
+  public static void writeAtomically(File file, Object doc) throws IOException {
     file.getParentFile().mkdirs();
     File tmp = new File(file.getParentFile(), "." + file.getName() + ".tmp");
     MAPPER.writeValue(tmp, doc);

@@ -21,10 +21,10 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
 import org.apache.hadoop.util.ToolRunner;
-import org.apache.hadoop.util.VersionInfo;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.opass.e2e.cluster.MiniYarn;
 import org.opass.mrap.copy.MrapCopy;
 import org.opass.mrap.examples.ExtractRegions;
 import org.opass.mrap.examples.JoinOnKey;
@@ -50,22 +50,7 @@ class MrapOnYarnTest {
     dfs.waitActive();
     Configuration y = new Configuration(dfs.getConfiguration(0));
     y.set("fs.defaultFS", dfs.getFileSystem().getUri().toString());
-    y.setInt("yarn.nodemanager.resource.memory-mb", 8192);
-    y.setInt("yarn.scheduler.minimum-allocation-mb", 256);
-    y.setInt("yarn.app.mapreduce.am.resource.mb", 512);
-    // Hadoop 3.4 opens java.base to its task JVMs by itself; on 3.3, which predates Java 17,
-    // an operator running Java 17 must add this (bin/compat runs these tests on 3.3.6)
-    String opens = VersionInfo.getVersion().startsWith("3.3.")
-        ? " --add-opens java.base/java.lang=ALL-UNNAMED" : "";
-    y.set("yarn.app.mapreduce.am.command-opts", "-Xmx400m" + opens);
-    y.setInt("mapreduce.map.memory.mb", 512);
-    y.setInt("mapreduce.reduce.memory.mb", 512);
-    y.set("mapreduce.map.java.opts", "-Xmx400m" + opens);
-    y.set("mapreduce.reduce.java.opts", "-Xmx400m" + opens);
-    y.setBoolean("yarn.nodemanager.vmem-check-enabled", false);
-    yarn = new MiniMRYarnCluster("mrap-yarn", 2);
-    yarn.init(y);
-    yarn.start();
+    yarn = MiniYarn.start(y, "mrap-yarn", 2);
     conf = new Configuration(yarn.getConfig());
   }
 

@@ -34,7 +34,7 @@ import org.opass.placement.HmLruPlacementPolicy;
 
 /**
  * The heatmap of a NameNode running HM-LRU is visible from the NameNode's own web server
- * ({@code /jmx}), and {@code opass-heat} prints it as a table.
+ * ({@code /jmx}), and {@code opass-client heat} prints it as a table.
  *
  * <p>In package {@code org.opass.heatmap.cli} to call {@link HeatTableCli#run} (package-private;
  * {@code main} exits the JVM). Other NameNodes may have run in this JVM, and their beans stay

@@ -16,7 +16,7 @@ import org.opass.heatmap.NodeHeat;
  * {@code hadoop.prometheus.endpoint.enabled=true}, {@code /prom}. One record of totals, and one
  * record per tracked DataNode tagged with its transfer address and UUID (at most
  * {@code opass.heatmap.max-nodes} of them). The JSON table of {@link HeatmapMXBean}, which
- * {@code opass-heat} prints, stays: it is one consistent snapshot, which a flat list of gauges
+ * {@code opass-client heat} prints, stays: it is one consistent snapshot, which a flat list of gauges
  * is not.
  */
 final class HeatmapMetrics implements MetricsSource {

@@ -105,14 +105,14 @@ class PhysicalWriterTest {
     Files.write(f.toPath(), original);
     AccessPattern p = StridedPattern.vector(0, 4096, 16 * 1024, length / (20 * 1024));
     RestructuredLayout layout = RestructuredLayout.plan(p, 1 << 20, length, 1);
-    org.apache.hadoop.fs.FileSystem.Statistics stats = org.apache.hadoop.fs.FileSystem
-        .getStatistics("file", org.apache.hadoop.fs.RawLocalFileSystem.class);
+    org.apache.hadoop.fs.StorageStatistics stats =
+        org.apache.hadoop.fs.FileSystem.getGlobalStorageStatistics().get("file");
     try (SourceFile.Reader in = SourceFile.of(conf, new Path(f.toURI())).open()) {
-      long before = stats.getBytesRead();
+      long before = stats.getLong("bytesRead");
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       new PhysicalWriter(in, layout, length).write(0, layout.physicalLength(), out, null);
       assertArrayEquals(RestructuredLayoutTest.restructure(original, layout), out.toByteArray());
-      double read = (stats.getBytesRead() - before) / (double) length;
+      double read = (stats.getLong("bytesRead") - before) / (double) length;
       org.junit.jupiter.api.Assertions.assertTrue(read >= 1 && read <= 1.3,
           "read " + read + " times the source");
     }

@@ -6,6 +6,8 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FileStatus;
@@ -60,6 +62,8 @@ import org.opass.mrap.pattern.TaskPartition;
  * 64 KiB) are read with one positioned read, up to 8 MiB at once. That reads the gaps too (more
  * bytes from the DataNode) to save a round trip each; 0 reads exactly the regions.
  */
+@InterfaceAudience.Public
+@InterfaceStability.Evolving
 public class AccessInputFormat extends FileInputFormat<LongWritable, BytesWritable> {
   /** Bytes of interest per split (k, m, g suffixes); default: a split per block of the file. */
   public static final String SPLIT_BYTES = "mrap.access.split.bytes";

@@ -1,6 +1,11 @@
 package org.opass.mrap.mapreduce;
 
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
+
 /** What MRAP's readers did, in the job's counters. */
+@InterfaceAudience.Public
+@InterfaceStability.Evolving
 public enum MrapCounter {
   /** Positioned reads issued to the file system. */
   READ_CALLS,

@@ -7,6 +7,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -46,6 +48,8 @@ import org.apache.hadoop.util.ReflectionUtils;
  * key), the value the format's value. <b>A task's B records come before its A records</b>, so a
  * mapper can hold B and stream A.
  */
+@InterfaceAudience.Public
+@InterfaceStability.Evolving
 public class SequenceMatchingInputFormat extends InputFormat<SideKey, Writable> {
   public static final String A_PATHS = "mrap.match.a.paths";
   public static final String B_PATHS = "mrap.match.b.paths";
@@ -114,8 +118,7 @@ public class SequenceMatchingInputFormat extends InputFormat<SideKey, Writable> 
         + "all-pairs");
   }
 
-  @SuppressWarnings("rawtypes")
-  static FileInputFormat format(Configuration conf, String sideKey)
+  static FileInputFormat<?, ?> format(Configuration conf, String sideKey)
       throws InvalidJobConfException {
     String key = conf.get(sideKey) != null ? sideKey : FORMAT;
     String name = conf.getTrimmed(key, TextInputFormat.class.getName());
@@ -124,7 +127,7 @@ public class SequenceMatchingInputFormat extends InputFormat<SideKey, Writable> 
       if (!FileInputFormat.class.isAssignableFrom(c)) {
         throw new InvalidJobConfException(key + "=" + name + " is not a FileInputFormat");
       }
-      return (FileInputFormat) ReflectionUtils.newInstance(c, conf);
+      return (FileInputFormat<?, ?>) ReflectionUtils.newInstance(c, conf);
     } catch (ClassNotFoundException e) {
       throw new InvalidJobConfException(key + "=" + name + " is not on the job's classpath");
     }
@@ -236,7 +239,7 @@ public class SequenceMatchingInputFormat extends InputFormat<SideKey, Writable> 
    */
   @SuppressWarnings("rawtypes")
   private static Pieces pieces(Configuration conf, String pathsKey, String bytesKey,
-      FileInputFormat format) throws IOException {
+      FileInputFormat<?, ?> format) throws IOException {
     String raw = conf.getTrimmed(pathsKey);
     if (raw == null || raw.isEmpty()) {
       throw new InvalidJobConfException(pathsKey + " is not set: name the input's files or "

@@ -3,6 +3,8 @@ package org.opass.mrap.mapreduce;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.io.WritableUtils;
@@ -13,6 +15,8 @@ import org.apache.hadoop.util.ReflectionUtils;
  * the index of its piece of that input, and the key the input's own format gave it (a line's
  * offset for text, a SequenceFile's key). A task's B records all come before its A records.
  */
+@InterfaceAudience.Public
+@InterfaceStability.Evolving
 public final class SideKey implements Writable {
   /** The two inputs of a matching job. */
   public enum Side {

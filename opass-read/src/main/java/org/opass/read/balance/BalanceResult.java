@@ -9,18 +9,6 @@ import org.apache.hadoop.classification.InterfaceStability;
 
 /**
  * The outcome of balancing one batch.
- *
- * @param strategy        the strategy that produced it
- * @param assignment      read id to the DataNode that serves it (always one of the read's
- *                        holders), in the order the reads were given
- * @param loads           resulting load (current load NC + reads assigned by this batch) of
- *                        every DataNode that holds a replica of some read of the batch, by
- *                        DataNode id; other DataNodes are unchanged by the batch, so left out
- * @param maxLoad         the maximum of {@code loads}; 0 for an empty batch
- * @param targets         ALGORITHM2: Algorithm 2's target counts C by DataNode id (DataNodes
- *                        holding a replica of the batch); OPTIMAL: empty
- * @param unmatchedByFlow ALGORITHM2: reads the target-capped max flow could not place, which
- *                        went to their least-loaded holder instead; OPTIMAL: 0
  */
 @InterfaceAudience.Public
 @InterfaceStability.Evolving
@@ -32,6 +20,19 @@ public final class BalanceResult {
   private final Map<String, Integer> targets;
   private final int unmatchedByFlow;
 
+  /**
+   * @param strategy        the strategy that produced it
+   * @param assignment      read id to the DataNode that serves it (always one of the read's
+   *                        holders), in the order the reads were given
+   * @param loads           resulting load (current load NC + reads assigned by this batch) of
+   *                        every DataNode that holds a replica of some read of the batch, by
+   *                        DataNode id; other DataNodes are unchanged by the batch, so left out
+   * @param maxLoad         the maximum of {@code loads}; 0 for an empty batch
+   * @param targets         ALGORITHM2: Algorithm 2's target counts C by DataNode id (DataNodes
+   *                        holding a replica of the batch); OPTIMAL: empty
+   * @param unmatchedByFlow ALGORITHM2: reads the target-capped max flow could not place, which
+   *                        went to their least-loaded holder instead; OPTIMAL: 0
+   */
   public BalanceResult(Strategy strategy, Map<String, String> assignment, Map<String, Long> loads,
       long maxLoad, Map<String, Integer> targets, int unmatchedByFlow) {
     Objects.requireNonNull(strategy, "strategy");

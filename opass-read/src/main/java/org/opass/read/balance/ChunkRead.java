@@ -16,9 +16,6 @@ import org.apache.hadoop.classification.InterfaceStability;
  * <p>Holders are de-duplicated (keeping the first occurrence) because a repeated holder is
  * harmless and must not count twice towards Algorithm 2's L. Their order is irrelevant to
  * the balancer, which canonicalizes it.
- *
- * @param id      the read's id; not null
- * @param holders the DataNodes holding a replica; not null, not empty, no null element
  */
 @InterfaceAudience.Public
 @InterfaceStability.Evolving
@@ -26,6 +23,10 @@ public final class ChunkRead {
   private final String id;
   private final List<String> holders;
 
+  /**
+   * @param id      the read's id; not null
+   * @param holders the DataNodes holding a replica; not null, not empty, no null element
+   */
   public ChunkRead(String id, List<String> holders) {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(holders, () -> "holders of chunk read '" + id + "'");

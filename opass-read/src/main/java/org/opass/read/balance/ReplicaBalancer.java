@@ -25,7 +25,7 @@ import org.opass.read.flow.IntMaxFlow;
  *   <li>{@link Strategy#OPTIMAL} (default): the exact minimum B* over all assignments of
  *   max_i (NC_i + assigned_i), over the DataNodes holding a replica of the batch. A bound B is
  *   feasible iff the same network with DataNode i -> sink capacity max(0, B - NC_i) carries a
- *   flow of m (an integral max flow is an assignment with every load <= B), and feasibility
+ *   flow of m (an integral max flow is an assignment with every load {@code <= B}), and feasibility
  *   is monotone in B. The bound is raised level by level from the bottom, keeping the flow
  *   maximum at each level (water-filling); the first level reaching m is B*. Since flow into
  *   the sink never decreases while augmenting, the result is maximum for every level at

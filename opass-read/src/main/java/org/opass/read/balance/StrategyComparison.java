@@ -6,9 +6,6 @@ import org.apache.hadoop.classification.InterfaceStability;
 
 /**
  * Algorithm 2 and the optimum on the same batch, same current loads and same seed.
- *
- * @param algorithm2 the {@link Strategy#ALGORITHM2} result
- * @param optimal    the {@link Strategy#OPTIMAL} result
  */
 @InterfaceAudience.Public
 @InterfaceStability.Evolving
@@ -16,6 +13,10 @@ public final class StrategyComparison {
   private final BalanceResult algorithm2;
   private final BalanceResult optimal;
 
+  /**
+   * @param algorithm2 the {@link Strategy#ALGORITHM2} result
+   * @param optimal    the {@link Strategy#OPTIMAL} result
+   */
   public StrategyComparison(BalanceResult algorithm2, BalanceResult optimal) {
     Objects.requireNonNull(algorithm2, "algorithm2");
     Objects.requireNonNull(optimal, "optimal");
@@ -57,7 +58,7 @@ public final class StrategyComparison {
         + "]";
   }
 
-  /** How much higher Algorithm 2's maximum DataNode load is than the optimum (never < 0). */
+  /** How much higher Algorithm 2's maximum DataNode load is than the optimum (never negative). */
   public long maxLoadGap() {
     return algorithm2.maxLoad() - optimal.maxLoad();
   }

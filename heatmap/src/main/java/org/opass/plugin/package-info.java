@@ -1,8 +1,0 @@
-/**
- * What every Opass plugin loaded into a Hadoop daemon shares: strict reading of its
- * configuration keys ({@link org.opass.plugin.StrictConf}) and falling back to stock behaviour
- * with one log line ({@link org.opass.plugin.FallbackLog}). Plain Java over Hadoop's
- * {@code Configuration} and SLF4J; in the {@code opass-heatmap} jar, which every Opass jar on
- * the NameNode needs.
- */
-package org.opass.plugin;

@@ -1,0 +1,263 @@
+package org.opass.read.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.HttpURLConnection;
+import java.net.URI;
+import java.net.URL;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hdfs.web.URLConnectionFactory;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.opass.read.wire.PlanRead;
+import org.opass.read.wire.PlanWire;
+
+/**
+ * Client of the NameNode's {@code /opass/read-plan} ({@code org.opass.read.nn.ReadPlanPlugin}):
+ * submits which host reads which file ranges ({@link PlanRead}), so that the NameNode serves
+ * those reads from the replicas it balanced over every tenant's planned load. Authenticates as
+ * the current user (SPNEGO on a secure cluster, {@code user.name} otherwise).
+ */
+@InterfaceAudience.Public
+@InterfaceStability.Evolving
+public final class ReadPlanClient {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /**
+   * The NameNode's answer.
+   */
+  public static final class Result {
+    private final String id;
+    private final int reads;
+    private final int local;
+    private final long maxLoad;
+    private final long algorithm2MaxLoad;
+    private final long optimalMaxLoad;
+    private final Map<String, Integer> servedByDatanode;
+    private final String json;
+
+    /**
+     * @param id                 plan id (for {@link #delete}); null when nothing was kept (every
+     *                           chunk was skipped: striped, or no usable replica)
+     * @param reads              planned chunk reads
+     * @param local              of which on the reader's own DataNode
+     * @param maxLoad            the most planned reads of any DataNode, over every live plan
+     *                           (this one's local and remote reads included)
+     * @param algorithm2MaxLoad  Algorithm 2's max on the same batch
+     * @param optimalMaxLoad     the exact minimum of the max
+     * @param servedByDatanode   chunk reads of this plan per serving DataNode (transfer address)
+     * @param json               the whole response document
+     */
+    public Result(String id, int reads, int local, long maxLoad, long algorithm2MaxLoad,
+        long optimalMaxLoad, Map<String, Integer> servedByDatanode, String json) {
+      this.id = id;
+      this.reads = reads;
+      this.local = local;
+      this.maxLoad = maxLoad;
+      this.algorithm2MaxLoad = algorithm2MaxLoad;
+      this.optimalMaxLoad = optimalMaxLoad;
+      this.servedByDatanode = servedByDatanode;
+      this.json = json;
+    }
+
+    public String id() {
+      return id;
+    }
+
+    public int reads() {
+      return reads;
+    }
+
+    public int local() {
+      return local;
+    }
+
+    public long maxLoad() {
+      return maxLoad;
+    }
+
+    public long algorithm2MaxLoad() {
+      return algorithm2MaxLoad;
+    }
+
+    public long optimalMaxLoad() {
+      return optimalMaxLoad;
+    }
+
+    public Map<String, Integer> servedByDatanode() {
+      return servedByDatanode;
+    }
+
+    public String json() {
+      return json;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (this == o) {
+        return true;
+      }
+      if (!(o instanceof Result)) {
+        return false;
+      }
+      Result other = (Result) o;
+      return Objects.equals(id, other.id)
+          && reads == other.reads
+          && local == other.local
+          && maxLoad == other.maxLoad
+          && algorithm2MaxLoad == other.algorithm2MaxLoad
+          && optimalMaxLoad == other.optimalMaxLoad
+          && Objects.equals(servedByDatanode, other.servedByDatanode)
+          && Objects.equals(json, other.json);
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(id, reads, local, maxLoad, algorithm2MaxLoad, optimalMaxLoad,
+          servedByDatanode, json);
+    }
+
+    @Override
+    public String toString() {
+      return "Result["
+          + "id=" + id
+          + ", reads=" + reads
+          + ", local=" + local
+          + ", maxLoad=" + maxLoad
+          + ", algorithm2MaxLoad=" + algorithm2MaxLoad
+          + ", optimalMaxLoad=" + optimalMaxLoad
+          + ", servedByDatanode=" + servedByDatanode
+          + ", json=" + json
+          + "]";
+    }
+  }
+
+  /**
+   * The NameNode said no; {@code status} is the HTTP status, the message its reason. 429 (this
+   * user's share of plans is used up) and 503 (busy, or every share is) say when to retry.
+   */
+  public static final class RefusedException extends IOException {
+    private static final long serialVersionUID = 1L;
+    private final int status;
+    private final int retryAfterSeconds;
+
+    RefusedException(int status, String message, int retryAfterSeconds) {
+      super(message);
+      this.status = status;
+      this.retryAfterSeconds = retryAfterSeconds;
+    }
+
+    public int status() {
+      return status;
+    }
+
+    /** The NameNode's {@code Retry-After}, in seconds; 0 when it gave none. */
+    public int retryAfterSeconds() {
+      return retryAfterSeconds;
+    }
+  }
+
+  private final URI base;
+  private final URLConnectionFactory connections;
+
+  /** @param nameNodeHttp the NameNode's web address, e.g. {@code http://nn:9870} */
+  public ReadPlanClient(URI nameNodeHttp, Configuration conf) {
+    this.base = nameNodeHttp;
+    this.connections = URLConnectionFactory.newDefaultURLConnectionFactory(conf);
+  }
+
+  public Result submit(List<PlanRead> reads) throws IOException {
+    ObjectNode root = JSON.createObjectNode();
+    ArrayNode arr = root.putArray(PlanWire.READS);
+    for (PlanRead r : reads) {
+      ObjectNode o = arr.addObject().put(PlanWire.PATH_FIELD, r.path())
+          .put(PlanWire.READER, r.reader());
+      if (r.offset() != 0) {
+        o.put(PlanWire.OFFSET, r.offset());
+      }
+      if (r.length() != Long.MAX_VALUE) {
+        o.put(PlanWire.LENGTH, r.length());
+      }
+    }
+    JsonNode out = JSON.readTree(call("POST", "", root.toString()));
+    Map<String, Integer> served = new LinkedHashMap<>();
+    out.get(PlanWire.SERVED_BY_DATANODE).fields()
+        .forEachRemaining(e -> served.put(e.getKey(), e.getValue().asInt()));
+    JsonNode id = out.get(PlanWire.ID);
+    return new Result(id.isNull() ? null : id.asText(), out.get(PlanWire.READS).asInt(),
+        out.get(PlanWire.LOCAL).asInt(), out.get(PlanWire.MAX_LOAD).asLong(),
+        out.get(PlanWire.ALGORITHM2_MAX_LOAD).asLong(),
+        out.get(PlanWire.OPTIMAL_MAX_LOAD).asLong(), Collections.unmodifiableMap(served),
+        out.toString());
+  }
+
+  /** Drops one of this user's plans before it expires. */
+  public void delete(String id) throws IOException {
+    call("DELETE", "&id=" + URLEncoder.encode(id, StandardCharsets.UTF_8), null);
+  }
+
+  /** This user's live plans (every plan, for the superuser), as the NameNode lists them. */
+  public String list() throws IOException {
+    return call("GET", "", null);
+  }
+
+  private String call(String method, String query, String body) throws IOException {
+    boolean secure = UserGroupInformation.isSecurityEnabled();
+    String user = secure ? "" : "user.name=" + URLEncoder.encode(
+        UserGroupInformation.getCurrentUser().getShortUserName(), StandardCharsets.UTF_8);
+    URL url = base.resolve(PlanWire.PATH + "?" + user + query).toURL();
+    HttpURLConnection c;
+    try {
+      c = (HttpURLConnection) connections.openConnection(url, secure);
+    } catch (org.apache.hadoop.security.authentication.client.AuthenticationException e) {
+      throw new IOException("cannot authenticate to " + url + ": " + e.getMessage(), e);
+    }
+    c.setRequestMethod(method);
+    if (body != null) {
+      c.setDoOutput(true);
+      c.setRequestProperty("Content-Type", "application/json");
+      try (OutputStream os = c.getOutputStream()) {
+        os.write(body.getBytes(StandardCharsets.UTF_8));
+      }
+    }
+    int status = c.getResponseCode();
+    try (InputStream in = status < 400 ? c.getInputStream() : c.getErrorStream()) {
+      String text = in == null ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      if (status != 200) {
+        String reason = text;
+        try {
+          JsonNode err = JSON.readTree(text);
+          if (err != null && err.has(PlanWire.ERROR)) {
+            reason = err.get(PlanWire.ERROR).asText();
+          }
+        } catch (IOException notJson) {
+          // keep the raw text
+        }
+        int retry = 0;
+        try {
+          retry = Integer.parseInt(String.valueOf(c.getHeaderField("Retry-After")).trim());
+        } catch (NumberFormatException none) {
+          // no Retry-After
+        }
+        throw new RefusedException(status, method + " " + url + " -> " + status + ": " + reason,
+            retry);
+      }
+      return text;
+    } finally {
+      c.disconnect();
+    }
+  }
+}

@@ -1,0 +1,222 @@
+package org.opass.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.Enumeration;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.jar.JarFile;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.opass.e2e.cluster.Release;
+
+/**
+ * The release's jars by the JVM that loads them, read from the tarball's class files: each
+ * role folder holds every class of ours its entry points reach (none missing), no jar they do
+ * not reach (none too many), and nothing of the other role: no NameNode or DataNode internals
+ * on clients, no MapReduce in the NameNode, and JGraphT (the tests' reference) nowhere.
+ * The entry points are what loads our code: the class names in the {@code conf/} fragments
+ * for the NameNode; each client jar's main class and the public API a job names (the
+ * {@code @InterfaceAudience.Public} InputFormats and plan client) for clients and tasks.
+ */
+class RoleJarsTest {
+  private static final Pattern OURS = Pattern.compile("org/opass/[\\w/$]+");
+  private static final String PUBLIC =
+      "Lorg/apache/hadoop/classification/InterfaceAudience$Public;";
+
+  private static Path release;
+
+  @BeforeAll
+  static void unpack() throws IOException {
+    release = Release.unpack(Path.of("target/e2e/role-jars").toAbsolutePath());
+  }
+
+  @Test
+  void theNameNodeFolderHoldsWhatTheSiteKeysLoadAndNoClientCode() throws IOException {
+    Role nn = Role.read(release, "namenode");
+    Set<String> entries = new TreeSet<>();
+    for (String value : Release.siteFragments(release).values()) {
+      if (value.startsWith("org.opass.")) {
+        entries.add(value.replace('.', '/'));
+      }
+    }
+    assertEquals(3, entries.size(), "the placement policy, topology and plugin: " + entries);
+    nn.assertExactlyWhatIsReached(entries);
+    nn.assertNoReferenceTo("org/apache/hadoop/mapreduce/", "org/apache/hadoop/mapred/",
+        "org/jgrapht/");
+  }
+
+  @Test
+  void theClientFolderHoldsWhatTheCommandsAndTheApiLoadAndNoNameNodeCode() throws IOException {
+    Role client = Role.read(release, "client");
+    Set<String> entries = new TreeSet<>();
+    for (String c : client.publicApi) { // what a job names: InputFormats, the plan client
+      if (c.matches("org/opass/(mrap|read)/(mapreduce|client)/.*")) {
+        entries.add(c);
+      }
+    }
+    for (Path jar : client.jars) {
+      try (JarFile j = new JarFile(jar.toFile())) {
+        String main = j.getManifest().getMainAttributes().getValue("Main-Class");
+        if (main != null) {
+          entries.add(main.replace('.', '/'));
+        }
+      }
+    }
+    assertTrue(entries.contains("org/opass/mrap/copy/MrapCopy"), entries.toString());
+    assertTrue(entries.contains("org/opass/mrap/mapreduce/AccessInputFormat"),
+        entries.toString());
+    client.assertExactlyWhatIsReached(entries);
+    client.assertNoReferenceTo("org/apache/hadoop/hdfs/server/", "org/jgrapht/",
+        "org/opass/heatmap/nn/", "org/opass/read/nn/", "org/opass/placement/");
+  }
+
+  /** The classes of one role folder's jars (not the lib/ folders inside them). */
+  private static final class Role {
+    final String name;
+    final List<Path> jars;
+    final Map<String, Path> jarOf = new LinkedHashMap<>();
+    final Map<String, Set<String>> refsOf = new LinkedHashMap<>();
+    final Map<String, List<String>> allRefsOf = new LinkedHashMap<>();
+    final Set<String> publicApi = new TreeSet<>();
+
+    private Role(String name, List<Path> jars) {
+      this.name = name;
+      this.jars = jars;
+    }
+
+    static Role read(Path release, String name) throws IOException {
+      Role r = new Role(name, Release.jars(release, name));
+      assertTrue(r.jars.size() >= 3, name + "/ holds " + r.jars);
+      for (Path jar : r.jars) {
+        try (JarFile j = new JarFile(jar.toFile())) {
+          for (Enumeration<? extends ZipEntry> en = j.entries(); en.hasMoreElements(); ) {
+            ZipEntry e = en.nextElement();
+            if (!e.getName().endsWith(".class") || e.getName().startsWith("lib/")) {
+              continue;
+            }
+            String cls = e.getName().substring(0, e.getName().length() - ".class".length());
+            List<String> strings;
+            try (InputStream in = j.getInputStream(e)) {
+              strings = utf8Constants(in);
+            }
+            Set<String> ours = new HashSet<>();
+            for (String s : strings) {
+              Matcher m = OURS.matcher(s);
+              while (m.find()) {
+                ours.add(m.group());
+              }
+              if (s.equals(PUBLIC) && !cls.contains("$")) {
+                r.publicApi.add(cls);
+              }
+            }
+            r.jarOf.put(cls, jar);
+            r.refsOf.put(cls, ours);
+            r.allRefsOf.put(cls, strings);
+          }
+        }
+      }
+      return r;
+    }
+
+    /** Every class the entries reach is here, and every jar holds one of them. */
+    void assertExactlyWhatIsReached(Set<String> entries) {
+      Set<String> reached = new HashSet<>();
+      List<String> missing = new ArrayList<>();
+      Deque<String> todo = new ArrayDeque<>(entries);
+      Map<String, String> from = new LinkedHashMap<>();
+      while (!todo.isEmpty()) {
+        String c = todo.pop();
+        if (!reached.add(c)) {
+          continue;
+        }
+        Set<String> refs = refsOf.get(c);
+        if (refs == null) {
+          missing.add(c + (from.containsKey(c) ? " (used by " + from.get(c) + ")" : ""));
+          continue;
+        }
+        for (String r : refs) {
+          from.putIfAbsent(r, c);
+          todo.push(r);
+        }
+      }
+      assertEquals(List.of(), missing, "classes " + name + "/ lacks");
+      Set<Path> used = new HashSet<>();
+      for (String c : reached) {
+        used.add(jarOf.get(c));
+      }
+      List<Path> unused = new ArrayList<>(jars);
+      unused.removeAll(used);
+      assertEquals(List.of(), unused, "jars in " + name + "/ that nothing it loads needs");
+    }
+
+    void assertNoReferenceTo(String... prefixes) {
+      List<String> offenders = new ArrayList<>();
+      for (Map.Entry<String, List<String>> c : allRefsOf.entrySet()) {
+        for (String s : c.getValue()) {
+          for (String p : prefixes) {
+            if (s.contains(p)) {
+              offenders.add(c.getKey() + " (" + jarOf.get(c.getKey()).getFileName() + ") -> "
+                  + s);
+            }
+          }
+        }
+      }
+      assertEquals(List.of(), offenders, "classes in " + name + "/ that name the other role's");
+    }
+  }
+
+  /** The UTF-8 constants of a class file's constant pool: the names of what it uses. */
+  static List<String> utf8Constants(InputStream classFile) throws IOException {
+    DataInputStream in = new DataInputStream(classFile);
+    if (in.readInt() != 0xCAFEBABE) {
+      throw new IOException("not a class file");
+    }
+    in.readUnsignedShort(); // minor
+    in.readUnsignedShort(); // major
+    int count = in.readUnsignedShort();
+    List<String> out = new ArrayList<>();
+    for (int i = 1; i < count; i++) {
+      int tag = in.readUnsignedByte();
+      switch (tag) {
+        case 1: // Utf8
+          out.add(in.readUTF());
+          break;
+        case 7: case 8: case 16: case 19: case 20: // Class, String, MethodType, Module, Package
+          in.skipBytes(2);
+          break;
+        case 15: // MethodHandle
+          in.skipBytes(3);
+          break;
+        case 3: case 4: case 9: case 10: case 11: case 12: case 17: case 18:
+          in.skipBytes(4);
+          break;
+        case 5: case 6: // Long, Double: two slots
+          in.skipBytes(8);
+          i++;
+          break;
+        default:
+          throw new IOException("constant pool tag " + tag + " at entry " + i);
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,36 @@
+package org.opass.e2e.cluster;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
+import org.apache.hadoop.util.VersionInfo;
+
+/**
+ * A started {@code MiniMRYarnCluster} over the file system of a configuration, sized for this
+ * machine: containers of 512 MiB (400 MiB heaps), the ApplicationMaster's too.
+ */
+public final class MiniYarn {
+  private MiniYarn() {
+  }
+
+  /** YARN with {@code nodeManagers} NodeManagers over {@code base}'s {@code fs.defaultFS}. */
+  public static MiniMRYarnCluster start(Configuration base, String name, int nodeManagers) {
+    Configuration y = new Configuration(base);
+    y.setInt("yarn.nodemanager.resource.memory-mb", 8192);
+    y.setInt("yarn.scheduler.minimum-allocation-mb", 256);
+    y.setInt("yarn.app.mapreduce.am.resource.mb", 512);
+    // Hadoop 3.4 opens java.base to its task JVMs by itself; on 3.3, which predates Java 17,
+    // an operator running Java 17 must add this (bin/compat runs the tests on 3.3.6)
+    String opens = VersionInfo.getVersion().startsWith("3.3.")
+        ? " --add-opens java.base/java.lang=ALL-UNNAMED" : "";
+    y.set("yarn.app.mapreduce.am.command-opts", "-Xmx400m" + opens);
+    y.setInt("mapreduce.map.memory.mb", 512);
+    y.setInt("mapreduce.reduce.memory.mb", 512);
+    y.set("mapreduce.map.java.opts", "-Xmx400m" + opens);
+    y.set("mapreduce.reduce.java.opts", "-Xmx400m" + opens);
+    y.setBoolean("yarn.nodemanager.vmem-check-enabled", false);
+    MiniMRYarnCluster yarn = new MiniMRYarnCluster(name, nodeManagers);
+    yarn.init(y);
+    yarn.start();
+    return yarn;
+  }
+}
