@@ -58,7 +58,7 @@ public final class Tour {
   static final int DATANODES = 8;
   static final int RACKS = 2;
   static final int BLOCK = 1 << 20;
-  static final int FILES_PER_WRITER = 8;
+  static final int FILES_PER_WRITER = 16;
   static final int BLOCKS_PER_FILE = 4;
   static final int PARTICLES_MIB = 32;
   private static final int STEPS = 8;
@@ -68,6 +68,7 @@ public final class Tour {
   private final long start = System.nanoTime();
   private final Map<String, Object> summary = new LinkedHashMap<>();
   private final Map<String, double[]> blocksPerNode = new LinkedHashMap<>();
+  private final Map<String, double[]> transfersPerNode = new LinkedHashMap<>();
   private final Map<String, double[]> servedPerNode = new LinkedHashMap<>();
   private ProcessHdfs hdfs;
   private java.util.concurrent.CompletableFuture<MiniMRYarnCluster> yarnStarting;
@@ -141,7 +142,8 @@ public final class Tour {
     progress("installing the plugins as an operator does: the release's namenode/*.jar on the "
         + "NameNode's classpath, conf/hdfs-site-opass-*.xml in its hdfs-site.xml, a restart");
     hdfs.restartNameNode(fragments(), Release.jars(release, "namenode"));
-    // YARN (for the MRAP step) starts while the next steps run, over the NameNode as it stays
+    // YARN (for the MRAP step) starts while the next steps run: after the restart, as its start
+    // needs the NameNode up throughout
     yarnStarting = java.util.concurrent.CompletableFuture.supplyAsync(this::startYarn);
     result("NameNode up with HM-LRU placement, read balancing and the read-plan endpoint; "
         + "YARN starting");
@@ -215,10 +217,16 @@ public final class Tour {
     return FileSystem.newInstance(c);
   }
 
-  /** Every host writes its files at once; the blocks each DataNode stores of them. */
+  /**
+   * Every host writes its files at once; the blocks each DataNode stores of them, and how many
+   * transfers each served at once while they were written (its XceiverCount, sampled).
+   */
   private Map<String, Integer> write(String folder) throws Exception {
     byte[] data = new byte[BLOCKS_PER_FILE * BLOCK];
     new Random(7).nextBytes(data);
+    String kind = folder.endsWith("stock") ? "stock" : "HM-LRU";
+    TransferSampler sampler = new TransferSampler(dataNodeWebAddresses());
+    sampler.start();
     parallel(k -> {
       try (FileSystem fs = onHost(k)) {
         for (int i = 0; i < FILES_PER_WRITER; i++) {
@@ -230,6 +238,12 @@ public final class Tour {
       }
       return null;
     });
+    Map<String, Double> transfers = sampler.stop();
+    transfersPerNode.put(kind, values(transfers));
+    summary.put((kind.equals("stock") ? "stock" : "hmlru") + "_transfers_max_over_mean",
+        maxOverMean(transfers));
+    result(String.format(Locale.ROOT, "%s: transfers served at once per DataNode, averaged "
+        + "over the writes, max/mean %.2f", kind, maxOverMean(transfers)));
     Map<String, Integer> blocks = new TreeMap<>();
     for (String h : hdfs.hosts()) {
       blocks.put(h, 0);
@@ -245,7 +259,7 @@ public final class Tour {
         }
       }
     }
-    blocksPerNode.put(folder.endsWith("stock") ? "stock" : "HM-LRU", values(blocks));
+    blocksPerNode.put(kind, values(blocks));
     summary.put((folder.endsWith("stock") ? "stock" : "hmlru") + "_blocks_max_over_mean",
         maxOverMean(blocks));
     return blocks;
@@ -405,6 +419,8 @@ public final class Tour {
       nodes.add("dn" + k + " (" + hdfs.hosts().get(k) + ", rack" + (k % RACKS) + ")");
     }
     Charts.write(new File(dir, "tour.png"), List.of(
+        new Charts.Panel("Transfers served at once per DataNode during the writes (mean of "
+            + "samples): stock placement vs HM-LRU", "transfers", nodes, transfersPerNode),
         new Charts.Panel("Blocks stored per DataNode: stock placement vs HM-LRU", "blocks",
             nodes, blocksPerNode),
         new Charts.Panel("MiB served per DataNode: stock reads vs a read plan", "MiB", nodes,
@@ -488,6 +504,68 @@ public final class Tour {
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } finally {
       c.disconnect();
+    }
+  }
+
+  /** Each DataNode's web address by its host, from the NameNode's LiveNodes. */
+  private Map<String, String> dataNodeWebAddresses() throws IOException {
+    JsonNode live = JSON.readTree(hdfs.jmx("Hadoop:service=NameNode,name=NameNodeInfo",
+        "LiveNodes").asText());
+    Map<String, String> out = new TreeMap<>();
+    live.fields().forEachRemaining(e -> {
+      String xfer = e.getValue().path("xferaddr").asText();
+      out.put(xfer.substring(0, xfer.indexOf(':')), e.getValue().path("infoAddr").asText());
+    });
+    return out;
+  }
+
+  /** Samples each DataNode's XceiverCount (its transfers at the moment) ten times a second. */
+  private static final class TransferSampler {
+    private final Map<String, String> web;
+    private final Map<String, double[]> sums = new TreeMap<>();
+    private final Thread thread;
+    private volatile boolean stop;
+    private int samples;
+
+    TransferSampler(Map<String, String> web) {
+      this.web = web;
+      for (String h : web.keySet()) {
+        sums.put(h, new double[1]);
+      }
+      thread = new Thread(this::run, "demo-transfer-sampler");
+    }
+
+    void start() {
+      thread.start();
+    }
+
+    private void run() {
+      while (!stop) {
+        for (Map.Entry<String, String> e : web.entrySet()) {
+          try {
+            JsonNode beans = JSON.readTree(get("http://" + e.getValue()
+                + "/jmx?qry=Hadoop:service=DataNode,name=DataNodeInfo")).path("beans");
+            sums.get(e.getKey())[0] += beans.path(0).path("XceiverCount").asDouble();
+          } catch (IOException ignored) {
+            // a missed sample of one DataNode
+          }
+        }
+        samples++;
+        try {
+          Thread.sleep(100);
+        } catch (InterruptedException ie) {
+          return;
+        }
+      }
+    }
+
+    /** The mean of the samples per DataNode host. */
+    Map<String, Double> stop() throws InterruptedException {
+      stop = true;
+      thread.join();
+      Map<String, Double> out = new TreeMap<>();
+      sums.forEach((h, sum) -> out.put(h, samples == 0 ? 0 : sum[0] / samples));
+      return out;
     }
   }
 
