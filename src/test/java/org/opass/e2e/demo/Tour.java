@@ -416,11 +416,11 @@ public final class Tour {
   private void chartsAndJson() throws IOException {
     List<String> nodes = new ArrayList<>();
     for (int k = 0; k < DATANODES; k++) {
-      nodes.add("dn" + k + " (" + hdfs.hosts().get(k) + ", rack" + (k % RACKS) + ")");
+      nodes.add("dn" + k + " rack" + (k % RACKS)); // dn0 is 127.0.0.2, dn1 127.0.0.3, ...
     }
     Charts.write(new File(dir, "tour.png"), List.of(
-        new Charts.Panel("Transfers served at once per DataNode during the writes (mean of "
-            + "samples): stock placement vs HM-LRU", "transfers", nodes, transfersPerNode),
+        new Charts.Panel("Transfers at once per DataNode during the writes: stock vs HM-LRU",
+            "transfers", nodes, transfersPerNode),
         new Charts.Panel("Blocks stored per DataNode: stock placement vs HM-LRU", "blocks",
             nodes, blocksPerNode),
         new Charts.Panel("MiB served per DataNode: stock reads vs a read plan", "MiB", nodes,
