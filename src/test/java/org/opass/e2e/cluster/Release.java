@@ -97,6 +97,7 @@ public final class Release {
     }
     Files.writeString(siteDir.resolve("log4j.properties"), "log4j.rootLogger=WARN,console\n"
         + "log4j.logger.org.apache.hadoop.mapreduce.Job=INFO\n"
+        + "log4j.logger.org.apache.hadoop.util.NativeCodeLoader=ERROR\n"
         + "log4j.appender.console=org.apache.log4j.ConsoleAppender\n"
         + "log4j.appender.console.Target=System.err\n"
         + "log4j.appender.console.layout=org.apache.log4j.PatternLayout\n"
