@@ -317,9 +317,9 @@ public final class Tour {
       byte[] buf = new byte[64 * 1024];
       try (FileSystem fs = onHost(k)) {
         for (Chunk c : byReader.get(k)) {
-          try (FSDataInputStream in = fs.open(new org.apache.hadoop.fs.Path(c.path))) {
-            long at = c.offset;
-            long end = c.offset + c.length;
+          try (FSDataInputStream in = fs.open(new org.apache.hadoop.fs.Path(c.path()))) {
+            long at = c.offset();
+            long end = c.offset() + c.length();
             while (at < end) {
               long blockEnd = Math.min(end, (at / BLOCK + 1) * BLOCK);
               in.seek(at);
@@ -328,7 +328,7 @@ public final class Tour {
               while (at + got < blockEnd) {
                 int n = in.read(buf, 0, (int) Math.min(buf.length, blockEnd - at - got));
                 if (n < 0) {
-                  throw new IOException("end of " + c.path + " at " + (at + got));
+                  throw new IOException("end of " + c.path() + " at " + (at + got));
                 }
                 if (servedBy == null) {
                   servedBy = ((HdfsDataInputStream) in).getCurrentDatanode().getIpAddr();
@@ -625,16 +625,8 @@ public final class Tour {
         max);
   }
 
-  private static final class Chunk {
-    final String path;
-    final long offset;
-    final long length;
-
-    Chunk(String path, long offset, long length) {
-      this.path = path;
-      this.offset = offset;
-      this.length = length;
-    }
+  /** Bytes {@code [offset, offset + length)} of a file, for one reader. */
+  private record Chunk(String path, long offset, long length) {
   }
 
   /** Bytes served per DataNode, and how many of them went to a reader on its own host. */
