@@ -3,9 +3,13 @@ package org.opass.e2e.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.File;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** bin/bench checks names against benchmarks.txt before it builds; BenchMain runs them. */
 class BenchListTest {
@@ -21,6 +25,17 @@ class BenchListTest {
     assertEquals(runnable, listed);
     assertTrue(BenchMain.BENCHES.keySet().containsAll(BenchMain.ALL.keySet()),
         "bin/bench all names " + BenchMain.ALL.keySet());
+  }
+
+  @Test
+  void theTimeLeftIsEachBenchsLastRunOfTheSameKindOrItsTypicalDuration(@TempDir File out)
+      throws Exception {
+    assertEquals(230 + 530, BenchMain.left(List.of("copy", "soak"), out, true));
+    assertEquals(4 * (230 + 530), BenchMain.left(List.of("copy", "soak"), out, false));
+    Json.writeAtomically(new File(out, "copy.json"),
+        Map.of("summary", Map.of(), "run", Map.of("quick", true, "seconds", 100)));
+    assertEquals(100 + 530, BenchMain.left(List.of("copy", "soak"), out, true));
+    assertEquals(4 * (230 + 530), BenchMain.left(List.of("copy", "soak"), out, false));
   }
 
   @Test
