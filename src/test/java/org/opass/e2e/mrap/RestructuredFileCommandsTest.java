@@ -48,8 +48,9 @@ class RestructuredFileCommandsTest {
   private byte[] original;
   private byte[] other;
 
+  // static: JUnit fills instance @TempDir fields only before each test, after @BeforeAll
   @TempDir
-  File local;
+  static File local;
 
   private File originalFile;
   private File otherFile;
