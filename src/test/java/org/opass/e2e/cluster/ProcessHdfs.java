@@ -297,7 +297,12 @@ public final class ProcessHdfs implements AutoCloseable {
 
   /** One attribute of one NameNode JMX bean, from its {@code /jmx}. */
   public JsonNode jmx(String bean, String attribute) throws IOException {
-    URL url = new URL(nameNodeHttp() + "/jmx?qry=" + bean);
+    return jmx(nameNodeHttp(), bean, attribute);
+  }
+
+  /** One attribute of one JMX bean of the daemon whose web server is {@code http}. */
+  public static JsonNode jmx(String http, String bean, String attribute) throws IOException {
+    URL url = new URL(http + "/jmx?qry=" + bean);
     HttpURLConnection c = (HttpURLConnection) url.openConnection();
     c.setConnectTimeout(5_000);
     c.setReadTimeout(30_000);
@@ -307,6 +312,33 @@ public final class ProcessHdfs implements AutoCloseable {
     } finally {
       c.disconnect();
     }
+  }
+
+  /** Each live DataNode's web address ({@code http://ip:port}) by its IP address. */
+  public Map<String, String> dataNodeWebAddresses() throws IOException {
+    JsonNode live = JSON.readTree(jmx("Hadoop:service=NameNode,name=NameNodeInfo", "LiveNodes")
+        .asText());
+    Map<String, String> out = new java.util.TreeMap<>();
+    live.fields().forEachRemaining(e -> {
+      String xfer = e.getValue().path("xferaddr").asText();
+      out.put(xfer.substring(0, xfer.indexOf(':')),
+          "http://" + e.getValue().path("infoAddr").asText());
+    });
+    return out;
+  }
+
+  /**
+   * A client on DataNode {@code k}'s host ({@link Builder#hostsInRacks}): the NameNode treats it
+   * as local to that DataNode. Its own client context, so no cached connection carries another
+   * host's address.
+   */
+  public Configuration hostConf(int k) {
+    Configuration c = clientConf();
+    c.set("hadoop.rpc.socket.factory.class.default", HostBindingSocketFactory.class.getName());
+    c.set(HostBindingSocketFactory.BIND_ADDRESS_KEY, hosts.get(k));
+    c.set(org.apache.hadoop.hdfs.client.HdfsClientConfigKeys.DFS_CLIENT_CONTEXT,
+        "process-hdfs-host-" + k);
+    return c;
   }
 
   /** The NameNode's heap in use right after a full collection ({@code jcmd GC.run}). */

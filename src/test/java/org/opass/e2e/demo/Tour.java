@@ -25,7 +25,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -33,12 +32,10 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.DFSTestUtil;
-import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
 import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
 import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
 import org.opass.e2e.bench.Charts;
 import org.opass.e2e.bench.Json;
-import org.opass.e2e.cluster.HostBindingSocketFactory;
 import org.opass.e2e.cluster.MiniYarn;
 import org.opass.e2e.cluster.ProcessHdfs;
 import org.opass.e2e.cluster.Release;
@@ -209,10 +206,7 @@ public final class Tour {
 
   /** A client on DataNode {@code k}'s host. */
   private FileSystem onHost(int k) throws IOException {
-    Configuration c = hdfs.clientConf();
-    c.set("hadoop.rpc.socket.factory.class.default", HostBindingSocketFactory.class.getName());
-    c.set(HostBindingSocketFactory.BIND_ADDRESS_KEY, hdfs.hosts().get(k));
-    c.set(HdfsClientConfigKeys.DFS_CLIENT_CONTEXT, "demo-host-" + k);
+    Configuration c = hdfs.hostConf(k);
     c.setLong("dfs.blocksize", BLOCK);
     return FileSystem.newInstance(c);
   }
@@ -225,7 +219,7 @@ public final class Tour {
     byte[] data = new byte[BLOCKS_PER_FILE * BLOCK];
     new Random(7).nextBytes(data);
     String kind = folder.endsWith("stock") ? "stock" : "HM-LRU";
-    TransferSampler sampler = new TransferSampler(dataNodeWebAddresses());
+    TransferSampler sampler = new TransferSampler(hdfs.dataNodeWebAddresses());
     sampler.start();
     parallel(k -> {
       try (FileSystem fs = onHost(k)) {
@@ -507,18 +501,6 @@ public final class Tour {
     }
   }
 
-  /** Each DataNode's web address by its host, from the NameNode's LiveNodes. */
-  private Map<String, String> dataNodeWebAddresses() throws IOException {
-    JsonNode live = JSON.readTree(hdfs.jmx("Hadoop:service=NameNode,name=NameNodeInfo",
-        "LiveNodes").asText());
-    Map<String, String> out = new TreeMap<>();
-    live.fields().forEachRemaining(e -> {
-      String xfer = e.getValue().path("xferaddr").asText();
-      out.put(xfer.substring(0, xfer.indexOf(':')), e.getValue().path("infoAddr").asText());
-    });
-    return out;
-  }
-
   /** Samples each DataNode's XceiverCount (its transfers at the moment) ten times a second. */
   private static final class TransferSampler {
     private final Map<String, String> web;
@@ -543,9 +525,9 @@ public final class Tour {
       while (!stop) {
         for (Map.Entry<String, String> e : web.entrySet()) {
           try {
-            JsonNode beans = JSON.readTree(get("http://" + e.getValue()
-                + "/jmx?qry=Hadoop:service=DataNode,name=DataNodeInfo")).path("beans");
-            sums.get(e.getKey())[0] += beans.path(0).path("XceiverCount").asDouble();
+            JsonNode n = ProcessHdfs.jmx(e.getValue(), "Hadoop:service=DataNode,name=DataNodeInfo",
+                "XceiverCount");
+            sums.get(e.getKey())[0] += n == null ? 0 : n.asDouble();
           } catch (IOException ignored) {
             // a missed sample of one DataNode
           }
