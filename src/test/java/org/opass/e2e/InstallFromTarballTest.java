@@ -4,17 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
-import java.io.File;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -122,21 +119,6 @@ class InstallFromTarballTest {
 
   /** Runs a launcher of the release from its folder, as a user would; its output, or fails. */
   private static String run(String... command) throws Exception {
-    ProcessBuilder pb = new ProcessBuilder(command).directory(release.toFile())
-        .redirectErrorStream(true);
-    pb.environment().put("HADOOP_HOME", hadoopHome.toString());
-    pb.environment().remove("HADOOP_CLASSPATH");
-    File log = release.getParent().resolve("out-" + System.nanoTime() + ".txt").toFile();
-    pb.redirectOutput(log);
-    Process p = pb.start();
-    if (!p.waitFor(3, TimeUnit.MINUTES)) {
-      p.destroyForcibly();
-      fail(String.join(" ", command) + " did not finish in 3 minutes");
-    }
-    String out = Files.readString(log.toPath(), StandardCharsets.UTF_8);
-    if (p.exitValue() != 0) {
-      fail(String.join(" ", command) + " exited " + p.exitValue() + ":\n" + out);
-    }
-    return out;
+    return Release.launch(release, hadoopHome, List.of(command));
   }
 }

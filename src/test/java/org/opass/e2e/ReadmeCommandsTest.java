@@ -2,7 +2,6 @@ package org.opass.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.File;
 import java.io.IOException;
@@ -14,7 +13,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -203,22 +201,7 @@ class ReadmeCommandsTest {
 
   /** Runs one command line in the unpacked release; fails unless it exits 0. Its output. */
   private static String run(String command) throws Exception {
-    ProcessBuilder pb = new ProcessBuilder("bash", "-c", command).directory(work.toFile())
-        .redirectErrorStream(true);
-    pb.environment().put("HADOOP_HOME", hadoopHome.toString());
-    pb.environment().remove("HADOOP_CLASSPATH");
-    File log = work.resolve("out-" + System.nanoTime() + ".txt").toFile();
-    pb.redirectOutput(log);
-    Process p = pb.start();
-    if (!p.waitFor(3, TimeUnit.MINUTES)) {
-      p.destroyForcibly();
-      fail("'" + command + "' did not finish in 3 minutes");
-    }
-    String out = Files.readString(log.toPath(), StandardCharsets.UTF_8);
-    if (p.exitValue() != 0) {
-      fail("'" + command + "' exited " + p.exitValue() + ":\n" + out);
-    }
-    return out;
+    return Release.launch(work, hadoopHome, List.of("bash", "-c", command));
   }
 
   private static byte[] lines(String prefix, int n) {

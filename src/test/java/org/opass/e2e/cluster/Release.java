@@ -123,6 +123,32 @@ public final class Release {
     return home;
   }
 
+  /**
+   * Runs {@code command} in {@code dir} as a user of the release would, with
+   * {@code HADOOP_HOME} set and no {@code HADOOP_CLASSPATH}; its output (stdout and stderr as
+   * they came), or an exception with that output if it fails or takes over 3 minutes.
+   */
+  public static String launch(Path dir, Path hadoopHome, List<String> command)
+      throws IOException, InterruptedException {
+    ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile())
+        .redirectErrorStream(true);
+    pb.environment().put("HADOOP_HOME", hadoopHome.toString());
+    pb.environment().remove("HADOOP_CLASSPATH");
+    Path log = Files.createTempFile(dir.getParent(), "out-", ".txt");
+    pb.redirectOutput(log.toFile());
+    Process p = pb.start();
+    String shown = String.join(" ", command);
+    if (!p.waitFor(3, java.util.concurrent.TimeUnit.MINUTES)) {
+      p.destroyForcibly();
+      throw new IOException("'" + shown + "' did not finish in 3 minutes");
+    }
+    String out = Files.readString(log, java.nio.charset.StandardCharsets.UTF_8);
+    if (p.exitValue() != 0) {
+      throw new IOException("'" + shown + "' exited " + p.exitValue() + ":\n" + out);
+    }
+    return out;
+  }
+
   private static Path repositoryRoot() {
     try {
       Path p = Path.of(Release.class.getProtectionDomain().getCodeSource().getLocation().toURI())
