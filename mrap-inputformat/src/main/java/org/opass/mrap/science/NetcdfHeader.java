@@ -1,0 +1,314 @@
+package org.opass.mrap.science;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The header of a NetCDF-3 file (classic, 64-bit offset or CDF-5, as Unidata's "NetCDF Classic
+ * and 64-bit Offset Format" and the CDF-5 specification define it), read a page at a time from
+ * the front of the file: its variables, each as {@link Variable#strided} storage. Record
+ * variables interleave: one record of each, in order, per step of the unlimited dimension; the
+ * first stride of each is the record's size.
+ */
+public final class NetcdfHeader {
+  private static final int NC_DIMENSION = 0x0A;
+  private static final int NC_VARIABLE = 0x0B;
+  private static final int NC_ATTRIBUTE = 0x0C;
+  private static final long STREAMING = 0xFFFFFFFFL;
+  private static final int PAGE = 8192;
+
+  private final int version;
+  private final long records;
+  private final Map<String, Variable> variables;
+
+  private NetcdfHeader(int version, long records, Map<String, Variable> variables) {
+    this.version = version;
+    this.records = records;
+    this.variables = variables;
+  }
+
+  /** 1 classic, 2 64-bit offset, 5 CDF-5. */
+  public int version() {
+    return version;
+  }
+
+  /** Steps of the unlimited dimension. */
+  public long records() {
+    return records;
+  }
+
+  /** Variables by name, in the header's order. */
+  public Map<String, Variable> variables() {
+    return variables;
+  }
+
+  /** Whether {@code head} (at least 4 bytes) begins a NetCDF-3 file. */
+  public static boolean matches(byte[] head) {
+    return head.length >= 4 && head[0] == 'C' && head[1] == 'D' && head[2] == 'F'
+        && (head[3] == 1 || head[3] == 2 || head[3] == 5);
+  }
+
+  /**
+   * Reads the header of {@code file}.
+   *
+   * @throws ScienceFormatException naming the file where the header is not NetCDF-3 or does not
+   *     fit the file
+   */
+  public static NetcdfHeader read(Positioned in, String file) throws IOException {
+    Cursor c = new Cursor(in, file);
+    try {
+      return parse(c, in.length(), file);
+    } catch (EOFException e) {
+      throw new ScienceFormatException(file + ": the NetCDF header runs past the end of the file ("
+          + in.length() + " bytes)");
+    }
+  }
+
+  private static NetcdfHeader parse(Cursor c, long length, String file) throws IOException {
+    byte[] magic = c.bytes(4);
+    if (!matches(magic)) {
+      throw new ScienceFormatException(file + " is not a NetCDF-3 file (it does not start with "
+          + "CDF\\1, CDF\\2 or CDF\\5)");
+    }
+    int version = magic[3];
+    boolean cdf5 = version == 5;
+    long numrecs = cdf5 ? c.int64() : c.uint32();
+    // dimensions
+    List<String> dimNames = new ArrayList<>();
+    List<Long> dimLengths = new ArrayList<>();
+    int tag = c.int32();
+    long n = cdf5 ? c.int64() : c.uint32();
+    if (tag == NC_DIMENSION) {
+      for (long i = 0; i < n; i++) {
+        dimNames.add(c.name(cdf5));
+        dimLengths.add(cdf5 ? c.int64() : c.uint32());
+      }
+    } else if (tag != 0 || n != 0) {
+      throw bad(file, "dimension list");
+    }
+    attributes(c, cdf5, file);
+    tag = c.int32();
+    n = cdf5 ? c.int64() : c.uint32();
+    if (tag != NC_VARIABLE && (tag != 0 || n != 0)) {
+      throw bad(file, "variable list");
+    }
+    class Raw {
+      String name;
+      long[] dims;
+      int ncType;
+      long begin;
+      boolean record;
+    }
+    List<Raw> raws = new ArrayList<>();
+    for (long i = 0; tag == NC_VARIABLE && i < n; i++) {
+      Raw r = new Raw();
+      r.name = c.name(cdf5);
+      long rank = cdf5 ? c.int64() : c.uint32();
+      r.dims = new long[(int) Math.min(rank, 1024)];
+      for (int d = 0; d < rank; d++) {
+        long id = cdf5 ? c.int64() : c.uint32();
+        if (id < 0 || id >= dimNames.size()) {
+          throw new ScienceFormatException(file + ": variable " + r.name + " names dimension "
+              + id + " of " + dimNames.size());
+        }
+        r.dims[d] = id;
+      }
+      attributes(c, cdf5, file);
+      r.ncType = c.int32();
+      if (cdf5) {
+        c.int64(); // vsize: recomputed below (the header's is capped at 2^32 - 4 in CDF-1/2)
+      } else {
+        c.uint32();
+      }
+      r.begin = version == 1 ? c.uint32() : c.int64();
+      r.record = r.dims.length > 0 && dimLengths.get((int) r.dims[0]) == 0;
+      raws.add(r);
+    }
+    // the record: each record variable's slice padded to 4 bytes, unless it is the only one
+    long recordSize = 0;
+    int recordVars = 0;
+    for (Raw r : raws) {
+      recordVars += r.record ? 1 : 0;
+    }
+    Map<String, Long> sliceBytes = new LinkedHashMap<>();
+    for (Raw r : raws) {
+      ElementType t = type(r.ncType, file, r.name);
+      long slice = t.size();
+      for (int d = r.record ? 1 : 0; d < r.dims.length; d++) {
+        slice = Math.multiplyExact(slice, dimLengths.get((int) r.dims[d]));
+      }
+      if (r.record) {
+        long padded = recordVars == 1 ? slice : (slice + 3) / 4 * 4;
+        recordSize += padded;
+      }
+      sliceBytes.put(r.name, slice);
+    }
+    long firstRecord = Long.MAX_VALUE;
+    for (Raw r : raws) {
+      if (r.record) {
+        firstRecord = Math.min(firstRecord, r.begin);
+      }
+    }
+    if (numrecs == STREAMING && !cdf5 || cdf5 && numrecs < 0) { // still being written
+      numrecs = recordSize == 0 ? 0 : Math.max(0, (length - firstRecord) / recordSize);
+    }
+    Map<String, Variable> vars = new LinkedHashMap<>();
+    for (Raw r : raws) {
+      ElementType t = type(r.ncType, file, r.name);
+      long[] shape = new long[r.dims.length];
+      for (int d = 0; d < shape.length; d++) {
+        shape[d] = d == 0 && r.record ? numrecs : dimLengths.get((int) r.dims[d]);
+      }
+      long[] strides = Variable.rowMajor(shape, t.size());
+      if (r.record) {
+        strides[0] = recordSize;
+      }
+      long need = r.begin;
+      if (r.record && numrecs > 0) {
+        need += (numrecs - 1) * recordSize + sliceBytes.get(r.name);
+      } else if (!r.record) {
+        need += sliceBytes.get(r.name);
+      }
+      if (need > length) {
+        throw new ScienceFormatException(file + ": variable " + r.name + " ends at byte " + need
+            + ", past the end of the file (" + length + " bytes): the file is cut short");
+      }
+      if (shape.length == 0) { // a scalar: one element
+        shape = new long[] {1};
+        strides = new long[] {t.size()};
+      }
+      vars.put(r.name, Variable.strided(file, r.name, shape, t, ByteOrder.BIG_ENDIAN, r.begin,
+          strides));
+    }
+    return new NetcdfHeader(version, numrecs, vars);
+  }
+
+  private static void attributes(Cursor c, boolean cdf5, String file) throws IOException {
+    int tag = c.int32();
+    long n = cdf5 ? c.int64() : c.uint32();
+    if (tag == 0 && n == 0) {
+      return;
+    }
+    if (tag != NC_ATTRIBUTE) {
+      throw bad(file, "attribute list");
+    }
+    for (long i = 0; i < n; i++) {
+      c.name(cdf5);
+      int t = c.int32();
+      long count = cdf5 ? c.int64() : c.uint32();
+      long size = Math.multiplyExact(count, type(t, file, "an attribute").size());
+      c.skip((size + 3) / 4 * 4);
+    }
+  }
+
+  private static ElementType type(int ncType, String file, String what) {
+    switch (ncType) {
+      case 1:
+        return ElementType.INT8;
+      case 2:
+        return ElementType.CHAR;
+      case 3:
+        return ElementType.INT16;
+      case 4:
+        return ElementType.INT32;
+      case 5:
+        return ElementType.FLOAT32;
+      case 6:
+        return ElementType.FLOAT64;
+      case 7:
+        return ElementType.UINT8;
+      case 8:
+        return ElementType.UINT16;
+      case 9:
+        return ElementType.UINT32;
+      case 10:
+        return ElementType.INT64;
+      case 11:
+        return ElementType.UINT64;
+      default:
+        throw new ScienceFormatException(file + ": " + what + " has type " + ncType
+            + ", which is not a NetCDF-3 type");
+    }
+  }
+
+  private static ScienceFormatException bad(String file, String what) {
+    return new ScienceFormatException(file + ": the NetCDF header's " + what + " is malformed");
+  }
+
+  /** Big-endian reads through the header, fetching pages as it goes. */
+  private static final class Cursor {
+    private final Positioned in;
+    private final String file;
+    private byte[] buf = new byte[0];
+    private long pos;
+
+    Cursor(Positioned in, String file) {
+      this.in = in;
+      this.file = file;
+    }
+
+    private void need(long n) throws IOException {
+      if (pos + n <= buf.length) {
+        return;
+      }
+      long want = Math.max(pos + n, Math.max(PAGE, 2L * buf.length));
+      if (want > (1 << 30)) {
+        throw new ScienceFormatException(file + ": the NetCDF header is over 1 GiB");
+      }
+      want = Math.min(want, Math.max(pos + n, in.length()));
+      byte[] more = new byte[(int) want];
+      System.arraycopy(buf, 0, more, 0, buf.length);
+      if (want > in.length()) {
+        throw new EOFException();
+      }
+      in.readFully(buf.length, more, buf.length, (int) want - buf.length);
+      buf = more;
+    }
+
+    byte[] bytes(int n) throws IOException {
+      need(n);
+      byte[] b = new byte[n];
+      System.arraycopy(buf, (int) pos, b, 0, n);
+      pos += n;
+      return b;
+    }
+
+    int int32() throws IOException {
+      need(4);
+      int p = (int) pos;
+      pos += 4;
+      return (buf[p] & 0xff) << 24 | (buf[p + 1] & 0xff) << 16 | (buf[p + 2] & 0xff) << 8
+          | buf[p + 3] & 0xff;
+    }
+
+    long uint32() throws IOException {
+      return int32() & 0xFFFFFFFFL;
+    }
+
+    long int64() throws IOException {
+      return (long) int32() << 32 | uint32();
+    }
+
+    void skip(long n) throws IOException {
+      need(n);
+      pos += n;
+    }
+
+    String name(boolean cdf5) throws IOException {
+      long n = cdf5 ? int64() : uint32();
+      if (n < 0 || n > 1 << 20) {
+        throw new ScienceFormatException(file + ": a name in the NetCDF header is " + n
+            + " bytes long");
+      }
+      String s = new String(bytes((int) n), StandardCharsets.UTF_8);
+      skip((n + 3) / 4 * 4 - n);
+      return s;
+    }
+  }
+}

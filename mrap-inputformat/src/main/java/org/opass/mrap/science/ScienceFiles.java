@@ -1,0 +1,52 @@
+package org.opass.mrap.science;
+
+import java.io.IOException;
+import java.util.Locale;
+
+/** Opens a variable of a NetCDF or HDF5 file by name, whichever format the file is in. */
+public final class ScienceFiles {
+  /** What a job says its files are. */
+  public enum Kind {
+    /** NetCDF-3 (classic, 64-bit offset, CDF-5) or NetCDF-4, which is HDF5. */
+    NETCDF,
+    /** HDF5; a dataset by its path. */
+    HDF5;
+
+    public String key() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  private ScienceFiles() {
+  }
+
+  /**
+   * The variable {@code name} of {@code file}, read with a few positioned reads of its front.
+   *
+   * @throws ScienceFormatException naming the file and the variable where the file is not of
+   *     {@code kind}, has no such variable, or holds it in a way this reader does not read
+   */
+  public static Variable variable(Positioned in, String file, Kind kind, String name)
+      throws IOException {
+    byte[] head = new byte[(int) Math.min(8, in.length())];
+    in.readFully(0, head, 0, head.length);
+    if (NetcdfHeader.matches(head)) {
+      if (kind == Kind.HDF5) {
+        throw new ScienceFormatException(file + " is a NetCDF-3 file, not HDF5: read it as "
+            + "kind netcdf");
+      }
+      NetcdfHeader h = NetcdfHeader.read(in, file);
+      Variable v = h.variables().get(name);
+      if (v == null) {
+        throw new ScienceFormatException(file + ": no variable " + name + "; its variables: "
+            + String.join(", ", h.variables().keySet()));
+      }
+      return v;
+    }
+    if (kind == Kind.NETCDF && !Hdf5Header.matches(head)) {
+      throw new ScienceFormatException(file + " is neither NetCDF-3 (CDF\\1, \\2, \\5) nor "
+          + "NetCDF-4 (HDF5)");
+    }
+    return Hdf5Header.variable(in, file, name);
+  }
+}

@@ -1,0 +1,294 @@
+package org.opass.mrap.science;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.opass.mrap.pattern.AccessPattern;
+import org.opass.mrap.pattern.IndexedPattern;
+import org.opass.mrap.pattern.StridedPattern;
+
+/**
+ * A slab of a variable as MRAP's pattern model: the regions of the file to read, in file order,
+ * and how each region read becomes {@link Piece}s of the array. No Hadoop types.
+ *
+ * <p>Strided storage: the regions are the slab's contiguous runs (a nested strided pattern,
+ * runs of whole rows joined up to {@code maxRegion} bytes); each region is one dense box of the
+ * array, its origin found from its file offset. A region longer than a record is cut by the
+ * reader at element boundaries; each part is then a run along the last dimension.
+ *
+ * <p>Chunked storage: the regions are the stored chunks that hold a selected element (an
+ * indexed pattern); each is decoded whole and gives the slab's part of it, as one piece, or one
+ * per block where the slab has blocks of more than one index.
+ */
+public final class SlabPlan {
+  private final Variable variable;
+  private final Slab slab;
+  private final AccessPattern pattern;
+  private final Variable.Chunks chunks; // the chunks read, for chunked storage
+
+  private SlabPlan(Variable variable, Slab slab, AccessPattern pattern, Variable.Chunks chunks) {
+    this.variable = variable;
+    this.slab = slab;
+    this.pattern = pattern;
+    this.chunks = chunks;
+  }
+
+  /**
+   * @param maxRegion most bytes to join into one region (a record's bytes), at least one row
+   * @throws ScienceFormatException naming the file and variable where a chunk the slab needs was
+   *     never written, or is longer than {@code maxRegion}
+   */
+  public static SlabPlan of(Variable v, Slab slab, long maxRegion) {
+    if (slab.rank() != v.rank()) {
+      throw new IllegalArgumentException("slab of rank " + slab.rank() + " for " + v);
+    }
+    return v.chunked() ? chunked(v, slab, maxRegion) : strided(v, slab, maxRegion);
+  }
+
+  private static SlabPlan strided(Variable v, Slab slab, long maxRegion) {
+    long[] bs = v.byteStrides();
+    long start = v.base();
+    // levels, outermost first: {count, byte stride}
+    List<long[]> levels = new ArrayList<>();
+    for (int d = 0; d < v.rank(); d++) {
+      start += slab.start(d) * bs[d];
+      if (slab.block(d) == 1) {
+        levels.add(new long[] {slab.count(d), slab.stride(d) * bs[d]});
+      } else if (slab.stride(d) == slab.block(d)) { // blocks that touch: one run
+        levels.add(new long[] {slab.count(d) * slab.block(d), bs[d]});
+      } else {
+        levels.add(new long[] {slab.count(d), slab.stride(d) * bs[d]});
+        levels.add(new long[] {slab.block(d), bs[d]});
+      }
+    }
+    long size = v.type().size();
+    boolean first = true;
+    while (!levels.isEmpty()) {
+      long[] inner = levels.get(levels.size() - 1);
+      if (inner[0] == 1) {
+        levels.remove(levels.size() - 1);
+        continue;
+      }
+      // the innermost run always joins (a region per element would be absurd); outer levels
+      // while they stay within a record
+      if (inner[1] == size && (first || Math.multiplyExact(size, inner[0]) <= maxRegion)) {
+        size = Math.multiplyExact(size, inner[0]);
+        levels.remove(levels.size() - 1);
+        first = false;
+        continue;
+      }
+      break;
+    }
+    long[] counts = new long[Math.max(1, levels.size())];
+    long[] strides = new long[counts.length];
+    counts[0] = 1;
+    strides[0] = size;
+    for (int i = 0; i < levels.size(); i++) { // innermost first
+      long[] l = levels.get(levels.size() - 1 - i);
+      counts[i] = l[0];
+      strides[i] = l[1];
+    }
+    return new SlabPlan(v, slab, StridedPattern.byStride(start, size, strides, counts), null);
+  }
+
+  private static SlabPlan chunked(Variable v, Slab slab, long maxRegion) {
+    Variable.Chunks all = v.chunks();
+    int[] cs = v.chunkShape();
+    List<Integer> keep = new ArrayList<>();
+    long covered = 0;
+    for (int i = 0; i < all.count(); i++) {
+      long n = selectedIn(slab, v.shape(), all.origin(i), cs);
+      if (n > 0) {
+        if (all.size(i) > maxRegion) {
+          throw new ScienceFormatException(v.file() + ": " + v.name() + " has a chunk of "
+              + all.size(i) + " stored bytes, more than one record holds (" + maxRegion + ")");
+        }
+        keep.add(i);
+        covered += n;
+      }
+    }
+    if (covered < slab.elements()) {
+      throw new ScienceFormatException(v.file() + ": " + v.name() + ": " + (slab.elements()
+          - covered) + " of the slab's " + slab.elements() + " elements lie in chunks that "
+          + "were never written (fill values are not read)");
+    }
+    int[] k = new int[keep.size()];
+    long[] offsets = new long[k.length];
+    long[] lengths = new long[k.length];
+    for (int i = 0; i < k.length; i++) {
+      k[i] = keep.get(i);
+      offsets[i] = all.address(k[i]);
+      lengths[i] = all.size(k[i]);
+    }
+    return new SlabPlan(v, slab, IndexedPattern.of(offsets, lengths), all.subset(k));
+  }
+
+  /** Selected elements inside the chunk at {@code origin}. */
+  private static long selectedIn(Slab slab, long[] shape, long[] origin, int[] cs) {
+    long n = 1;
+    for (int d = 0; d < slab.rank(); d++) {
+      long hi = Math.min(origin[d] + cs[d], shape[d]);
+      long c = 0;
+      for (long[] r : slab.runs(d, origin[d], hi)) {
+        c += r[1];
+      }
+      n *= c;
+      if (n == 0) {
+        return 0;
+      }
+    }
+    return n;
+  }
+
+  public Variable variable() {
+    return variable;
+  }
+
+  public Slab slab() {
+    return slab;
+  }
+
+  /** The regions of the file to read, in file order. */
+  public AccessPattern pattern() {
+    return pattern;
+  }
+
+  /** For chunked storage: the chunks read (the pattern's regions), else null. */
+  public Variable.Chunks chunks() {
+    return chunks;
+  }
+
+  /** Bytes of the selected elements. */
+  public long bytesOfInterest() {
+    return slab.elements() * variable.type().size();
+  }
+
+  /** What a region read gives. */
+  public interface PieceSink {
+    void piece(long[] origin, int[] shape, long[] step, byte[] bytes, int offset, int length);
+  }
+
+  /**
+   * The pieces of bytes read at {@code fileOffset} (a region, or a part of one cut at an
+   * element boundary).
+   */
+  public static void pieces(Variable v, Slab slab, Variable.Chunks chunks, long fileOffset,
+      byte[] bytes, int length, PieceSink out) {
+    int e = v.type().size();
+    if (!v.chunked()) {
+      long[] bs = v.byteStrides();
+      long rem = fileOffset - v.base();
+      long[] origin = new long[v.rank()];
+      for (int d = 0; d < origin.length; d++) {
+        origin[d] = rem / bs[d];
+        rem %= bs[d];
+      }
+      long n = length / e;
+      long[] shape = v.shape();
+      int[] box = new int[origin.length];
+      Arrays.fill(box, 1);
+      long inner = 1;
+      int r = origin.length - 1;
+      while (r > 0 && origin[r] == 0 && n % (inner * shape[r]) == 0 && n >= inner * shape[r]
+          && bs[r - 1] == bs[r] * shape[r]) {
+        box[r] = (int) shape[r];
+        inner *= shape[r];
+        r--;
+      }
+      box[r] = (int) (n / inner);
+      long[] ones = new long[origin.length];
+      Arrays.fill(ones, 1);
+      out.piece(origin, box, ones, bytes, 0, length);
+      return;
+    }
+    int i = chunks.at(fileOffset);
+    if (i < 0) {
+      throw new IllegalStateException(v.file() + ": " + v.name() + ": no chunk stored at "
+          + fileOffset);
+    }
+    byte[] raw = length == bytes.length ? bytes : Arrays.copyOf(bytes, length);
+    byte[] data = ChunkDecoder.decode(raw, v.filters(), chunks.mask(i));
+    int[] cs = v.chunkShape();
+    long chunkElements = 1;
+    for (int c : cs) {
+      chunkElements *= c;
+    }
+    if (data.length < chunkElements * e) {
+      throw new ScienceFormatException(v.file() + ": " + v.name() + ": the chunk at "
+          + fileOffset + " decodes to " + data.length + " bytes, not " + chunkElements * e);
+    }
+    long[] co = chunks.origin(i);
+    long[] shape = v.shape();
+    long[][][] runs = new long[v.rank()][][];
+    for (int d = 0; d < runs.length; d++) {
+      runs[d] = slab.runs(d, co[d], Math.min(co[d] + cs[d], shape[d]));
+      if (runs[d].length == 0) {
+        return;
+      }
+    }
+    long[] cstride = new long[cs.length]; // elements
+    long s = 1;
+    for (int d = cs.length - 1; d >= 0; d--) {
+      cstride[d] = s;
+      s *= cs[d];
+    }
+    int[] pick = new int[runs.length]; // which run per dimension
+    while (true) {
+      long[] origin = new long[runs.length];
+      int[] box = new int[runs.length];
+      long[] step = new long[runs.length];
+      long elements = 1;
+      for (int d = 0; d < runs.length; d++) {
+        long[] run = runs[d][pick[d]];
+        origin[d] = run[0];
+        box[d] = (int) run[1];
+        step[d] = run[2];
+        elements *= run[1];
+      }
+      byte[] piece = new byte[(int) (elements * e)];
+      extract(data, co, cstride, origin, box, step, e, piece);
+      out.piece(origin, box, step, piece, 0, piece.length);
+      int d = runs.length - 1;
+      while (d >= 0 && ++pick[d] == runs[d].length) {
+        pick[d] = 0;
+        d--;
+      }
+      if (d < 0) {
+        return;
+      }
+    }
+  }
+
+  /** Copies the box {@code origin, box, step} out of a decoded chunk, in C order. */
+  private static void extract(byte[] chunk, long[] co, long[] cstride, long[] origin, int[] box,
+      long[] step, int e, byte[] out) {
+    int n = box.length;
+    int[] idx = new int[n];
+    int last = n - 1;
+    int at = 0;
+    while (true) {
+      long base = 0;
+      for (int d = 0; d < last; d++) {
+        base += (origin[d] + idx[d] * step[d] - co[d]) * cstride[d];
+      }
+      long first = base + (origin[last] - co[last]) * cstride[last];
+      if (step[last] == 1) {
+        System.arraycopy(chunk, (int) (first * e), out, at, box[last] * e);
+        at += box[last] * e;
+      } else {
+        for (int j = 0; j < box[last]; j++) {
+          System.arraycopy(chunk, (int) ((first + j * step[last]) * e), out, at, e);
+          at += e;
+        }
+      }
+      int d = last - 1;
+      while (d >= 0 && ++idx[d] == box[d]) {
+        idx[d] = 0;
+        d--;
+      }
+      if (d < 0) {
+        return;
+      }
+    }
+  }
+}

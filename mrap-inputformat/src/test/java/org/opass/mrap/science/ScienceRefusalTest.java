@@ -1,0 +1,112 @@
+package org.opass.mrap.science;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What cannot be read is refused at once, naming the file, the variable and why. */
+class ScienceRefusalTest {
+  @TempDir
+  Path scratch;
+
+  private static Variable open(Path p, ScienceFiles.Kind kind, String name) throws IOException {
+    try (FileChannel ch = FileChannel.open(p)) {
+      return ScienceFiles.variable(Positioned.of(ch), p.getFileName().toString(), kind, name);
+    }
+  }
+
+  private static String refusal(String file, ScienceFiles.Kind kind, String name) {
+    return assertThrows(ScienceFormatException.class,
+        () -> open(Fixtures.folder().resolve(file), kind, name)).getMessage();
+  }
+
+  private static void says(String message, String... parts) {
+    for (String p : parts) {
+      assertTrue(message.contains(p), "'" + message + "' should say '" + p + "'");
+    }
+  }
+
+  @Test
+  void unknownVariablesAreNamedWithWhatTheFileHas() {
+    says(refusal("classic.nc", ScienceFiles.Kind.NETCDF, "temprature"), "classic.nc",
+        "no variable temprature", "temperature", "pressure");
+    says(refusal("snapshot.h5", ScienceFiles.Kind.HDF5, "/PartType0/Coordinates"), "snapshot.h5",
+        "/PartType0/Coordinates", "/PartType1/Coordinates");
+    says(refusal("snapshot.h5", ScienceFiles.Kind.HDF5, "/PartType1"), "is a GROUP");
+  }
+
+  @Test
+  void typesAndLayoutsNotReadAreRefused() {
+    says(refusal("snapshot.h5", ScienceFiles.Kind.HDF5, "/compound"), "/compound", "compound");
+    says(refusal("snapshot.h5", ScienceFiles.Kind.HDF5, "/names"), "/names", "variable-length");
+    says(refusal("snapshot.h5", ScienceFiles.Kind.HDF5, "/scaled"), "/scaled", "scaleoffset",
+        "deflate");
+    says(refusal("nc4.nc", ScienceFiles.Kind.NETCDF, "lat"), "nc4.nc", "/lat", "never written");
+    says(refusal("hdf5v2.h5", ScienceFiles.Kind.HDF5, "values"), "hdf5v2.h5",
+        "data layout message version", "jHDF");
+    says(refusal("classic.nc", ScienceFiles.Kind.HDF5, "temperature"), "classic.nc",
+        "NetCDF-3", "kind netcdf");
+    says(refusal("make_fixtures.py", ScienceFiles.Kind.NETCDF, "x"), "make_fixtures.py",
+        "neither NetCDF-3");
+  }
+
+  @Test
+  void aFileCutShortIsRefused() throws IOException {
+    byte[] whole = Files.readAllBytes(Fixtures.folder().resolve("classic.nc"));
+    Path cut = scratch.resolve("cut.nc");
+    Files.write(cut, java.util.Arrays.copyOf(whole, whole.length - 100));
+    says(assertThrows(ScienceFormatException.class,
+        () -> open(cut, ScienceFiles.Kind.NETCDF, "temperature")).getMessage(), "cut.nc",
+        "cut short");
+    Path header = scratch.resolve("header.nc");
+    Files.write(header, java.util.Arrays.copyOf(whole, 40));
+    says(assertThrows(ScienceFormatException.class,
+        () -> open(header, ScienceFiles.Kind.NETCDF, "temperature")).getMessage(), "header.nc",
+        "runs past the end");
+  }
+
+  @Test
+  void badSlabsNameTheDimension() {
+    long[] shape = {5, 6, 8};
+    String m = assertThrows(IllegalArgumentException.class, () -> Slab.parse("0:5, 0:7", shape))
+        .getMessage();
+    says(m, "2 dimensions", "has 3");
+    says(assertThrows(IllegalArgumentException.class,
+        () -> Slab.parse("0:5, 0:6, 2:9", shape)).getMessage(), "dimension 2", "stop 9", "8");
+    says(assertThrows(IllegalArgumentException.class,
+        () -> Slab.parse("0:5, x, 1", shape)).getMessage(), "dimension 1", "'x'");
+    says(assertThrows(IllegalArgumentException.class,
+        () -> Slab.parse("3:1, :, :", shape)).getMessage(), "dimension 0", "selects nothing");
+    says(assertThrows(IllegalArgumentException.class,
+        () -> Slab.parse("-1, :, :", shape)).getMessage(), "dimension 0", "'-1'");
+    says(assertThrows(IllegalArgumentException.class,
+        () -> Slab.parse("0/2/3/3, :, :", shape)).getMessage(), "dimension 0", "overlap");
+    says(assertThrows(IllegalArgumentException.class,
+        () -> Slab.parse("1/2/3/1, :, :", shape)).getMessage(), "dimension 0", "index 5", "5");
+    assertEquals("1/3/2/1, 0/1/6/1, 7/1/1/1", Slab.parse("1:5:3, :, 7", shape).toString());
+    assertEquals(Slab.parse("1:5:3, :, 7", shape), Slab.parse("1/3/2/1, 0/1/6/1, 7/1/1/1", shape));
+  }
+
+  @Test
+  void missingChunksAreRefusedNotFilled() throws IOException {
+    Variable v = open(Fixtures.folder().resolve("snapshot.h5"), ScienceFiles.Kind.HDF5,
+        "/grid/mask");
+    Variable.Chunks c = v.chunks();
+    int[] keep = new int[c.count() - 1];
+    for (int i = 0; i < keep.length; i++) {
+      keep[i] = i + 1;
+    }
+    Variable holed = Variable.chunked(v.file(), v.name(), v.shape(), v.type(), v.order(),
+        v.chunkShape(), c.subset(keep), v.filters());
+    says(assertThrows(ScienceFormatException.class,
+        () -> SlabPlan.of(holed, Slab.whole(v.shape()), Long.MAX_VALUE)).getMessage(),
+        "snapshot.h5", "/grid/mask", "never written");
+  }
+}
