@@ -16,6 +16,8 @@ public final class ExampleJobs {
         .add("extract", "the regions an access pattern names, in one map-only phase",
             ExtractRegions::new)
         .add("join", "two inputs matched by key in one map-only phase", JoinOnKey::new)
+        .add("slab-stats", "per first index, count, mean, min and max of a NetCDF or HDF5 "
+            + "variable's slab", SlabStats::new)
         .main(args);
   }
 }

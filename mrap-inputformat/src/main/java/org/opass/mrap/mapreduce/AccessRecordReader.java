@@ -47,6 +47,7 @@ public class AccessRecordReader extends RecordReader<LongWritable, BytesWritable
   private Counter bytesRead;
   private Counter bytesOfInterest;
   private long done;
+  private long currentOffset; // where the current record lies in the file (PLAIN, PACKED)
   private final LongWritable key = new LongWritable();
   private final BytesWritable value = new BytesWritable();
   // the rest of a region longer than a record
@@ -232,6 +233,7 @@ public class AccessRecordReader extends RecordReader<LongWritable, BytesWritable
     long off = queuedOffset[head];
     int len = queuedLength[head];
     key.set(queuedKey[head]);
+    currentOffset = off;
     if (len > value.getCapacity()) {
       value.setCapacity(len); // exactly: BytesWritable's own growth overflows past 1.4 GB
     }
@@ -306,6 +308,12 @@ public class AccessRecordReader extends RecordReader<LongWritable, BytesWritable
       readCalls.increment(reads);
       bytesRead.increment(bytes);
     }
+  }
+
+  /** The file offset of the current record's first byte (of the original, read through a
+   * layout). */
+  long currentOffset() {
+    return currentOffset;
   }
 
   @Override

@@ -12,5 +12,8 @@ public enum MrapCounter {
   /** Bytes those reads returned (regions, and the gaps read to join them). */
   BYTES_READ,
   /** Bytes of the regions themselves. */
-  BYTES_OF_INTEREST
+  BYTES_OF_INTEREST,
+  /** Bytes of the variable's selected elements in {@link VariableInputFormat}'s records (of a
+   * chunked variable, less than the chunks read, and after decoding). */
+  SLAB_BYTES
 }

@@ -56,6 +56,16 @@ public final class Fixtures {
     return big;
   }
 
+  /** A fixture's bytes (from the classpath: this folder or a test jar). */
+  public static byte[] bytes(String name) throws IOException {
+    try (InputStream in = Fixtures.class.getResourceAsStream("/science/" + name)) {
+      if (in == null) {
+        throw new java.io.FileNotFoundException("/science/" + name + " on the classpath");
+      }
+      return in.readAllBytes();
+    }
+  }
+
   public static JsonNode expected() throws IOException {
     try (InputStream in = Fixtures.class.getResourceAsStream("/science/expected.json")) {
       return new ObjectMapper().readTree(in);

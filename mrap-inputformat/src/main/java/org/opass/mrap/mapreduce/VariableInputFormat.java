@@ -1,0 +1,333 @@
+package org.opass.mrap.mapreduce;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.mapred.InvalidJobConfException;
+import org.apache.hadoop.mapreduce.InputSplit;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.JobContext;
+import org.apache.hadoop.mapreduce.RecordReader;
+import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.opass.mrap.locality.SplitLocality;
+import org.opass.mrap.pattern.AccessPattern;
+import org.opass.mrap.pattern.PatternConfig;
+import org.opass.mrap.pattern.RegionCursor;
+import org.opass.mrap.pattern.TaskPartition;
+import org.opass.mrap.science.Positioned;
+import org.opass.mrap.science.ScienceFiles;
+import org.opass.mrap.science.ScienceFormatException;
+import org.opass.mrap.science.Slab;
+import org.opass.mrap.science.SlabPlan;
+import org.opass.mrap.science.Variable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * MRAP over scientific files: one variable of NetCDF or HDF5 files, by name, and a slab of it,
+ * instead of byte offsets. At submission each input file's header is read with a few
+ * positioned reads (eight files at a time), and the slab becomes MRAP's pattern model: the
+ * runs of a contiguous or NetCDF-3 variable (record variables interleave, their outer stride
+ * the record), or the chunks of a chunked one that hold a selected element. Records: key
+ * {@link ArrayIndex} (file, array index of the first element), value {@link ArrayPiece} (the
+ * elements, their shape, type and byte order); compressed chunks are decoded in the task.
+ *
+ * <table>
+ *   <caption>Settings</caption>
+ *   <tr><td>{@value #KIND}</td><td>{@code netcdf} (NetCDF-3 classic, 64-bit offset, CDF-5, and
+ *   NetCDF-4) or {@code hdf5}</td></tr>
+ *   <tr><td>{@value #VARIABLE}</td><td>the NetCDF variable ({@code group/name} in NetCDF-4) or
+ *   HDF5 dataset path</td></tr>
+ *   <tr><td>{@value #SLAB}</td><td>per dimension {@code start:stop[:stride]}, an index, or
+ *   HDF5's {@code start/stride/count/block}, comma-separated; unset: the whole variable</td></tr>
+ * </table>
+ * The files may differ in shape: an unset slab reads each whole, a set one must fit each (a
+ * file it does not fit is named). Tasks: each file's regions are cut by block and the pieces
+ * of all files shared out over the hosts that hold them ({@link SplitLocality#virtualSplits}),
+ * about {@value AccessInputFormat#SPLIT_BYTES} bytes (default: a block) a task, so a task
+ * reads a set of small files, or a block of a large one, on the host that holds them. The
+ * {@code mrap.access.*} settings of {@link AccessInputFormat} apply (coalescing gap, record
+ * bytes). Restructured files are refused, for now.
+ */
+@InterfaceAudience.Public
+@InterfaceStability.Evolving
+public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece> {
+  public static final String KIND = PatternConfig.KIND;
+  public static final String VARIABLE = "mrap.science.variable";
+  public static final String SLAB = "mrap.science.slab";
+  /** Every setting under {@code mrap.science.}. */
+  public static final List<String> KEYS = Arrays.asList(VARIABLE, SLAB);
+  /** Headers read at once at submission. */
+  static final int HEADER_READERS = 8;
+  private static final Logger LOG = LoggerFactory.getLogger(VariableInputFormat.class);
+
+  public static void setVariable(Job job, ScienceFiles.Kind kind, String variable, String slab) {
+    job.getConfiguration().set(KIND, kind.key());
+    job.getConfiguration().set(VARIABLE, variable);
+    if (slab != null) {
+      job.getConfiguration().set(SLAB, slab);
+    }
+  }
+
+  /** One input file's variable and the plan of its slab, and what reading its header cost. */
+  @InterfaceAudience.Private
+  public static final class FilePlan {
+    final FileStatus status;
+    final SlabPlan plan;
+    final long headerReads;
+    final long headerNanos;
+
+    FilePlan(FileStatus status, SlabPlan plan, long headerReads, long headerNanos) {
+      this.status = status;
+      this.plan = plan;
+      this.headerReads = headerReads;
+      this.headerNanos = headerNanos;
+    }
+
+    public FileStatus status() {
+      return status;
+    }
+
+    public SlabPlan plan() {
+      return plan;
+    }
+
+    /** Positioned reads the header took. */
+    public long headerReads() {
+      return headerReads;
+    }
+
+    public long headerNanos() {
+      return headerNanos;
+    }
+  }
+
+  /** The job's kind, checked: a bad value or a byte-pattern key beside it names the key. */
+  static ScienceFiles.Kind kind(Configuration conf) throws InvalidJobConfException {
+    String k = MrapConf.get(conf, KIND);
+    ScienceFiles.Kind kind = null;
+    for (ScienceFiles.Kind c : ScienceFiles.Kind.values()) {
+      if (k != null && c.key().equals(k.trim().toLowerCase(Locale.ROOT))) {
+        kind = c;
+      }
+    }
+    if (kind == null) {
+      throw new InvalidJobConfException(KIND + (k == null ? " is not set" : "=" + k + " is not "
+          + "a scientific format") + ": netcdf or hdf5 (byte patterns are read by "
+          + "AccessInputFormat)");
+    }
+    for (Map.Entry<String, String> e : MrapConf.properties(conf, PatternConfig.PREFIXES)
+        .entrySet()) {
+      if (!e.getKey().equals(KIND)) {
+        throw new InvalidJobConfException(e.getKey() + " does not apply to " + KIND + "="
+            + kind.key() + ": name the variable (" + VARIABLE + ") and the slab (" + SLAB
+            + ") instead of bytes");
+      }
+    }
+    return kind;
+  }
+
+  /**
+   * Checks the settings a job can check before it reads a file: the kind, the variable named,
+   * no byte-pattern key, no unknown {@code mrap.science.} or {@code mrap.access.} key, the
+   * record size.
+   *
+   * @throws InvalidJobConfException naming the key at fault
+   */
+  public static ScienceFiles.Kind checkSettings(Configuration conf)
+      throws InvalidJobConfException {
+    MrapConf.checkKeys(conf, "mrap.science.", KEYS);
+    MrapConf.checkKeys(conf, "mrap.access.", AccessInputFormat.KEYS);
+    ScienceFiles.Kind kind = kind(conf);
+    String variable = MrapConf.get(conf, VARIABLE);
+    if (variable == null || variable.trim().isEmpty()) {
+      throw new InvalidJobConfException(VARIABLE + " is not set: name the NetCDF variable or "
+          + "HDF5 dataset to read");
+    }
+    long record = AccessInputFormat.recordBytes(conf);
+    if (record % 8 != 0) {
+      throw new InvalidJobConfException(AccessInputFormat.RECORD_BYTES + "=" + record + " must "
+          + "be a multiple of 8, so that a record holds whole elements");
+    }
+    return kind;
+  }
+
+  /**
+   * Reads every file's header (eight at a time) and plans its slab.
+   *
+   * @throws InvalidJobConfException naming the key, the file and why, for a variable or slab
+   *     that a file cannot serve
+   */
+  @InterfaceAudience.Private
+  public static List<FilePlan> plan(Configuration conf, List<FileStatus> files)
+      throws IOException {
+    ScienceFiles.Kind kind = checkSettings(conf);
+    String variable = MrapConf.get(conf, VARIABLE);
+    String slab = MrapConf.get(conf, SLAB);
+    long record = AccessInputFormat.recordBytes(conf);
+    ExecutorService pool = Executors.newFixedThreadPool(
+        Math.max(1, Math.min(HEADER_READERS, files.size())), r -> {
+          Thread t = new Thread(r, "mrap-header");
+          t.setDaemon(true);
+          return t;
+        });
+    try {
+      List<Future<FilePlan>> pending = new ArrayList<>();
+      for (FileStatus f : files) {
+        pending.add(pool.submit(() -> planOne(conf, f, kind, variable.trim(), slab, record)));
+      }
+      List<FilePlan> out = new ArrayList<>();
+      for (Future<FilePlan> f : pending) {
+        out.add(f.get());
+      }
+      return out;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while reading the input files' headers");
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof IOException) {
+        throw (IOException) e.getCause();
+      }
+      throw new IOException(e.getCause());
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private static FilePlan planOne(Configuration conf, FileStatus f, ScienceFiles.Kind kind,
+      String variable, String slabText, long record) throws IOException {
+    long t0 = System.nanoTime();
+    FileSystem fs = f.getPath().getFileSystem(conf);
+    String name = f.getPath().toString();
+    if (RestructuredFiles.inspect(fs, f).layout() != null) {
+      throw new InvalidJobConfException(name + " was restructured by mrap-copy; "
+          + "VariableInputFormat reads original NetCDF and HDF5 files, not restructured ones");
+    }
+    try (FSDataInputStream in = fs.open(f.getPath())) {
+      Positioned file = new Positioned() {
+        @Override
+        public long length() {
+          return f.getLen();
+        }
+
+        @Override
+        protected int readAt(long pos, byte[] b, int off, int len) throws IOException {
+          return in.read(pos, b, off, len);
+        }
+      };
+      Variable v;
+      try {
+        v = ScienceFiles.variable(file, name, kind, variable);
+      } catch (ScienceFormatException e) {
+        throw new InvalidJobConfException(VARIABLE + "=" + variable + ": " + e.getMessage());
+      }
+      Slab slab;
+      try {
+        slab = Slab.parse(slabText, v.shape());
+      } catch (IllegalArgumentException e) {
+        throw new InvalidJobConfException(SLAB + "=" + slabText + " does not fit " + name + "'s "
+            + v + ": " + e.getMessage());
+      }
+      SlabPlan plan;
+      try {
+        plan = SlabPlan.of(v, slab, record);
+      } catch (ScienceFormatException e) {
+        throw new InvalidJobConfException(VARIABLE + "=" + variable + ": " + e.getMessage());
+      }
+      return new FilePlan(f, plan, file.reads(), System.nanoTime() - t0);
+    }
+  }
+
+  @Override
+  public List<InputSplit> getSplits(JobContext job) throws IOException {
+    Configuration conf = job.getConfiguration();
+    checkSettings(conf);
+    long splitBytes = MrapConf.bytes(conf, AccessInputFormat.SPLIT_BYTES, 0);
+    MrapConf.bytes(conf, AccessInputFormat.COALESCE_GAP, AccessInputFormat.COALESCE_GAP_DEFAULT);
+    List<FileStatus> files = new ArrayList<>();
+    for (FileStatus f : listStatus(job)) {
+      if (f.getLen() > 0) {
+        files.add(f);
+      }
+    }
+    if (files.isEmpty()) {
+      throw new InvalidJobConfException("no input file holds any bytes, so none holds "
+          + conf.get(VARIABLE));
+    }
+    long t0 = System.nanoTime();
+    List<FilePlan> plans = plan(conf, files);
+    long reads = 0;
+    for (FilePlan p : plans) {
+      reads += p.headerReads;
+    }
+    LOG.info("read {} headers in {} ms, {} positioned reads", plans.size(),
+        (System.nanoTime() - t0) / 1_000_000, reads);
+    // each file's regions cut by block; the pieces of all files shared out over their hosts
+    List<VariableSplit.Part> parts = new ArrayList<>();
+    List<SplitLocality.Piece> pieces = new ArrayList<>();
+    long target = splitBytes;
+    for (FilePlan fp : plans) {
+      AccessInputFormat.Blocks blocks = new AccessInputFormat.Blocks(fp.status, conf);
+      AccessPattern p = fp.plan.pattern();
+      TaskPartition byBlock = TaskPartition.byBlocks(p, blocks.starts);
+      for (int k = 0; k < byBlock.tasks(); k++) {
+        AccessPattern regions = byBlock.task(k);
+        parts.add(part(fp, regions));
+        pieces.add(new SplitLocality.Piece(regions.totalBytes(),
+            blocks.hosts(blocks.indexOf(regions.offsetOf(0)))));
+      }
+      if (target == 0) {
+        target = Math.max(1, fp.status.getBlockSize());
+      }
+    }
+    List<InputSplit> splits = new ArrayList<>();
+    for (SplitLocality.Group g : SplitLocality.virtualSplits(pieces, target)) {
+      List<VariableSplit.Part> mine = new ArrayList<>();
+      for (int i : g.chunks()) {
+        mine.add(parts.get(i));
+      }
+      splits.add(new VariableSplit(mine, g.host() == null ? new String[0]
+          : new String[] {g.host()}));
+    }
+    return splits;
+  }
+
+  /** A file's regions for one task, with only the chunks they are. */
+  private static VariableSplit.Part part(FilePlan fp, AccessPattern regions) {
+    Variable v = fp.plan.variable();
+    if (v.chunked()) {
+      Variable.Chunks all = fp.plan.chunks();
+      int[] keep = new int[(int) regions.regionCount()];
+      RegionCursor c = regions.cursor();
+      for (int i = 0; c.next(); i++) {
+        keep[i] = all.at(c.offset());
+      }
+      Arrays.sort(keep);
+      v = Variable.chunked(v.file(), v.name(), v.shape(), v.type(), v.order(), v.chunkShape(),
+          all.subset(keep), v.filters());
+    }
+    return new VariableSplit.Part(fp.status.getPath(), fp.status.getLen(),
+        fp.status.getBlockSize(), regions, v, fp.plan.slab());
+  }
+
+  @Override
+  public RecordReader<ArrayIndex, ArrayPiece> createRecordReader(InputSplit split,
+      TaskAttemptContext context) {
+    return new VariableRecordReader();
+  }
+}

@@ -1,0 +1,118 @@
+package org.opass.mrap.mapreduce;
+
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import org.apache.hadoop.io.BytesWritable;
+import org.apache.hadoop.mapreduce.Counter;
+import org.apache.hadoop.mapreduce.InputSplit;
+import org.apache.hadoop.mapreduce.RecordReader;
+import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.opass.mrap.science.SlabPlan;
+
+/**
+ * Reads a {@link VariableSplit}: each part's regions through an {@link AccessRecordReader}
+ * (positioned reads of those bytes only, gaps joined as it joins them, the file checked
+ * unchanged since submission), and each region read into {@link ArrayPiece}s: a run of a
+ * strided variable as it is, a chunk decoded and cut to the slab.
+ */
+public class VariableRecordReader extends RecordReader<ArrayIndex, ArrayPiece> {
+  private VariableSplit split;
+  private TaskAttemptContext context;
+  private int part = -1;
+  private AccessRecordReader regions;
+  private Counter slabBytes;
+  private final Deque<Pending> pending = new ArrayDeque<>();
+  private final ArrayIndex key = new ArrayIndex();
+  private final ArrayPiece value = new ArrayPiece();
+
+  @Override
+  public void initialize(InputSplit genericSplit, TaskAttemptContext ctx) {
+    split = (VariableSplit) genericSplit;
+    context = ctx;
+    slabBytes = ctx.getCounter(MrapCounter.SLAB_BYTES);
+  }
+
+  @Override
+  public boolean nextKeyValue() throws IOException, InterruptedException {
+    while (pending.isEmpty()) {
+      if (regions != null && regions.nextKeyValue()) {
+        VariableSplit.Part p = split.parts().get(part);
+        BytesWritable b = regions.getCurrentValue();
+        String file = p.path.toString();
+        SlabPlan.pieces(p.variable, p.slab, p.variable.chunks(), regions.currentOffset(),
+            b.getBytes(), b.getLength(), (origin, shape, step, bytes, off, len) -> {
+              // a strided run is the reader's buffer: copied now; a chunk's pieces are new
+              byte[] mine = p.variable.chunked() ? bytes
+                  : java.util.Arrays.copyOfRange(bytes, off, off + len);
+              pending.add(new Pending(file, origin, shape, step, mine));
+            });
+        continue;
+      }
+      if (regions != null) {
+        regions.close();
+        regions = null;
+      }
+      if (++part == split.parts().size()) {
+        return false;
+      }
+      VariableSplit.Part p = split.parts().get(part);
+      regions = new AccessRecordReader();
+      regions.initialize(new AccessSplit(p.path, p.fileLength, p.regions, 0, p.blockSize,
+          new String[0]), context);
+    }
+    Pending next = pending.poll();
+    VariableSplit.Part p = split.parts().get(part);
+    key.set(next.file, next.origin);
+    value.set(p.variable.type(), p.variable.order(), next.shape, next.step, next.bytes, 0,
+        next.bytes.length);
+    if (slabBytes != null) {
+      slabBytes.increment(next.bytes.length);
+    }
+    return true;
+  }
+
+  /** A piece made from the last region read, not yet handed out. */
+  private static final class Pending {
+    final String file;
+    final long[] origin;
+    final int[] shape;
+    final long[] step;
+    final byte[] bytes;
+
+    Pending(String file, long[] origin, int[] shape, long[] step, byte[] bytes) {
+      this.file = file;
+      this.origin = origin;
+      this.shape = shape;
+      this.step = step;
+      this.bytes = bytes;
+    }
+  }
+
+  @Override
+  public ArrayIndex getCurrentKey() {
+    return key;
+  }
+
+  @Override
+  public ArrayPiece getCurrentValue() {
+    return value;
+  }
+
+  @Override
+  public float getProgress() {
+    int n = split == null ? 0 : split.parts().size();
+    if (n == 0) {
+      return 1f;
+    }
+    float inPart = regions == null ? 0f : regions.getProgress();
+    return Math.min(1f, (Math.max(0, part) + inPart) / n);
+  }
+
+  @Override
+  public void close() throws IOException {
+    if (regions != null) {
+      regions.close();
+    }
+  }
+}

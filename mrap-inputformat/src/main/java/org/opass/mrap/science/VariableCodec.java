@@ -1,0 +1,141 @@
+package org.opass.mrap.science;
+
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Writes a variable (with only the chunks a task reads) and a slab into a split, and back. */
+public final class VariableCodec {
+  private static final int VERSION = 1;
+
+  private VariableCodec() {
+  }
+
+  public static void write(DataOutput out, Variable v, Variable.Chunks chunks, Slab slab)
+      throws IOException {
+    out.writeByte(VERSION);
+    out.writeUTF(v.file());
+    out.writeUTF(v.name());
+    out.writeByte(v.type().ordinal());
+    out.writeBoolean(v.order() == ByteOrder.BIG_ENDIAN);
+    longs(out, v.shape());
+    for (int d = 0; d < v.rank(); d++) {
+      out.writeLong(slab.start(d));
+      out.writeLong(slab.stride(d));
+      out.writeLong(slab.count(d));
+      out.writeLong(slab.block(d));
+    }
+    out.writeBoolean(v.chunked());
+    if (!v.chunked()) {
+      out.writeLong(v.base());
+      longs(out, v.byteStrides());
+      return;
+    }
+    for (int c : v.chunkShape()) {
+      out.writeInt(c);
+    }
+    out.writeInt(v.filters().size());
+    for (Variable.FilterSpec f : v.filters()) {
+      out.writeInt(f.id());
+      out.writeUTF(f.name());
+      int[] data = f.data();
+      out.writeInt(data.length);
+      for (int x : data) {
+        out.writeInt(x);
+      }
+    }
+    out.writeInt(chunks.count());
+    for (int i = 0; i < chunks.count(); i++) {
+      out.writeLong(chunks.address(i));
+      out.writeLong(chunks.size(i));
+      out.writeInt(chunks.mask(i));
+      for (long o : chunks.origin(i)) {
+        out.writeLong(o);
+      }
+    }
+  }
+
+  /** What {@link #read} gives: the variable (its chunks, those of the task) and the slab. */
+  public static final class Read {
+    public final Variable variable;
+    public final Slab slab;
+
+    Read(Variable variable, Slab slab) {
+      this.variable = variable;
+      this.slab = slab;
+    }
+  }
+
+  public static Read read(DataInput in) throws IOException {
+    int version = in.readByte();
+    if (version != VERSION) {
+      throw new IOException("a variable written by version " + version + " of this codec; "
+          + "this one reads " + VERSION);
+    }
+    String file = in.readUTF();
+    String name = in.readUTF();
+    ElementType type = ElementType.values()[in.readByte()];
+    ByteOrder order = in.readBoolean() ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
+    long[] shape = longs(in);
+    int n = shape.length;
+    long[][] s = new long[4][n];
+    for (int d = 0; d < n; d++) {
+      for (int k = 0; k < 4; k++) {
+        s[k][d] = in.readLong();
+      }
+    }
+    Slab slab = Slab.of(shape, s[0], s[1], s[2], s[3]);
+    if (!in.readBoolean()) {
+      long base = in.readLong();
+      return new Read(Variable.strided(file, name, shape, type, order, base, longs(in)), slab);
+    }
+    int[] chunkShape = new int[n];
+    for (int d = 0; d < n; d++) {
+      chunkShape[d] = in.readInt();
+    }
+    int filterCount = in.readInt();
+    List<Variable.FilterSpec> filters = new ArrayList<>();
+    for (int i = 0; i < filterCount; i++) {
+      int id = in.readInt();
+      String fname = in.readUTF();
+      int[] data = new int[in.readInt()];
+      for (int k = 0; k < data.length; k++) {
+        data[k] = in.readInt();
+      }
+      filters.add(new Variable.FilterSpec(id, fname, data));
+    }
+    int count = in.readInt();
+    long[][] origins = new long[count][n];
+    long[] addresses = new long[count];
+    long[] sizes = new long[count];
+    int[] masks = new int[count];
+    for (int i = 0; i < count; i++) {
+      addresses[i] = in.readLong();
+      sizes[i] = in.readLong();
+      masks[i] = in.readInt();
+      for (int d = 0; d < n; d++) {
+        origins[i][d] = in.readLong();
+      }
+    }
+    return new Read(Variable.chunked(file, name, shape, type, order, chunkShape,
+        new Variable.Chunks(origins, addresses, sizes, masks), filters), slab);
+  }
+
+  private static void longs(DataOutput out, long[] v) throws IOException {
+    out.writeInt(v.length);
+    for (long x : v) {
+      out.writeLong(x);
+    }
+  }
+
+  private static long[] longs(DataInput in) throws IOException {
+    long[] v = new long[in.readInt()];
+    for (int i = 0; i < v.length; i++) {
+      v[i] = in.readLong();
+    }
+    return v;
+  }
+}

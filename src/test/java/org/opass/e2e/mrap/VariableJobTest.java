@@ -1,0 +1,239 @@
+package org.opass.e2e.mrap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.BlockLocation;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.InputSplit;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.TaskAttemptID;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
+import org.apache.hadoop.util.ToolRunner;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.opass.e2e.cluster.EmulatedCluster;
+import org.opass.mrap.examples.SlabStats;
+import org.opass.mrap.mapreduce.ArrayIndex;
+import org.opass.mrap.mapreduce.ArrayPiece;
+import org.opass.mrap.mapreduce.VariableInputFormat;
+import org.opass.mrap.mapreduce.VariableRecordReader;
+import org.opass.mrap.mapreduce.VariableSplit;
+import org.opass.mrap.pattern.RegionCursor;
+import org.opass.mrap.science.Fixtures;
+import org.opass.mrap.science.ScienceFiles;
+import org.opass.mrap.science.Slab;
+
+/**
+ * NetCDF and HDF5 variables read by name from HDFS (4 DataNodes in 2 racks, 64 KiB blocks so
+ * that variables cross blocks): every fixture case's slab, read through VariableInputFormat's
+ * splits and record readers, equals what netCDF-C, HDF5 or scipy read; the example job's
+ * per-time-step statistics over a folder of four files in three formats equal the reference
+ * library's; a task reads a set of files, all on its host; bad names and slabs stop the job
+ * naming the file, before it runs.
+ */
+class VariableJobTest {
+  private static final int BLOCK = 64 * 1024;
+  private static EmulatedCluster cluster;
+  private static FileSystem fs;
+
+  @BeforeAll
+  static void start() throws Exception {
+    cluster = EmulatedCluster.builder().dataNodes(4).racks(2).blockSize(BLOCK)
+        .baseDir(new File("target/e2e/mrap-variable-job")).start();
+    fs = cluster.offClusterFileSystem();
+    Set<String> files = new HashSet<>();
+    for (Fixtures.Case c : Fixtures.cases()) {
+      files.add(c.file);
+    }
+    files.remove("big.json");
+    for (String f : files) {
+      put("/science/" + f, Fixtures.bytes(f));
+    }
+    for (JsonNode s : Fixtures.expected().get("series").get("steps")) {
+      String f = s.get("file").asText();
+      if (!fs.exists(new Path("/series/" + f))) {
+        put("/series/" + f, Fixtures.bytes("series/" + f));
+      }
+    }
+  }
+
+  private static void put(String path, byte[] bytes) throws IOException {
+    try (FSDataOutputStream out = fs.create(new Path(path), (short) 2)) {
+      out.write(bytes);
+    }
+  }
+
+  @AfterAll
+  static void stop() throws IOException {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  private static Configuration conf(String name, ScienceFiles.Kind kind, String variable,
+      String slab) {
+    Configuration conf = AccessJobTest.jobConf(cluster, name);
+    conf.set(VariableInputFormat.KIND, kind.key());
+    conf.set(VariableInputFormat.VARIABLE, variable);
+    if (slab != null) {
+      conf.set(VariableInputFormat.SLAB, slab);
+    }
+    return conf;
+  }
+
+  /** Every record of every split of the job {@code conf} describes over {@code inputs}. */
+  private static List<VariableSplit> splits(Configuration conf, String... inputs)
+      throws IOException {
+    Job job = Job.getInstance(conf);
+    for (String in : inputs) {
+      FileInputFormat.addInputPath(job, new Path(in));
+    }
+    List<VariableSplit> out = new ArrayList<>();
+    for (InputSplit s : new VariableInputFormat().getSplits(job)) {
+      out.add((VariableSplit) s);
+    }
+    return out;
+  }
+
+  @Test
+  void everyCaseReadsWhatTheReferenceLibraryReads() throws Exception {
+    for (Fixtures.Case c : Fixtures.cases()) {
+      if (c.file.equals("big.json")) {
+        continue; // a sparse file of 5 GB: read locally by SlabPlanTest
+      }
+      Configuration conf = conf("cases", c.kind(), c.variable, c.slab);
+      Slab slab = null;
+      Fixtures.Assembled out = null;
+      for (VariableSplit split : splits(conf, "/science/" + c.file)) {
+        VariableRecordReader r = new VariableRecordReader();
+        r.initialize(split, new TaskAttemptContextImpl(conf, new TaskAttemptID()));
+        if (out == null) {
+          slab = Slab.parse(c.slab, split.parts().get(0).variable().shape());
+          out = new Fixtures.Assembled(slab, split.parts().get(0).variable().type());
+        }
+        while (r.nextKeyValue()) {
+          ArrayIndex k = r.getCurrentKey();
+          ArrayPiece v = r.getCurrentValue();
+          assertTrue(k.file().endsWith("/science/" + c.file), k.toString());
+          byte[] b = new byte[v.elements() * v.type().size()];
+          v.buffer().get(b);
+          out.put(k.origin(), v.shape(), v.step(), b, 0, v.type(), v.order());
+        }
+        r.close();
+      }
+      assertEquals(slab.elements(), out.filled(), c + ": elements");
+      assertEquals(c.sha256, out.sha256(), c + ": values");
+    }
+  }
+
+  @Test
+  void theExampleJobsStatisticsEqualTheReferenceLibrarys() throws Exception {
+    JsonNode series = Fixtures.expected().get("series");
+    Configuration conf = conf("stats", ScienceFiles.Kind.NETCDF, series.get("variable").asText(),
+        series.get("slab").asText());
+    assertEquals(0, ToolRunner.run(conf, new SlabStats(), new String[] {"/series", "/stats"}));
+    Map<String, String[]> got = new HashMap<>();
+    for (FileStatus f : fs.listStatus(new Path("/stats"), p -> p.getName().startsWith("part"))) {
+      try (BufferedReader in = new BufferedReader(new InputStreamReader(fs.open(f.getPath()),
+          StandardCharsets.UTF_8))) {
+        for (String line; (line = in.readLine()) != null; ) {
+          String[] cols = line.split("\t");
+          got.put(new Path(cols[0]).getName() + "#" + cols[1], cols);
+        }
+      }
+    }
+    assertEquals(series.get("steps").size(), got.size(), got.keySet().toString());
+    for (JsonNode s : series.get("steps")) {
+      String[] cols = got.get(s.get("file").asText() + "#" + s.get("time_index").asInt());
+      String at = s.get("file").asText() + " step " + s.get("time_index").asInt();
+      assertEquals(s.get("count").asLong(), Long.parseLong(cols[2]), at);
+      assertEquals(s.get("mean").asDouble(), Double.parseDouble(cols[3]), 1e-9, at + " mean");
+      assertEquals(s.get("min").asDouble(), Double.parseDouble(cols[4]), 0.0, at + " min");
+      assertEquals(s.get("max").asDouble(), Double.parseDouble(cols[5]), 0.0, at + " max");
+    }
+  }
+
+  @Test
+  void aTaskReadsASetOfFilesAllOnItsHost() throws Exception {
+    Configuration conf = conf("sets", ScienceFiles.Kind.NETCDF, "temperature", "0:6, 10:30, 5:45");
+    conf.set("mrap.access.split.bytes", "400k"); // more than a file's slab: files share tasks
+    List<VariableSplit> splits = splits(conf, "/series");
+    int parts = 0;
+    boolean shared = false;
+    for (VariableSplit s : splits) {
+      parts += s.parts().size();
+      Set<Path> files = new HashSet<>();
+      for (VariableSplit.Part p : s.parts()) {
+        files.add(p.path());
+        RegionCursor c = p.regions().cursor();
+        while (c.next()) {
+          BlockLocation[] b = fs.getFileBlockLocations(p.path(), c.offset(), 1);
+          assertTrue(List.of(b[0].getHosts()).contains(s.getLocations()[0]),
+              s + ": a region at " + c.offset() + " of " + p.path() + " is not on the split's host");
+        }
+      }
+      shared |= files.size() > 1;
+    }
+    assertTrue(shared, "some task reads more than one file: " + splits);
+    assertTrue(splits.size() < parts, splits.size() + " splits for " + parts + " parts");
+  }
+
+  @Test
+  void aVariableOrSlabAFileCannotServeStopsTheJobNamingIt() throws Exception {
+    String[][] bad = {
+        {"temperature", "0:6, 10:30, 5:61", "mrap.science.slab", "run_00.nc", "stop 61"},
+        {"temprature", null, "mrap.science.variable", "run_00.nc", "no variable temprature"},
+    };
+    for (String[] b : bad) {
+      Configuration conf = conf("bad", ScienceFiles.Kind.NETCDF, b[0], b[1]);
+      ByteArrayOutputStream err = new ByteArrayOutputStream();
+      PrintStream old = System.err;
+      int rc;
+      try {
+        System.setErr(new PrintStream(err, true));
+        rc = ToolRunner.run(conf, new SlabStats(), new String[] {"/series", "/bad"});
+      } finally {
+        System.setErr(old);
+      }
+      String said = err.toString();
+      assertEquals(2, rc, said);
+      for (int i = 2; i < b.length; i++) {
+        assertTrue(said.contains(b[i]), "'" + said + "' should say " + b[i]);
+      }
+      assertFalse(fs.exists(new Path("/bad")), "nothing written");
+    }
+    Configuration conf = conf("bad", ScienceFiles.Kind.NETCDF, "temperature", null);
+    conf.set("strided.region_size", "4k");
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    PrintStream old = System.err;
+    try {
+      System.setErr(new PrintStream(err, true));
+      assertEquals(2, ToolRunner.run(conf, new SlabStats(), new String[] {"/series", "/bad"}));
+    } finally {
+      System.setErr(old);
+    }
+    assertTrue(err.toString().contains("strided.region_size does not apply"), err.toString());
+  }
+}
