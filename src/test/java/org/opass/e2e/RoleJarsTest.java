@@ -38,7 +38,9 @@ import org.opass.e2e.cluster.Release;
  * {@code @InterfaceAudience.Public} InputFormats and plan client) for clients and tasks.
  */
 class RoleJarsTest {
-  private static final Pattern OURS = Pattern.compile("org/opass/[\\w/$]+");
+  /** Our classes, and those of the libraries the release carries beside Hadoop's. */
+  private static final Pattern OURS =
+      Pattern.compile("(org/opass|io/jhdf|com/ning/compress)/[\\w/$]+");
   private static final String PUBLIC =
       "Lorg/apache/hadoop/classification/InterfaceAudience$Public;";
 

@@ -27,6 +27,7 @@ public final class BenchMain {
       Map.entry("mrap-splits", new MrapSplitsBench()),
       Map.entry("mrap-pairs", new MrapPairsBench()),
       Map.entry("mrap-memory", new MrapMemoryBench()),
+      Map.entry("mrap-science", new MrapScienceBench()),
       Map.entry("sim-write", new SimWriteBench()),
       Map.entry("sim-read", new SimReadBench()),
       Map.entry("copy", new CopyBench()),

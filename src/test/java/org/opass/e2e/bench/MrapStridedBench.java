@@ -239,7 +239,7 @@ final class MrapStridedBench implements BenchMain.Bench {
   }
 
   /** Counters for record readers, as a task's context has them. */
-  private static final class Reporter extends StatusReporter {
+  static final class Reporter extends StatusReporter {
     final Counters counters = new Counters();
 
     @Override
@@ -340,7 +340,7 @@ final class MrapStridedBench implements BenchMain.Bench {
   }
 
   /** Each split to the least busy of its hosts, as a scheduler with data-local slots would. */
-  private static List<List<InputSplit>> assign(EmulatedCluster cluster, List<InputSplit> splits)
+  static List<List<InputSplit>> assign(EmulatedCluster cluster, List<InputSplit> splits)
       throws Exception {
     List<List<InputSplit>> byHost = new ArrayList<>();
     long[] load = new long[cluster.size()];

@@ -59,8 +59,9 @@ import org.slf4j.LoggerFactory;
  * The files may differ in shape: an unset slab reads each whole, a set one must fit each (a
  * file it does not fit is named). Tasks: each file's regions are cut by block and the pieces
  * of all files shared out over the hosts that hold them ({@link SplitLocality#virtualSplits}),
- * about {@value AccessInputFormat#SPLIT_BYTES} bytes (default: a block) a task, so a task
- * reads a set of small files, or a block of a large one, on the host that holds them. The
+ * {@value AccessInputFormat#SPLIT_BYTES} bytes a task (default: at most a block, and tasks
+ * enough for every host holding the data to have one), so a task reads a set of small files,
+ * or a block of a large one, on the host that holds them. The
  * {@code mrap.access.*} settings of {@link AccessInputFormat} apply (coalescing gap, record
  * bytes). Restructured files are refused, for now.
  */
@@ -280,7 +281,9 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
     // each file's regions cut by block; the pieces of all files shared out over their hosts
     List<VariableSplit.Part> parts = new ArrayList<>();
     List<SplitLocality.Piece> pieces = new ArrayList<>();
-    long target = splitBytes;
+    long blockSize = 0;
+    long total = 0;
+    java.util.Set<String> hosts = new java.util.HashSet<>();
     for (FilePlan fp : plans) {
       AccessInputFormat.Blocks blocks = new AccessInputFormat.Blocks(fp.status, conf);
       AccessPattern p = fp.plan.pattern();
@@ -288,13 +291,17 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
       for (int k = 0; k < byBlock.tasks(); k++) {
         AccessPattern regions = byBlock.task(k);
         parts.add(part(fp, regions));
-        pieces.add(new SplitLocality.Piece(regions.totalBytes(),
-            blocks.hosts(blocks.indexOf(regions.offsetOf(0)))));
+        List<String> holders = blocks.hosts(blocks.indexOf(regions.offsetOf(0)));
+        pieces.add(new SplitLocality.Piece(regions.totalBytes(), holders));
+        hosts.addAll(holders);
+        total += regions.totalBytes();
       }
-      if (target == 0) {
-        target = Math.max(1, fp.status.getBlockSize());
-      }
+      blockSize = Math.max(blockSize, fp.status.getBlockSize());
     }
+    // by default a task reads at most a block, and there are tasks enough for every host that
+    // holds the data to have one: few small files make a task each, many share tasks
+    long target = splitBytes > 0 ? splitBytes
+        : Math.max(1, Math.min(blockSize, (total + hosts.size() - 1) / Math.max(1, hosts.size())));
     List<InputSplit> splits = new ArrayList<>();
     for (SplitLocality.Group g : SplitLocality.virtualSplits(pieces, target)) {
       List<VariableSplit.Part> mine = new ArrayList<>();
