@@ -72,6 +72,15 @@ class ReadmeCommandsTest {
         (short) 2);
     TestFiles.write(fs, new org.apache.hadoop.fs.Path("/data/reference"), lines("ref", 10),
         (short) 2);
+    for (com.fasterxml.jackson.databind.JsonNode step
+        : org.opass.mrap.science.Fixtures.expected().get("series").get("steps")) {
+      org.apache.hadoop.fs.Path run = new org.apache.hadoop.fs.Path("/data/runs/"
+          + step.get("file").asText());
+      if (!fs.exists(run)) { // NetCDF files netCDF-C wrote (mrap-inputformat's fixtures)
+        TestFiles.write(fs, run, org.opass.mrap.science.Fixtures.bytes("series/"
+            + run.getName()), (short) 2);
+      }
+    }
     Files.createDirectories(work.resolve("scratch/run42"));
     Files.write(work.resolve("scratch/run42/particles"), TestFiles.randomBytes(1_100_000, 42));
   }
@@ -93,6 +102,8 @@ class ReadmeCommandsTest {
             + "file:///scratch/run42/particles /data/particles",
         "bin/mrap extract -conf conf/mrap-pattern-strided.xml /data/particles /out/subset",
         "bin/mrap join -D mrap.match.mode=one-to-all /data/reads /data/reference /out/joined",
+        "bin/mrap slab-stats -D mrap.pattern.kind=netcdf -D mrap.science.variable=temperature "
+            + "-D mrap.science.slab=':, 10:30, 5:45' /data/runs /out/stats",
         "bin/mrap --help",
         "bin/opass --help");
     assertEquals(new LinkedHashSet<>(expected), new LinkedHashSet<>(examples),
@@ -108,8 +119,11 @@ class ReadmeCommandsTest {
         new org.apache.hadoop.fs.Path("/out/subset/_SUCCESS")));
     assertTrue(cluster.offClusterFileSystem().exists(
         new org.apache.hadoop.fs.Path("/out/joined/_SUCCESS")));
-    assertTrue(run(expected.get(3)).contains("extract"));
-    assertTrue(run(expected.get(4)).contains("plan"));
+    run(expected.get(3));
+    assertTrue(cluster.offClusterFileSystem().exists(
+        new org.apache.hadoop.fs.Path("/out/stats/_SUCCESS")));
+    assertTrue(run(expected.get(4)).contains("slab-stats"));
+    assertTrue(run(expected.get(5)).contains("plan"));
   }
 
   /** Each synopsis run with every flag it names; each README synopsis is one of these. */

@@ -130,14 +130,8 @@ final class MrapScienceBench implements BenchMain.Bench {
             long[][] before = {cluster.counters().perDataNode(DataNodeCounter.BYTES_READ)};
             long s0 = System.nanoTime();
             // the tasks' bytes: the headers read at submission are counted apart
-            double sum = read(cluster, s, conf, statuses, plans, () -> {
-              try {
-                Thread.sleep(200);
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-              }
-              before[0] = cluster.counters().perDataNode(DataNodeCounter.BYTES_READ);
-            });
+            double sum = read(cluster, s, conf, statuses, plans,
+                () -> before[0] = cluster.counters().perDataNode(DataNodeCounter.BYTES_READ));
             time.get(s)[rep] = (System.nanoTime() - s0) / 1e9;
             Thread.sleep(200); // DataNode counters settle after the last packet
             bytes.get(s)[rep] = Arrays.stream(cluster.counters().since(

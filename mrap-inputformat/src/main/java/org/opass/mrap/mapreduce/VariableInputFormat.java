@@ -24,6 +24,7 @@ import org.apache.hadoop.mapreduce.JobContext;
 import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.opass.mrap.layout.RestructuredLayout;
 import org.opass.mrap.locality.SplitLocality;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.PatternConfig;
@@ -63,7 +64,10 @@ import org.slf4j.LoggerFactory;
  * enough for every host holding the data to have one), so a task reads a set of small files,
  * or a block of a large one, on the host that holds them. The
  * {@code mrap.access.*} settings of {@link AccessInputFormat} apply (coalescing gap, record
- * bytes). Restructured files are refused, for now.
+ * bytes). A file restructured by {@code mrap-copy} for the same variable and slab is read
+ * by its packed tasks, each contiguously; for another slab, {@value
+ * AccessInputFormat#RESTRUCTURED}{@code =index} reads it through its layout, else it is
+ * refused naming both.
  */
 @InterfaceAudience.Public
 @InterfaceStability.Evolving
@@ -88,13 +92,16 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
   /** One input file's variable and the plan of its slab, and what reading its header cost. */
   @InterfaceAudience.Private
   public static final class FilePlan {
+    final RestructuredFiles.Inspected file;
     final FileStatus status;
     final SlabPlan plan;
     final long headerReads;
     final long headerNanos;
 
-    FilePlan(FileStatus status, SlabPlan plan, long headerReads, long headerNanos) {
-      this.status = status;
+    FilePlan(RestructuredFiles.Inspected file, SlabPlan plan, long headerReads,
+        long headerNanos) {
+      this.file = file;
+      this.status = file.status();
       this.plan = plan;
       this.headerReads = headerReads;
       this.headerNanos = headerNanos;
@@ -215,20 +222,28 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
     long t0 = System.nanoTime();
     FileSystem fs = f.getPath().getFileSystem(conf);
     String name = f.getPath().toString();
-    if (RestructuredFiles.inspect(fs, f).layout() != null) {
-      throw new InvalidJobConfException(name + " was restructured by mrap-copy; "
-          + "VariableInputFormat reads original NetCDF and HDF5 files, not restructured ones");
-    }
+    RestructuredFiles.Inspected inspected = RestructuredFiles.inspect(fs, f);
     try (FSDataInputStream in = fs.open(f.getPath())) {
+      // a restructured file's header is read at its original offsets, through its layout
+      LogicalReads original = inspected.layout() == null ? null
+          : new LogicalReads(in, inspected.layout(), 64 * 1024);
       Positioned file = new Positioned() {
         @Override
         public long length() {
-          return f.getLen();
+          return inspected.logicalLength();
         }
 
         @Override
         protected int readAt(long pos, byte[] b, int off, int len) throws IOException {
-          return in.read(pos, b, off, len);
+          if (original == null) {
+            return in.read(pos, b, off, len);
+          }
+          if (pos >= inspected.logicalLength()) {
+            return -1;
+          }
+          int n = (int) Math.min(len, inspected.logicalLength() - pos);
+          original.read(pos, b, off, n);
+          return n;
         }
       };
       Variable v;
@@ -250,7 +265,7 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
       } catch (ScienceFormatException e) {
         throw new InvalidJobConfException(VARIABLE + "=" + variable + ": " + e.getMessage());
       }
-      return new FilePlan(f, plan, file.reads(), System.nanoTime() - t0);
+      return new FilePlan(inspected, plan, file.reads(), System.nanoTime() - t0);
     }
   }
 
@@ -284,17 +299,47 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
     long blockSize = 0;
     long total = 0;
     java.util.Set<String> hosts = new java.util.HashSet<>();
+    boolean stored = MrapConf.choice(conf, AccessInputFormat.RESTRUCTURED, "stored", "index")
+        .equals("stored");
     for (FilePlan fp : plans) {
       AccessInputFormat.Blocks blocks = new AccessInputFormat.Blocks(fp.status, conf);
       AccessPattern p = fp.plan.pattern();
-      TaskPartition byBlock = TaskPartition.byBlocks(p, blocks.starts);
-      for (int k = 0; k < byBlock.tasks(); k++) {
-        AccessPattern regions = byBlock.task(k);
-        parts.add(part(fp, regions));
-        List<String> holders = blocks.hosts(blocks.indexOf(regions.offsetOf(0)));
-        pieces.add(new SplitLocality.Piece(regions.totalBytes(), holders));
-        hosts.addAll(holders);
-        total += regions.totalBytes();
+      RestructuredLayout layout = fp.file.layout();
+      if (layout != null && AccessPattern.sameRegions(p, layout.pattern())) {
+        for (int t = 0; t < layout.tasks(); t++) { // packed for this slab: a task's chunks
+          AccessSplit packed = AccessSplit.packed(fp.file, t, new String[0]);
+          parts.add(part(fp, packed));
+          List<String> holders = blocks.hosts(blocks.indexOf(layout.taskStart(t)));
+          pieces.add(new SplitLocality.Piece(packed.getLength(), holders));
+          hosts.addAll(holders);
+          total += packed.getLength();
+        }
+      } else if (layout != null && stored) {
+        throw new InvalidJobConfException(fp.status.getPath() + " was restructured for the "
+            + "pattern " + layout.pattern() + ", and this job's slab of " + fp.plan.variable()
+            + " is " + p + ": read it with the slab it was restructured for, set "
+            + AccessInputFormat.RESTRUCTURED + "=index to read it through the stored layout "
+            + "(slower), or restructure it again for this slab");
+      } else if (layout != null) { // through the layout: no locality
+        TaskPartition byBytes = TaskPartition.byBytes(p, Math.max(1, layout.chunkSize()));
+        for (int k = 0; k < byBytes.tasks(); k++) {
+          AccessSplit through = AccessSplit.throughIndex(fp.file, byBytes.task(k),
+              byBytes.logicalStart(k));
+          parts.add(part(fp, through));
+          pieces.add(new SplitLocality.Piece(through.getLength(), List.of()));
+          total += through.getLength();
+        }
+      } else {
+        TaskPartition byBlock = TaskPartition.byBlocks(p, blocks.starts);
+        for (int k = 0; k < byBlock.tasks(); k++) {
+          AccessPattern regions = byBlock.task(k);
+          parts.add(part(fp, new AccessSplit(fp.status.getPath(), fp.status.getLen(), regions,
+              byBlock.logicalStart(k), fp.status.getBlockSize(), new String[0])));
+          List<String> holders = blocks.hosts(blocks.indexOf(regions.offsetOf(0)));
+          pieces.add(new SplitLocality.Piece(regions.totalBytes(), holders));
+          hosts.addAll(holders);
+          total += regions.totalBytes();
+        }
       }
       blockSize = Math.max(blockSize, fp.status.getBlockSize());
     }
@@ -315,12 +360,13 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
   }
 
   /** A file's regions for one task, with only the chunks they are. */
-  private static VariableSplit.Part part(FilePlan fp, AccessPattern regions) {
+  private static VariableSplit.Part part(FilePlan fp, AccessSplit regions) {
     Variable v = fp.plan.variable();
     if (v.chunked()) {
       Variable.Chunks all = fp.plan.chunks();
-      int[] keep = new int[(int) regions.regionCount()];
-      RegionCursor c = regions.cursor();
+      AccessPattern mine = regions.parts().get(0);
+      int[] keep = new int[(int) mine.regionCount()];
+      RegionCursor c = mine.cursor();
       for (int i = 0; c.next(); i++) {
         keep[i] = all.at(c.offset());
       }
@@ -328,8 +374,7 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
       v = Variable.chunked(v.file(), v.name(), v.shape(), v.type(), v.order(), v.chunkShape(),
           all.subset(keep), v.filters());
     }
-    return new VariableSplit.Part(fp.status.getPath(), fp.status.getLen(),
-        fp.status.getBlockSize(), regions, v, fp.plan.slab());
+    return new VariableSplit.Part(regions, v, fp.plan.slab());
   }
 
   @Override

@@ -8,6 +8,7 @@ import org.apache.hadoop.mapreduce.Counter;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.science.SlabPlan;
 
 /**
@@ -39,8 +40,8 @@ public class VariableRecordReader extends RecordReader<ArrayIndex, ArrayPiece> {
       if (regions != null && regions.nextKeyValue()) {
         VariableSplit.Part p = split.parts().get(part);
         BytesWritable b = regions.getCurrentValue();
-        String file = p.path.toString();
-        SlabPlan.pieces(p.variable, p.slab, p.variable.chunks(), regions.currentOffset(),
+        String file = p.path().toString();
+        SlabPlan.pieces(p.variable, p.slab, p.variable.chunks(), originalOffset(p),
             b.getBytes(), b.getLength(), (origin, shape, step, bytes, off, len) -> {
               // a strided run is the reader's buffer: copied now; a chunk's pieces are new
               byte[] mine = p.variable.chunked() ? bytes
@@ -56,10 +57,8 @@ public class VariableRecordReader extends RecordReader<ArrayIndex, ArrayPiece> {
       if (++part == split.parts().size()) {
         return false;
       }
-      VariableSplit.Part p = split.parts().get(part);
       regions = new AccessRecordReader();
-      regions.initialize(new AccessSplit(p.path, p.fileLength, p.regions, 0, p.blockSize,
-          new String[0]), context);
+      regions.initialize(split.parts().get(part).regions, context);
     }
     Pending next = pending.poll();
     VariableSplit.Part p = split.parts().get(part);
@@ -87,6 +86,18 @@ public class VariableRecordReader extends RecordReader<ArrayIndex, ArrayPiece> {
       this.step = step;
       this.bytes = bytes;
     }
+  }
+
+  /** Where the current record's bytes lay in the original file. */
+  private long originalOffset(VariableSplit.Part p) {
+    if (p.layout() != AccessSplit.Layout.PACKED) {
+      return regions.currentOffset(); // in place, or read through the layout at its offset
+    }
+    // packed by a restructuring copy: the record's logical offset finds its region
+    AccessPattern task = p.regions();
+    long at = regions.getCurrentKey().get() - p.regions.logicalStart(0);
+    long k = task.regionOfByte(at);
+    return task.offsetOf(k) + (at - task.bytesBefore(k));
   }
 
   @Override

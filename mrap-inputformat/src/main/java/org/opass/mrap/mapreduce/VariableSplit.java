@@ -12,7 +12,6 @@ import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.io.WritableUtils;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.opass.mrap.pattern.AccessPattern;
-import org.opass.mrap.pattern.PatternCodec;
 import org.opass.mrap.science.Slab;
 import org.opass.mrap.science.Variable;
 import org.opass.mrap.science.VariableCodec;
@@ -24,31 +23,30 @@ import org.opass.mrap.science.VariableCodec;
  * the host that holds them all.
  */
 public final class VariableSplit extends InputSplit implements Writable {
-  /** A part of one file. */
+  /** A part of one file: its regions, as an {@link AccessSplit} reads them, and the variable. */
   public static final class Part {
-    final Path path;
-    final long fileLength;
-    final long blockSize;
-    final AccessPattern regions;
+    final AccessSplit regions;
     final Variable variable;
     final Slab slab;
 
-    Part(Path path, long fileLength, long blockSize, AccessPattern regions, Variable variable,
-        Slab slab) {
-      this.path = path;
-      this.fileLength = fileLength;
-      this.blockSize = blockSize;
+    Part(AccessSplit regions, Variable variable, Slab slab) {
       this.regions = regions;
       this.variable = variable;
       this.slab = slab;
     }
 
     public Path path() {
-      return path;
+      return regions.path();
     }
 
+    /** The regions of the original file this part reads (in a restructured file, a task's). */
     public AccessPattern regions() {
-      return regions;
+      return regions.parts().get(0);
+    }
+
+    /** How the file holds them: in place, packed by a restructuring copy, or anywhere in it. */
+    public AccessSplit.Layout layout() {
+      return regions.layout();
     }
 
     public Variable variable() {
@@ -76,7 +74,7 @@ public final class VariableSplit extends InputSplit implements Writable {
   public long getLength() {
     long n = 0;
     for (Part p : parts) {
-      n += p.regions.totalBytes();
+      n += p.regions.getLength();
     }
     return n;
   }
@@ -94,10 +92,7 @@ public final class VariableSplit extends InputSplit implements Writable {
     }
     WritableUtils.writeVInt(out, parts.size());
     for (Part p : parts) {
-      Text.writeString(out, p.path.toString());
-      out.writeLong(p.fileLength);
-      out.writeLong(p.blockSize);
-      PatternCodec.write(out, p.regions);
+      p.regions.write(out);
       VariableCodec.write(out, p.variable, p.variable.chunks(), p.slab);
     }
   }
@@ -111,12 +106,10 @@ public final class VariableSplit extends InputSplit implements Writable {
     int n = WritableUtils.readVInt(in);
     parts = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
-      Path path = new Path(Text.readString(in));
-      long length = in.readLong();
-      long blockSize = in.readLong();
-      AccessPattern regions = PatternCodec.read(in);
+      AccessSplit regions = new AccessSplit();
+      regions.readFields(in);
       VariableCodec.Read v = VariableCodec.read(in);
-      parts.add(new Part(path, length, blockSize, regions, v.variable, v.slab));
+      parts.add(new Part(regions, v.variable, v.slab));
     }
   }
 
@@ -124,7 +117,7 @@ public final class VariableSplit extends InputSplit implements Writable {
   public String toString() {
     StringBuilder b = new StringBuilder();
     for (Part p : parts) {
-      b.append(b.length() == 0 ? "" : ", ").append(p.path.getName()).append(' ')
+      b.append(b.length() == 0 ? "" : ", ").append(p.path().getName()).append(' ')
           .append(p.regions.regionCount()).append(" regions");
     }
     return b + " on " + java.util.Arrays.toString(hosts);
