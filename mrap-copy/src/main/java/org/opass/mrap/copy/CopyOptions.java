@@ -32,6 +32,17 @@ public final class CopyOptions {
     return new Builder();
   }
 
+  /** These options with another pattern (a variable's slab, planned for each source). */
+  public CopyOptions withPattern(PatternConfig p) {
+    Builder b = new Builder();
+    b.pattern(p);
+    b.taskBytes = taskBytes;
+    b.verify = verify;
+    b.overwrite = overwrite;
+    b.mode = mode;
+    return new CopyOptions(b);
+  }
+
   /** The pattern to restructure for, or null for a plain copy. */
   public PatternConfig pattern() {
     return pattern;

@@ -10,15 +10,19 @@ import java.util.Locale;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapred.InvalidJobConfException;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
 import org.opass.mrap.mapreduce.MrapConf;
+import org.opass.mrap.mapreduce.VariableInputFormat;
 import org.opass.mrap.pattern.PatternConfig;
 import org.opass.mrap.pattern.PatternException;
 import org.opass.mrap.pattern.PatternFile;
+import org.opass.mrap.science.ScienceFiles;
+import org.opass.mrap.science.SlabPlan;
 
 /**
  * {@code hadoop jar mrap-copy.jar [generic options] [-pattern pattern.xml] SRC... DST}: copies
@@ -54,7 +58,9 @@ public class MrapCopy extends Configured implements Tool {
     return "usage: hadoop jar mrap-copy.jar [generic options] [-pattern FILE] [-task-bytes N] "
         + "[-mode auto|single|parallel] [-overwrite] [-no-verify] SRC... DST\n"
         + "  -pattern FILE     restructure for the access pattern in this Hadoop XML file, "
-        + "local unless it names its file system (strided.*, mrap.pattern.*; -D works too)\n"
+        + "local unless it names its file system (strided.*, mrap.pattern.*; -D works too), "
+        + "or for a NetCDF or HDF5 variable's slab (mrap.pattern.kind=netcdf|hdf5, "
+        + "mrap.science.variable, mrap.science.slab)\n"
         + "  -task-bytes N     bytes one map task reads, in whole chunks (default: one chunk, "
         + "the block size)\n"
         + "  -mode M           single: one stream from here; parallel: a MapReduce job of "
@@ -109,6 +115,7 @@ public class MrapCopy extends Configured implements Tool {
       if (paths.size() < 2) {
         throw new CopyException(true, "name at least one source and the destination");
       }
+      Configuration variable = null; // the settings of a NetCDF or HDF5 variable's slab
       if (patternFile != null || hasPatternKeys(conf)) {
         Configuration withPattern = new Configuration(conf);
         if (patternFile != null) {
@@ -129,7 +136,12 @@ public class MrapCopy extends Configured implements Tool {
           props.forEach(withPattern::set);
         }
         try {
-          options.pattern(MrapConf.pattern(withPattern));
+          if (isVariable(withPattern)) {
+            VariableInputFormat.checkSettings(withPattern);
+            variable = withPattern;
+          } else {
+            options.pattern(MrapConf.pattern(withPattern));
+          }
         } catch (InvalidJobConfException | IllegalArgumentException e) {
           throw new CopyException(true, e.getMessage(), e);
         }
@@ -146,8 +158,8 @@ public class MrapCopy extends Configured implements Tool {
       for (Path src : sources) {
         Path target = intoFolder ? new Path(dst, src.getName()) : dst;
         long t0 = System.nanoTime();
-        RestructuringCopy.Result r = RestructuringCopy.copy(conf, src, target, o,
-            progressLine(src));
+        RestructuringCopy.Result r = RestructuringCopy.copy(conf, src, target,
+            variable == null ? o : o.withPattern(slabOf(variable, src)), progressLine(src));
         double s = (System.nanoTime() - t0) / 1e9;
         if (System.console() != null) {
           err.print("\r");
@@ -174,9 +186,38 @@ public class MrapCopy extends Configured implements Tool {
     }
   }
 
+  /** Whether {@code mrap.pattern.kind} names a scientific format (netcdf, hdf5). */
+  private static boolean isVariable(Configuration conf) {
+    String kind = conf.getTrimmed(PatternConfig.KIND, "").toLowerCase(Locale.ROOT);
+    return kind.equals(ScienceFiles.Kind.NETCDF.key()) || kind.equals(ScienceFiles.Kind.HDF5.key());
+  }
+
+  /**
+   * The pattern of a variable's slab in {@code src}, from its header.
+   *
+   * @throws CopyException (usage) naming the key, the file and why, where it cannot serve them
+   */
+  private static PatternConfig slabOf(Configuration variable, Path src) throws IOException {
+    FileStatus status;
+    try {
+      status = src.getFileSystem(variable).getFileStatus(src);
+    } catch (FileNotFoundException e) {
+      throw new CopyException(true, src + ": no such file");
+    }
+    try {
+      SlabPlan plan = VariableInputFormat.plan(variable, List.of(status)).get(0).plan();
+      String slab = variable.getTrimmed(VariableInputFormat.SLAB, "");
+      return PatternConfig.planned(plan.pattern(), VariableInputFormat.VARIABLE,
+          plan.variable().name() + (slab.isEmpty() ? "" : "[" + slab + "]"));
+    } catch (InvalidJobConfException e) {
+      throw new CopyException(true, e.getMessage(), e);
+    }
+  }
+
   private static boolean hasPatternKeys(Configuration conf) throws CopyException {
     try {
-      return !MrapConf.properties(conf, PatternConfig.PREFIXES).isEmpty();
+      return !MrapConf.properties(conf, PatternConfig.PREFIXES).isEmpty()
+          || !MrapConf.properties(conf, "mrap.science.").isEmpty();
     } catch (InvalidJobConfException e) { // a value Hadoop cannot read: named
       throw new CopyException(true, e.getMessage(), e);
     }

@@ -108,6 +108,16 @@ public final class PatternConfig {
     this.extentProperty = extentProperty;
   }
 
+  /**
+   * A pattern planned elsewhere (a NetCDF or HDF5 variable's slab, from a file's header),
+   * named by the property that chose it and what it was set to.
+   */
+  public static PatternConfig planned(AccessPattern pattern, String property, String value) {
+    Map<String, String> props = new java.util.TreeMap<>();
+    props.put(property, value);
+    return new PatternConfig(props, "planned", pattern, null, property);
+  }
+
   /** Every property name a pattern may use. */
   public static Set<String> keys() {
     return Collections.unmodifiableSet(KEYS);

@@ -1,0 +1,203 @@
+package org.opass.e2e.mrap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.InputSplit;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.TaskAttemptID;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
+import org.apache.hadoop.util.ToolRunner;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.opass.e2e.cluster.EmulatedCluster;
+import org.opass.mrap.copy.MrapCopy;
+import org.opass.mrap.examples.SlabStats;
+import org.opass.mrap.mapreduce.AccessInputFormat;
+import org.opass.mrap.mapreduce.AccessSplit;
+import org.opass.mrap.mapreduce.ArrayPiece;
+import org.opass.mrap.mapreduce.RestructuredFiles;
+import org.opass.mrap.mapreduce.VariableInputFormat;
+import org.opass.mrap.mapreduce.VariableRecordReader;
+import org.opass.mrap.mapreduce.VariableSplit;
+import org.opass.mrap.science.Fixtures;
+import org.opass.mrap.science.ScienceFiles;
+import org.opass.mrap.science.Slab;
+
+/**
+ * {@code mrap-copy} restructures one NetCDF or HDF5 variable for its slab (64 KiB chunks, so a
+ * file makes several), and VariableInputFormat reads the copy: by its packed tasks for the same
+ * slab, through the layout for another when asked (refused by name otherwise), with the values
+ * netCDF-C and HDF5 read, also after {@code -mv}.
+ */
+class VariableRestructuringTest {
+  private static final int BLOCK = 64 * 1024;
+  private static EmulatedCluster cluster;
+  private static FileSystem fs;
+  @TempDir
+  static java.nio.file.Path local;
+
+  @BeforeAll
+  static void start() throws Exception {
+    cluster = EmulatedCluster.builder().dataNodes(4).racks(2).blockSize(BLOCK)
+        .baseDir(new File("target/e2e/mrap-variable-restructuring")).start();
+    fs = cluster.offClusterFileSystem();
+  }
+
+  @AfterAll
+  static void stop() throws IOException {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  private static Configuration conf(String name, ScienceFiles.Kind kind, String variable,
+      String slab) {
+    Configuration conf = AccessJobTest.jobConf(cluster, name);
+    conf.set(VariableInputFormat.KIND, kind.key());
+    conf.set(VariableInputFormat.VARIABLE, variable);
+    if (slab != null) {
+      conf.set(VariableInputFormat.SLAB, slab);
+    }
+    return conf;
+  }
+
+  /** mrap-copy of a fixture, restructured for the variable and slab {@code conf} names. */
+  private static Path restructure(Configuration conf, String fixture, String dst)
+      throws Exception {
+    java.nio.file.Path src = local.resolve(fixture.replace('/', '_'));
+    Files.write(src, Fixtures.bytes(fixture));
+    Configuration c = new Configuration(conf);
+    c.setLong("dfs.blocksize", BLOCK);
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int rc = ToolRunner.run(c, new MrapCopy(System.out, new PrintStream(err, true)),
+        new String[] {"-mode", "single", src.toUri().toString(), dst});
+    assertEquals(0, rc, err.toString());
+    assertNotNull(RestructuredFiles.layoutOf(fs, new Path(dst)), dst + " is restructured");
+    return new Path(dst);
+  }
+
+  /** Every piece of the job {@code conf} over {@code file}, into the canonical form. */
+  private static Fixtures.Assembled read(Configuration conf, Path file,
+      List<AccessSplit.Layout> layouts) throws Exception {
+    Job job = Job.getInstance(conf);
+    FileInputFormat.addInputPath(job, file);
+    Fixtures.Assembled out = null;
+    for (InputSplit s : new VariableInputFormat().getSplits(job)) {
+      VariableSplit split = (VariableSplit) s;
+      for (VariableSplit.Part p : split.parts()) {
+        layouts.add(p.layout());
+      }
+      try (VariableRecordReader r = new VariableRecordReader()) {
+        r.initialize(split, new TaskAttemptContextImpl(conf, new TaskAttemptID()));
+        if (out == null) {
+          out = new Fixtures.Assembled(Slab.parse(conf.get(VariableInputFormat.SLAB),
+              split.parts().get(0).variable().shape()), split.parts().get(0).variable().type());
+        }
+        while (r.nextKeyValue()) {
+          ArrayPiece v = r.getCurrentValue();
+          byte[] b = new byte[v.elements() * v.type().size()];
+          v.buffer().get(b);
+          out.put(r.getCurrentKey().origin(), v.shape(), v.step(), b, 0, v.type(), v.order());
+        }
+      }
+    }
+    return out;
+  }
+
+  private static Fixtures.Case fixtureCase(String file, String variable, String slab)
+      throws IOException {
+    for (Fixtures.Case c : Fixtures.cases()) {
+      if (c.file.equals(file) && c.variable.equals(variable)
+          && java.util.Objects.equals(c.slab, slab)) {
+        return c;
+      }
+    }
+    throw new AssertionError("no fixture case " + file + " " + variable + " " + slab);
+  }
+
+  @Test
+  void aRestructuredNetcdfVariableIsReadByItsPackedTasksWithTheReferenceValues()
+      throws Exception {
+    JsonNode series = Fixtures.expected().get("series");
+    String slab = series.get("slab").asText();
+    Configuration conf = conf("stats", ScienceFiles.Kind.NETCDF, "temperature", slab);
+    restructure(conf, "series/run_01.nc", "/restructured/run_01.nc");
+    List<AccessSplit.Layout> layouts = new ArrayList<>();
+    read(conf, new Path("/restructured/run_01.nc"), layouts);
+    assertTrue(!layouts.isEmpty() && layouts.stream().allMatch(l -> l == AccessSplit.Layout.PACKED),
+        "packed tasks: " + layouts);
+    fs.rename(new Path("/restructured"), new Path("/moved")); // hdfs dfs -mv
+    assertEquals(0, ToolRunner.run(conf, new SlabStats(), new String[] {"/moved", "/stats"}));
+    int steps = 0;
+    for (FileStatus f : fs.listStatus(new Path("/stats"), p -> p.getName().startsWith("part"))) {
+      try (BufferedReader in = new BufferedReader(new InputStreamReader(fs.open(f.getPath()),
+          StandardCharsets.UTF_8))) {
+        for (String line; (line = in.readLine()) != null; ) {
+          String[] cols = line.split("\t");
+          for (JsonNode s : series.get("steps")) {
+            if (s.get("file").asText().equals("run_01.nc")
+                && s.get("time_index").asInt() == Integer.parseInt(cols[1])) {
+              assertEquals(s.get("mean").asDouble(), Double.parseDouble(cols[3]), 1e-9, line);
+              assertEquals(s.get("min").asDouble(), Double.parseDouble(cols[4]), 0.0, line);
+              assertEquals(s.get("max").asDouble(), Double.parseDouble(cols[5]), 0.0, line);
+              steps++;
+            }
+          }
+        }
+      }
+    }
+    assertEquals(6, steps, "every time step of run_01.nc");
+  }
+
+  @Test
+  void anotherSlabIsRefusedNamingBothOrReadThroughTheLayoutWhenAsked() throws Exception {
+    Fixtures.Case c = fixtureCase("classic.nc", "temperature", "1:4, 2:5, 0:8:3");
+    Path copy = restructure(conf("copy", c.kind(), c.variable, c.slab), c.file,
+        "/other/classic.nc");
+    Fixtures.Case whole = fixtureCase("classic.nc", "temperature", null);
+    Configuration other = conf("other", whole.kind(), whole.variable, whole.slab);
+    String said = org.junit.jupiter.api.Assertions.assertThrows(IOException.class,
+        () -> read(other, copy, new ArrayList<>())).getMessage();
+    assertTrue(said.contains("/other/classic.nc") && said.contains("restructured for")
+        && said.contains(AccessInputFormat.RESTRUCTURED), said);
+    other.set(AccessInputFormat.RESTRUCTURED, "index");
+    List<AccessSplit.Layout> layouts = new ArrayList<>();
+    Fixtures.Assembled got = read(other, copy, layouts);
+    assertTrue(layouts.stream().allMatch(l -> l == AccessSplit.Layout.THROUGH_INDEX), "" + layouts);
+    assertEquals(whole.sha256, got.sha256(), "the whole variable, through the layout");
+    Fixtures.Assembled same = read(conf("same", c.kind(), c.variable, c.slab), copy,
+        new ArrayList<>());
+    assertEquals(c.sha256, same.sha256(), "the slab it was restructured for");
+  }
+
+  @Test
+  void aRestructuredChunkedHdf5DatasetReadsItsChunksPacked() throws Exception {
+    Fixtures.Case c = fixtureCase("snapshot.h5", "/grid/density", "2:7, 5:19:2, 3:29");
+    Configuration conf = conf("h5", c.kind(), c.variable, c.slab);
+    Path copy = restructure(conf, c.file, "/h5/snapshot.h5");
+    List<AccessSplit.Layout> layouts = new ArrayList<>();
+    Fixtures.Assembled got = read(conf, copy, layouts);
+    assertTrue(layouts.stream().allMatch(l -> l == AccessSplit.Layout.PACKED), "" + layouts);
+    assertEquals(c.sha256, got.sha256(), c.toString());
+  }
+}
