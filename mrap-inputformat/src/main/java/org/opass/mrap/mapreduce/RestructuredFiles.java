@@ -75,31 +75,44 @@ public final class RestructuredFiles {
    *     or layout is damaged, or its length is no longer the one its header records
    */
   public static Inspected inspect(FileSystem fs, FileStatus status) throws IOException {
-    Path path = status.getPath();
-    try (FSDataInputStream in = fs.open(path)) {
-      LayoutHeader header = header(in, status);
-      if (header == null) {
-        return new Inspected(status, null);
-      }
-      byte[] trailer = new byte[header.trailerLength()];
-      try {
-        in.readFully(header.dataLength(), trailer);
-      } catch (EOFException e) {
-        throw new IOException(path + ": its MRAP layout is cut short", e);
-      }
-      return new Inspected(status, RestructuredLayout.read(header, trailer, path.toString()));
+    try (FSDataInputStream in = fs.open(status.getPath())) {
+      return inspect(in, status, null);
     }
   }
 
+  /**
+   * {@link #inspect} through an open stream; {@code head}, when not null, is the file's first
+   * bytes, already read.
+   */
+  static Inspected inspect(FSDataInputStream in, FileStatus status, byte[] head)
+      throws IOException {
+    Path path = status.getPath();
+    LayoutHeader header = header(in, status, head);
+    if (header == null) {
+      return new Inspected(status, null);
+    }
+    byte[] trailer = new byte[header.trailerLength()];
+    try {
+      in.readFully(header.dataLength(), trailer);
+    } catch (EOFException e) {
+      throw new IOException(path + ": its MRAP layout is cut short", e);
+    }
+    return new Inspected(status, RestructuredLayout.read(header, trailer, path.toString()));
+  }
+
   /** The file's header, checked against its length; null for a plain file. */
-  private static LayoutHeader header(FSDataInputStream in, FileStatus status)
+  private static LayoutHeader header(FSDataInputStream in, FileStatus status, byte[] head)
       throws IOException {
     if (status.getLen() < 16) {
       return null;
     }
     Path path = status.getPath();
     byte[] first = new byte[(int) Math.min(LayoutHeader.BYTES, status.getLen())];
-    in.readFully(0, first);
+    if (head != null && head.length >= first.length) {
+      System.arraycopy(head, 0, first, 0, first.length);
+    } else {
+      in.readFully(0, first);
+    }
     if (!LayoutHeader.looksLikeOne(first, first.length)) {
       return null;
     }
@@ -176,7 +189,7 @@ public final class RestructuredFiles {
       found = layout == null ? PLAIN : identity(layout.trailerCrc());
     } else {
       try (FSDataInputStream in = fs.open(path)) {
-        LayoutHeader header = header(in, now);
+        LayoutHeader header = header(in, now, null);
         found = header == null ? PLAIN : identity(header.trailerCrc());
       }
     }

@@ -222,12 +222,26 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
     long t0 = System.nanoTime();
     FileSystem fs = f.getPath().getFileSystem(conf);
     String name = f.getPath().toString();
-    RestructuredFiles.Inspected inspected = RestructuredFiles.inspect(fs, f);
     try (FSDataInputStream in = fs.open(f.getPath())) {
+      Positioned plain = new Positioned() {
+        @Override
+        public long length() {
+          return f.getLen();
+        }
+
+        @Override
+        protected int readAt(long pos, byte[] b, int off, int len) throws IOException {
+          return in.read(pos, b, off, len);
+        }
+      };
+      // one read of the front tells a restructured file, and holds most headers
+      byte[] head = plain.keepHead(ScienceFiles.HEAD);
+      RestructuredFiles.Inspected inspected = RestructuredFiles.inspect(in, f, head);
       // a restructured file's header is read at its original offsets, through its layout
-      LogicalReads original = inspected.layout() == null ? null
-          : new LogicalReads(in, inspected.layout(), 64 * 1024);
-      Positioned file = new Positioned() {
+      Positioned file = inspected.layout() == null ? plain : new Positioned() {
+        private final LogicalReads original = new LogicalReads(in, inspected.layout(),
+            64 * 1024);
+
         @Override
         public long length() {
           return inspected.logicalLength();
@@ -235,9 +249,6 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
 
         @Override
         protected int readAt(long pos, byte[] b, int off, int len) throws IOException {
-          if (original == null) {
-            return in.read(pos, b, off, len);
-          }
           if (pos >= inspected.logicalLength()) {
             return -1;
           }
@@ -265,7 +276,8 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
       } catch (ScienceFormatException e) {
         throw new InvalidJobConfException(VARIABLE + "=" + variable + ": " + e.getMessage());
       }
-      return new FilePlan(inspected, plan, file.reads(), System.nanoTime() - t0);
+      return new FilePlan(inspected, plan, plain.reads() + (file == plain ? 0 : file.reads()),
+          System.nanoTime() - t0);
     }
   }
 

@@ -10,6 +10,7 @@ import java.io.IOException;
 public abstract class Positioned {
   private long reads;
   private long bytes;
+  private byte[] head = new byte[0];
 
   /** The file's length in bytes. */
   public abstract long length() throws IOException;
@@ -17,8 +18,25 @@ public abstract class Positioned {
   /** Reads up to {@code len} bytes at {@code pos}; the count read, -1 at the end. */
   protected abstract int readAt(long pos, byte[] b, int off, int len) throws IOException;
 
+  /**
+   * Reads the file's first {@code n} bytes (fewer in a shorter file) with one read and keeps
+   * them: later reads within them cost none (a NetCDF-3 header is one read in all).
+   *
+   * @return the bytes kept
+   */
+  public final byte[] keepHead(int n) throws IOException {
+    byte[] h = new byte[(int) Math.min(n, length())];
+    readFully(0, h, 0, h.length);
+    head = h;
+    return h.clone();
+  }
+
   /** Reads exactly {@code len} bytes at {@code pos}. */
   public final void readFully(long pos, byte[] b, int off, int len) throws IOException {
+    if (pos >= 0 && pos + len <= head.length) {
+      System.arraycopy(head, (int) pos, b, off, len);
+      return;
+    }
     reads++;
     int done = 0;
     while (done < len) {
@@ -32,7 +50,7 @@ public abstract class Positioned {
     bytes += len;
   }
 
-  /** Positioned reads so far. */
+  /** Positioned reads so far (reads served from the kept head aside). */
   public final long reads() {
     return reads;
   }

@@ -17,6 +17,9 @@ public final class ScienceFiles {
     }
   }
 
+  /** Bytes read at once from the front of a file: most NetCDF-3 headers, HDF5's first page. */
+  public static final int HEAD = PagedChannel.PAGE;
+
   private ScienceFiles() {
   }
 
@@ -28,8 +31,7 @@ public final class ScienceFiles {
    */
   public static Variable variable(Positioned in, String file, Kind kind, String name)
       throws IOException {
-    byte[] head = new byte[(int) Math.min(8, in.length())];
-    in.readFully(0, head, 0, head.length);
+    byte[] head = in.keepHead(HEAD);
     if (NetcdfHeader.matches(head)) {
       if (kind == Kind.HDF5) {
         throw new ScienceFormatException(file + " is a NetCDF-3 file, not HDF5: read it as "

@@ -35,8 +35,11 @@ class SlabPlanTest {
       Variable v = ScienceFiles.variable(in, c.file, c.kind(), c.variable);
       Slab slab = Slab.parse(c.slab, v.shape());
       assertArrayEquals(c.shape, slab.selectedShape(), "shape of " + c);
+      // one read of the front (64 KiB) holds a NetCDF-3 header; HDF5's B-trees may lie beyond
       long headerReads = in.reads();
-      assertTrue(headerReads <= 4, c + ": the header took " + headerReads + " reads");
+      boolean hdf5 = v.chunked() || c.file.endsWith(".h5") || c.file.equals("nc4.nc");
+      assertTrue(headerReads <= (hdf5 ? 3 : 1), c + ": the header took " + headerReads
+          + " reads");
       long maxRegion = v.chunked() ? Long.MAX_VALUE : recordBytes;
       SlabPlan plan = SlabPlan.of(v, slab, maxRegion);
       Fixtures.Assembled out = new Fixtures.Assembled(slab, v.type());
