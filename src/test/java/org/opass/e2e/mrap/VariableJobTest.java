@@ -201,6 +201,26 @@ class VariableJobTest {
   }
 
   @Test
+  void aFilePutInPlaceOfAnInputAfterSubmissionFailsTheTaskNamingIt() throws Exception {
+    // run_00.nc and run_03.nc are both classic files of the same shape: the same length
+    put("/replaced/run.nc", Fixtures.bytes("series/run_00.nc"));
+    Configuration conf = conf("replaced", ScienceFiles.Kind.NETCDF, "temperature", null);
+    List<VariableSplit> splits = splits(conf, "/replaced/run.nc");
+    byte[] other = Fixtures.bytes("series/run_03.nc");
+    assertEquals(fs.getFileStatus(new Path("/replaced/run.nc")).getLen(), other.length);
+    Thread.sleep(5); // a later modification time, as any later put has
+    fs.delete(new Path("/replaced/run.nc"), false);
+    put("/replaced/run.nc", other); // hdfs dfs -put -f
+    VariableRecordReader r = new VariableRecordReader();
+    r.initialize(splits.get(0), new TaskAttemptContextImpl(conf, new TaskAttemptID()));
+    String said = org.junit.jupiter.api.Assertions.assertThrows(IOException.class,
+        r::nextKeyValue).getMessage();
+    assertTrue(said.contains("/replaced/run.nc") && said.contains("changed since the job was "
+        + "submitted"), said);
+    r.close();
+  }
+
+  @Test
   void aVariableOrSlabAFileCannotServeStopsTheJobNamingIt() throws Exception {
     String[][] bad = {
         {"temperature", "0:6, 10:30, 5:61", "mrap.science.slab", "run_00.nc", "stop 61"},

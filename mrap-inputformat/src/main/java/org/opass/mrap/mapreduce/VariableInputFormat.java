@@ -386,7 +386,7 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
       v = Variable.chunked(v.file(), v.name(), v.shape(), v.type(), v.order(), v.chunkShape(),
           all.subset(keep), v.filters());
     }
-    return new VariableSplit.Part(regions, v, fp.plan.slab());
+    return new VariableSplit.Part(regions, fp.status.getModificationTime(), v, fp.plan.slab());
   }
 
   @Override

@@ -3,6 +3,7 @@ package org.opass.mrap.mapreduce;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.io.BytesWritable;
 import org.apache.hadoop.mapreduce.Counter;
 import org.apache.hadoop.mapreduce.InputSplit;
@@ -57,8 +58,16 @@ public class VariableRecordReader extends RecordReader<ArrayIndex, ArrayPiece> {
       if (++part == split.parts().size()) {
         return false;
       }
+      VariableSplit.Part p = split.parts().get(part);
+      FileStatus now = p.path().getFileSystem(context.getConfiguration()).getFileStatus(p.path());
+      if (now.getModificationTime() != p.modificationTime) {
+        throw new IOException(p.path() + " changed since the job was submitted (modified at "
+            + now.getModificationTime() + ", planned from the file of " + p.modificationTime
+            + "): its header may no longer say where " + p.variable.name() + " lies; run the "
+            + "job again");
+      }
       regions = new AccessRecordReader();
-      regions.initialize(split.parts().get(part).regions, context);
+      regions.initialize(p.regions, context);
     }
     Pending next = pending.poll();
     VariableSplit.Part p = split.parts().get(part);

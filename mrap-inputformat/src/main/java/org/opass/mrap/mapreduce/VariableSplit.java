@@ -20,17 +20,21 @@ import org.opass.mrap.science.VariableCodec;
  * What one {@link VariableInputFormat} task reads: parts of one or more files (the thesis's
  * ADAT case: a task reads a set of files), each the regions of a block or of adjacent blocks,
  * with the variable as that file's header describes it (only the chunks the part reads), and
- * the host that holds them all.
+ * the host that holds them all. A part records its file's modification time too: the header it
+ * was planned from must still be the file's when the task reads it (another file of the same
+ * length put in its place would otherwise be read through the old header).
  */
 public final class VariableSplit extends InputSplit implements Writable {
   /** A part of one file: its regions, as an {@link AccessSplit} reads them, and the variable. */
   public static final class Part {
     final AccessSplit regions;
+    final long modificationTime;
     final Variable variable;
     final Slab slab;
 
-    Part(AccessSplit regions, Variable variable, Slab slab) {
+    Part(AccessSplit regions, long modificationTime, Variable variable, Slab slab) {
       this.regions = regions;
+      this.modificationTime = modificationTime;
       this.variable = variable;
       this.slab = slab;
     }
@@ -93,6 +97,7 @@ public final class VariableSplit extends InputSplit implements Writable {
     WritableUtils.writeVInt(out, parts.size());
     for (Part p : parts) {
       p.regions.write(out);
+      out.writeLong(p.modificationTime);
       VariableCodec.write(out, p.variable, p.variable.chunks(), p.slab);
     }
   }
@@ -108,8 +113,9 @@ public final class VariableSplit extends InputSplit implements Writable {
     for (int i = 0; i < n; i++) {
       AccessSplit regions = new AccessSplit();
       regions.readFields(in);
+      long modified = in.readLong();
       VariableCodec.Read v = VariableCodec.read(in);
-      parts.add(new Part(regions, v.variable, v.slab));
+      parts.add(new Part(regions, modified, v.variable, v.slab));
     }
   }
 
