@@ -176,6 +176,38 @@ class VariableJobTest {
   }
 
   @Test
+  void filesWhoseVariableDiffersInShapeAreEachReadWhole() throws Exception {
+    // temperature is 5 x 6 x 8 in classic.nc (NetCDF-3) and 5 x 12 x 16 in nc4.nc (chunked,
+    // deflated): one job, no slab, each file read whole with its own shape
+    Configuration conf = conf("shapes", ScienceFiles.Kind.NETCDF, "temperature", null);
+    Map<String, Fixtures.Assembled> byFile = new HashMap<>();
+    for (VariableSplit split : splits(conf, "/science/classic.nc", "/science/nc4.nc")) {
+      try (VariableRecordReader r = new VariableRecordReader()) {
+        r.initialize(split, new TaskAttemptContextImpl(conf, new TaskAttemptID()));
+        while (r.nextKeyValue()) {
+          ArrayIndex k = r.getCurrentKey();
+          ArrayPiece v = r.getCurrentValue();
+          String name = new Path(k.file()).getName();
+          VariableSplit.Part part = split.parts().stream()
+              .filter(p -> p.path().getName().equals(name)).findFirst().get();
+          Fixtures.Assembled out = byFile.computeIfAbsent(name, n -> new Fixtures.Assembled(
+              Slab.whole(part.variable().shape()), v.type()));
+          byte[] b = new byte[v.elements() * v.type().size()];
+          v.buffer().get(b);
+          out.put(k.origin(), v.shape(), v.step(), b, 0, v.type(), v.order());
+        }
+      }
+    }
+    for (Fixtures.Case c : Fixtures.cases()) {
+      if (c.variable.equals("temperature") && c.slab == null
+          && (c.file.equals("classic.nc") || c.file.equals("nc4.nc"))) {
+        assertEquals(c.sha256, byFile.get(c.file).sha256(), c.toString());
+      }
+    }
+    assertEquals(2, byFile.size());
+  }
+
+  @Test
   void aTaskReadsASetOfFilesAllOnItsHost() throws Exception {
     Configuration conf = conf("sets", ScienceFiles.Kind.NETCDF, "temperature", "0:6, 10:30, 5:45");
     conf.set("mrap.access.split.bytes", "400k"); // more than a file's slab: files share tasks
