@@ -94,6 +94,12 @@ class VariableJobTest {
 
   private static Configuration conf(String name, ScienceFiles.Kind kind, String variable,
       String slab) {
+    return conf(cluster, name, kind, variable, slab);
+  }
+
+  /** A LocalJobRunner job's configuration reading a variable's slab on {@code cluster}. */
+  static Configuration conf(EmulatedCluster cluster, String name, ScienceFiles.Kind kind,
+      String variable, String slab) {
     Configuration conf = AccessJobTest.jobConf(cluster, name);
     conf.set(VariableInputFormat.KIND, kind.key());
     conf.set(VariableInputFormat.VARIABLE, variable);

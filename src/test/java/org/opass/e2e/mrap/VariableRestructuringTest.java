@@ -72,13 +72,7 @@ class VariableRestructuringTest {
 
   private static Configuration conf(String name, ScienceFiles.Kind kind, String variable,
       String slab) {
-    Configuration conf = AccessJobTest.jobConf(cluster, name);
-    conf.set(VariableInputFormat.KIND, kind.key());
-    conf.set(VariableInputFormat.VARIABLE, variable);
-    if (slab != null) {
-      conf.set(VariableInputFormat.SLAB, slab);
-    }
-    return conf;
+    return VariableJobTest.conf(cluster, name, kind, variable, slab);
   }
 
   /** mrap-copy of a fixture, restructured for the variable and slab {@code conf} names. */

@@ -1,5 +1,10 @@
 package org.opass.mrap.examples;
 
+import java.io.IOException;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapred.InvalidJobConfException;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.opass.cli.Subcommands;
 
 /**
@@ -9,6 +14,41 @@ import org.opass.cli.Subcommands;
  */
 public final class ExampleJobs {
   private ExampleJobs() {
+  }
+
+  /**
+   * The usage on standard output for {@code -h}/{@code --help} (0), on standard error when the
+   * arguments are not {@code count} (or at least {@code -count}) paths (2); -1 to go on.
+   */
+  static int usage(String[] args, int count, String name, String what, String usage) {
+    if (args.length == 1 && (args[0].equals("-h") || args[0].equals("--help"))) {
+      System.out.println(usage);
+      return 0;
+    }
+    if (count > 0 ? args.length != count : args.length < -count) {
+      System.err.println(name + ": " + what + "\n" + usage);
+      return 2;
+    }
+    return -1;
+  }
+
+  /**
+   * Runs {@code job} into {@code out}: 0 done, 1 the job failed, 2 an output that exists or a
+   * setting an input cannot serve (named); nothing is written then.
+   */
+  static int runInto(Job job, Path out, String name) throws IOException, InterruptedException,
+      ClassNotFoundException {
+    if (out.getFileSystem(job.getConfiguration()).exists(out)) {
+      System.err.println(name + ": the output " + out + " exists; name a new one");
+      return 2;
+    }
+    FileOutputFormat.setOutputPath(job, out);
+    try {
+      return job.waitForCompletion(true) ? 0 : 1;
+    } catch (InvalidJobConfException e) { // found at submission: a pattern or variable misfit
+      System.err.println(name + ": " + e.getMessage());
+      return 2;
+    }
   }
 
   public static void main(String[] args) {

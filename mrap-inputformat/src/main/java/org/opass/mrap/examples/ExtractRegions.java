@@ -11,7 +11,6 @@ import org.apache.hadoop.mapred.InvalidJobConfException;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
-import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
 import org.apache.hadoop.util.Tool;
 import org.opass.mrap.mapreduce.AccessInputFormat;
@@ -36,13 +35,9 @@ public class ExtractRegions extends Configured implements Tool {
   @Override
   public int run(String[] args) throws Exception {
     PrintStream err = System.err;
-    if (args.length == 1 && (args[0].equals("-h") || args[0].equals("--help"))) {
-      System.out.println(usage());
-      return 0;
-    }
-    if (args.length < 2) {
-      err.println(NAME + ": name at least one input and the output\n" + usage());
-      return 2;
+    int rc = ExampleJobs.usage(args, -2, NAME, "name at least one input and the output", usage());
+    if (rc >= 0) {
+      return rc;
     }
     Configuration conf = getConf();
     try {
@@ -62,18 +57,7 @@ public class ExtractRegions extends Configured implements Tool {
     for (String in : Arrays.copyOf(args, args.length - 1)) {
       FileInputFormat.addInputPath(job, new Path(in));
     }
-    Path out = new Path(args[args.length - 1]);
-    if (out.getFileSystem(conf).exists(out)) {
-      err.println(NAME + ": the output " + out + " exists; name a new one");
-      return 2;
-    }
-    FileOutputFormat.setOutputPath(job, out);
-    try {
-      return job.waitForCompletion(true) ? 0 : 1;
-    } catch (InvalidJobConfException e) { // the pattern does not fit an input file
-      err.println(NAME + ": " + e.getMessage());
-      return 2;
-    }
+    return ExampleJobs.runInto(job, new Path(args[args.length - 1]), NAME);
   }
 
   static String usage() {

@@ -9,10 +9,8 @@ import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.io.Writable;
-import org.apache.hadoop.mapred.InvalidJobConfException;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Mapper;
-import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
 import org.apache.hadoop.util.Tool;
 import org.opass.mrap.mapreduce.SequenceMatchingInputFormat;
@@ -67,13 +65,9 @@ public class JoinOnKey extends Configured implements Tool {
 
   @Override
   public int run(String[] args) throws Exception {
-    if (args.length == 1 && (args[0].equals("-h") || args[0].equals("--help"))) {
-      System.out.println(usage());
-      return 0;
-    }
-    if (args.length != 3) {
-      System.err.println(NAME + ": give A, B and OUTPUT\n" + usage());
-      return 2;
+    int rc = ExampleJobs.usage(args, 3, NAME, "give A, B and OUTPUT", usage());
+    if (rc >= 0) {
+      return rc;
     }
     Job job = Job.getInstance(getConf(), NAME);
     job.setJarByClass(JoinOnKey.class);
@@ -85,18 +79,7 @@ public class JoinOnKey extends Configured implements Tool {
     job.setOutputKeyClass(Text.class);
     job.setOutputValueClass(Text.class);
     job.setOutputFormatClass(TextOutputFormat.class);
-    Path out = new Path(args[2]);
-    if (out.getFileSystem(getConf()).exists(out)) {
-      System.err.println(NAME + ": the output " + out + " exists; name a new one");
-      return 2;
-    }
-    FileOutputFormat.setOutputPath(job, out);
-    try {
-      return job.waitForCompletion(true) ? 0 : 1;
-    } catch (InvalidJobConfException e) {
-      System.err.println(NAME + ": " + e.getMessage());
-      return 2;
-    }
+    return ExampleJobs.runInto(job, new Path(args[2]), NAME);
   }
 
   static String usage() {

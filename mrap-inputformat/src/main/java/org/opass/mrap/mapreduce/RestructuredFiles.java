@@ -2,12 +2,7 @@ package org.opass.mrap.mapreduce;
 
 import java.io.EOFException;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
@@ -130,40 +125,10 @@ public final class RestructuredFiles {
   /** {@link #inspect}s every file, several at a time, in the files' order. */
   static List<Inspected> inspectAll(Configuration conf, List<FileStatus> files)
       throws IOException {
-    List<Inspected> out = new ArrayList<>(files.size());
-    if (files.size() <= 1) {
-      for (FileStatus f : files) {
-        out.add(inspect(f.getPath().getFileSystem(conf), f));
-      }
-      return out;
-    }
-    ExecutorService pool = Executors.newFixedThreadPool(Math.min(INSPECTORS, files.size()), r -> {
-      Thread t = new Thread(r, "mrap-inspect");
-      t.setDaemon(true);
-      return t;
-    });
-    try {
-      List<Future<Inspected>> pending = new ArrayList<>(files.size());
-      for (FileStatus f : files) {
-        pending.add(pool.submit(() -> inspect(f.getPath().getFileSystem(conf), f)));
-      }
-      for (Future<Inspected> f : pending) {
-        out.add(f.get());
-      }
-      return out;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new java.io.InterruptedIOException("interrupted while reading the input files' "
-          + "first bytes");
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof IOException) {
-        throw (IOException) e.getCause();
-      }
-      throw new IOException(e.getCause());
-    } finally {
-      pool.shutdownNow();
-    }
+    return InParallel.map(files, INSPECTORS, "first bytes",
+        f -> inspect(f.getPath().getFileSystem(conf), f));
   }
+
 
   /**
    * At task time: checks that {@code path} is still the file its split was made from (its

@@ -1,16 +1,11 @@
 package org.opass.mrap.mapreduce;
 
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.apache.hadoop.classification.InterfaceAudience;
 import org.apache.hadoop.classification.InterfaceStability;
 import org.apache.hadoop.conf.Configuration;
@@ -188,33 +183,8 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
     String variable = MrapConf.get(conf, VARIABLE);
     String slab = MrapConf.get(conf, SLAB);
     long record = AccessInputFormat.recordBytes(conf);
-    ExecutorService pool = Executors.newFixedThreadPool(
-        Math.max(1, Math.min(HEADER_READERS, files.size())), r -> {
-          Thread t = new Thread(r, "mrap-header");
-          t.setDaemon(true);
-          return t;
-        });
-    try {
-      List<Future<FilePlan>> pending = new ArrayList<>();
-      for (FileStatus f : files) {
-        pending.add(pool.submit(() -> planOne(conf, f, kind, variable.trim(), slab, record)));
-      }
-      List<FilePlan> out = new ArrayList<>();
-      for (Future<FilePlan> f : pending) {
-        out.add(f.get());
-      }
-      return out;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("interrupted while reading the input files' headers");
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof IOException) {
-        throw (IOException) e.getCause();
-      }
-      throw new IOException(e.getCause());
-    } finally {
-      pool.shutdownNow();
-    }
+    return InParallel.map(files, HEADER_READERS, "headers",
+        f -> planOne(conf, f, kind, variable.trim(), slab, record));
   }
 
   private static FilePlan planOne(Configuration conf, FileStatus f, ScienceFiles.Kind kind,
