@@ -80,11 +80,17 @@ class VariableRestructuringTest {
       throws Exception {
     java.nio.file.Path src = local.resolve(fixture.replace('/', '_'));
     Files.write(src, Fixtures.bytes(fixture));
+    return restructure(conf, src.toUri().toString(), dst, "single");
+  }
+
+  /** mrap-copy of {@code src} in {@code mode}, restructured for the variable and slab. */
+  private static Path restructure(Configuration conf, String src, String dst, String mode)
+      throws Exception {
     Configuration c = new Configuration(conf);
     c.setLong("dfs.blocksize", BLOCK);
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int rc = ToolRunner.run(c, new MrapCopy(System.out, new PrintStream(err, true)),
-        new String[] {"-mode", "single", src.toUri().toString(), dst});
+        new String[] {"-mode", mode, src, dst});
     assertEquals(0, rc, err.toString());
     assertNotNull(RestructuredFiles.layoutOf(fs, new Path(dst)), dst + " is restructured");
     return new Path(dst);
@@ -182,6 +188,22 @@ class VariableRestructuringTest {
     Fixtures.Assembled same = read(conf("same", c.kind(), c.variable, c.slab), copy,
         new ArrayList<>());
     assertEquals(c.sha256, same.sha256(), "the slab it was restructured for");
+  }
+
+  @Test
+  void aParallelCopyFromHdfsRestructuresAVariableToo() throws Exception {
+    // the copy as a MapReduce job of chunk writers, from a file already in HDFS
+    Fixtures.Case c = fixtureCase("nc4.nc", "temperature", "1:4, 3:10, 0:16:5");
+    Path src = new Path("/incoming/nc4.nc");
+    try (org.apache.hadoop.fs.FSDataOutputStream out = fs.create(src, (short) 2)) {
+      out.write(Fixtures.bytes(c.file));
+    }
+    Configuration conf = conf("parallel", c.kind(), c.variable, c.slab);
+    Path copy = restructure(conf, fs.makeQualified(src).toString(), "/parallel/nc4.nc",
+        "parallel");
+    List<AccessSplit.Layout> layouts = new ArrayList<>();
+    assertEquals(c.sha256, read(conf, copy, layouts).sha256(), c.toString());
+    assertTrue(layouts.stream().allMatch(l -> l == AccessSplit.Layout.PACKED), "" + layouts);
   }
 
   @Test

@@ -156,6 +156,10 @@ public final class PatternConfig {
       kind = "strided";
     }
     kind = kind.trim().toLowerCase(Locale.ROOT);
+    if (kind.equals("netcdf") || kind.equals("hdf5")) {
+      throw new PatternException(KIND, "=" + kind + " names a variable, not byte regions: read "
+          + "it with VariableInputFormat (mrap.science.variable, mrap.science.slab)");
+    }
     if (!KINDS.containsKey(kind)) {
       throw new PatternException(KIND, "=" + shorten(kind) + " is not strided, subarray, "
           + "tiled or indexed");

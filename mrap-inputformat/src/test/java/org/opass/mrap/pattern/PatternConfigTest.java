@@ -98,6 +98,8 @@ class PatternConfigTest {
   void everyBadPropertyIsNamed() {
     refused("mrap.pattern.kind", "is not set");
     refused("mrap.pattern.kind", "=diagonal is not", "mrap.pattern.kind", "diagonal");
+    refused("mrap.pattern.kind", "=netcdf names a variable, not byte regions: read it with "
+        + "VariableInputFormat", "mrap.pattern.kind", "netcdf");
     refused("strided.region_szie", "is not a pattern property", "strided.region_szie", "3",
         "strided.region_size", "3");
     refused("strided.region_size", "=0 must be a byte count from 1", "strided.region_size", "0",
