@@ -40,7 +40,7 @@ import org.opass.e2e.cluster.Release;
 class RoleJarsTest {
   /** Our classes, and those of the libraries the release carries beside Hadoop's. */
   private static final Pattern OURS =
-      Pattern.compile("(org/opass|io/jhdf|com/ning/compress)/[\\w/$]+");
+      Pattern.compile("(org/opass|io/jhdf|com/ning/compress|net/jpountz)/[\\w/$]+");
   private static final String PUBLIC =
       "Lorg/apache/hadoop/classification/InterfaceAudience$Public;";
 
