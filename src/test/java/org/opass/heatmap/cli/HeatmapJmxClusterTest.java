@@ -163,7 +163,15 @@ class HeatmapJmxClusterTest {
 
   @Test
   void prometheusShowsEveryDataNodesHeatAndTheTotals() throws Exception {
+    // /prom shows what the metrics system last pushed to its sink, at most a metrics period
+    // (10 s) ago; right after the cluster starts it may be empty: wait for this cluster's rows
+    String first = "node=\"" + xferAddrByUuid.values().iterator().next() + "\"";
+    long deadline = System.nanoTime() + 30_000_000_000L;
     String prom = get("/prom");
+    while (!prom.contains(first) && System.nanoTime() < deadline) {
+      Thread.sleep(500);
+      prom = get("/prom");
+    }
 
     // one series per DataNode of this cluster, labelled by its transfer address and UUID
     for (Map.Entry<String, String> dn : xferAddrByUuid.entrySet()) {
