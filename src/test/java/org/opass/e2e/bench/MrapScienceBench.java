@@ -50,12 +50,15 @@ import org.opass.mrap.science.SlabPlan;
  *   <li>{@code variable}: {@code VariableInputFormat} with the variable and slab by name.</li>
  * </ul>
  * Both value-delivering systems must give the same sum of the slab's values. Bytes read are the
- * DataNodes' own counters.
+ * DataNodes' own counters, which hold the 4 checksum bytes of every 512 as well: the ratios to
+ * the bytes of interest are of the data bytes (512 of every 516).
  */
 final class MrapScienceBench implements BenchMain.Bench {
   private static final int DATANODES = 8;
   private static final int BLOCK = 16 << 20;
   private static final long READ_BANDWIDTH = 16L << 20;
+  /** DataNodes send 4 checksum bytes per 512 data bytes (CRC32C): the counters hold both. */
+  private static final double DATA_SHARE = 512.0 / 516.0;
   static final String VARIABLE = "temperature";
   static final String SLAB = ":, 10:250, 0:500";
 
@@ -86,7 +89,7 @@ final class MrapScienceBench implements BenchMain.Bench {
       System.out.printf("%nmrap-science: %d NetCDF-3 and %d HDF5 files, %.0f MiB in all; %s[%s]"
           + " of each; %d DataNodes at %d MiB/s, %d repetitions%n%-7s %-11s %10s %12s %10s%n",
           files, files, total / 1048576.0, VARIABLE, SLAB, DATANODES, READ_BANDWIDTH >> 20, reps,
-          "format", "system", "time s", "MiB read", "read/int.");
+          "format", "system", "time s", "MiB read", "data/int.");
       for (String f : new String[] {"nc", "h5"}) {
         ScienceFiles.Kind kind = f.equals("nc") ? ScienceFiles.Kind.NETCDF
             : ScienceFiles.Kind.HDF5;
@@ -162,10 +165,10 @@ final class MrapScienceBench implements BenchMain.Bench {
           Map<String, Object> m = new LinkedHashMap<>();
           m.put("seconds", t.json());
           m.put("bytes_read", b.json());
-          m.put("bytes_read_over_interest", b.mean / interest);
+          m.put("data_bytes_read_over_interest", b.mean * DATA_SHARE / interest);
           row.put(s, m);
           System.out.printf("%-7s %-11s %10s %12.1f %10.3f%n", f, s, t, b.mean / 1048576.0,
-              b.mean / interest);
+              b.mean * DATA_SHARE / interest);
         }
         Stats speedup = Stats.ratio(time.get("whole-file"), time.get("variable"));
         speedup.putInto(row, "speedup_vs_whole_file");
@@ -177,7 +180,7 @@ final class MrapScienceBench implements BenchMain.Bench {
             headerMs / plans.size(), (double) regionBytes / interest,
             speedup.mean, speedup.ci95);
         worstOverInterest = Math.max(worstOverInterest,
-            Stats.of(bytes.get("variable")).mean / interest);
+            Stats.of(bytes.get("variable")).mean * DATA_SHARE / interest);
         if (slowest == null || speedup.mean < slowest.mean) {
           slowest = speedup;
         }
