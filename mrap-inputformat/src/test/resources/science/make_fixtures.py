@@ -111,6 +111,12 @@ with h5py.File(os.path.join(HERE, 'snapshot.h5'), 'w') as f:
     f.create_dataset('names', data=np.array([b'a', b'bc'], dtype=h5py.string_dtype()))
     f.create_dataset('compound', data=np.zeros(4, dtype=[('a', 'i4'), ('b', 'f8')]))
     f.create_dataset('scaled', data=np.arange(100, dtype='i4'), chunks=(10,), scaleoffset=0)
+    # chunks never written: HDF5 reads them as the fill value
+    part = d.create_dataset('partial', shape=(20, 24), dtype='<f4', chunks=(5, 6),
+                            fillvalue=-7.5, compression='gzip')
+    part[0:10, 0:12] = grid((10, 12), 1.0, 0.5)
+    part[15:20, 18:24] = grid((5, 6), 2.0)
+    d.create_dataset('untouched', shape=(8, 8), dtype='<i2', chunks=(4, 4))
 with h5py.File(os.path.join(HERE, 'snapshot.h5')) as f:
     for var, slab, sl in [
             ('/PartType1/Coordinates', None, np.s_[:]),
@@ -121,7 +127,9 @@ with h5py.File(os.path.join(HERE, 'snapshot.h5')) as f:
             ('/PartType1/ParticleIDs', '250:777', np.s_[250:777]),
             ('/grid/density', None, np.s_[:]),
             ('/grid/density', '2:7, 5:19:2, 3:29', np.s_[2:7, 5:19:2, 3:29]),
-            ('/grid/mask', '4, 0:20:4, :', np.s_[4:5, 0:20:4, :])]:
+            ('/grid/mask', '4, 0:20:4, :', np.s_[4:5, 0:20:4, :]),
+            ('/grid/partial', None, np.s_[:]),
+            ('/grid/partial', '3:18:2, 5:23', np.s_[3:18:2, 5:23])]:
         case('snapshot.h5', var, slab, f[var][sl])
     # the HDF5 hyperslab form, selected by HDF5 itself (H5Sselect_hyperslab)
     dset = f['/grid/density']

@@ -92,6 +92,7 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
     final SlabPlan plan;
     final long headerReads;
     final long headerNanos;
+    private boolean unwrittenTaken;
 
     FilePlan(RestructuredFiles.Inspected file, SlabPlan plan, long headerReads,
         long headerNanos) {
@@ -108,6 +109,15 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
 
     public SlabPlan plan() {
       return plan;
+    }
+
+    /** The chunks never written, for the first part that asks; none after. */
+    long[][] takeUnwritten() {
+      if (unwrittenTaken) {
+        return new long[0][];
+      }
+      unwrittenTaken = true;
+      return plan.unwritten();
     }
 
     /** Positioned reads the header took. */
@@ -353,10 +363,11 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
         keep[i] = all.at(c.offset());
       }
       Arrays.sort(keep);
-      v = Variable.chunked(v.file(), v.name(), v.shape(), v.type(), v.order(), v.chunkShape(),
-          all.subset(keep), v.filters());
+      v = v.withChunks(all.subset(keep));
     }
-    return new VariableSplit.Part(regions, fp.status.getModificationTime(), v, fp.plan.slab());
+    // a file's chunks never written are given, as fill values, by its first part
+    return new VariableSplit.Part(regions, fp.status.getModificationTime(), v, fp.plan.slab(),
+        fp.takeUnwritten());
   }
 
   @Override

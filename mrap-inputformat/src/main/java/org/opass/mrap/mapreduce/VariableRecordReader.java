@@ -54,6 +54,14 @@ public class VariableRecordReader extends RecordReader<ArrayIndex, ArrayPiece> {
       if (regions != null) {
         regions.close();
         regions = null;
+        VariableSplit.Part p = split.parts().get(part);
+        for (long[] origin : p.unwritten) { // never written: the fill value, as HDF5 reads it
+          SlabPlan.fillPieces(p.variable, p.slab, origin, (o, shape, step, bytes, off, len) ->
+              pending.add(new Pending(p.path().toString(), o, shape, step, bytes)));
+        }
+        if (!pending.isEmpty()) {
+          continue;
+        }
       }
       if (++part == split.parts().size()) {
         return false;

@@ -31,12 +31,15 @@ public final class VariableSplit extends InputSplit implements Writable {
     final long modificationTime;
     final Variable variable;
     final Slab slab;
+    final long[][] unwritten; // chunks never written this part gives as fill values
 
-    Part(AccessSplit regions, long modificationTime, Variable variable, Slab slab) {
+    Part(AccessSplit regions, long modificationTime, Variable variable, Slab slab,
+        long[][] unwritten) {
       this.regions = regions;
       this.modificationTime = modificationTime;
       this.variable = variable;
       this.slab = slab;
+      this.unwritten = unwritten;
     }
 
     public Path path() {
@@ -99,6 +102,12 @@ public final class VariableSplit extends InputSplit implements Writable {
       p.regions.write(out);
       out.writeLong(p.modificationTime);
       VariableCodec.write(out, p.variable, p.variable.chunks(), p.slab);
+      WritableUtils.writeVInt(out, p.unwritten.length);
+      for (long[] origin : p.unwritten) {
+        for (long o : origin) {
+          WritableUtils.writeVLong(out, o);
+        }
+      }
     }
   }
 
@@ -115,7 +124,13 @@ public final class VariableSplit extends InputSplit implements Writable {
       regions.readFields(in);
       long modified = in.readLong();
       VariableCodec.Read v = VariableCodec.read(in);
-      parts.add(new Part(regions, modified, v.variable, v.slab));
+      long[][] unwritten = new long[WritableUtils.readVInt(in)][v.variable.rank()];
+      for (long[] origin : unwritten) {
+        for (int d = 0; d < origin.length; d++) {
+          origin[d] = WritableUtils.readVLong(in);
+        }
+      }
+      parts.add(new Part(regions, modified, v.variable, v.slab, unwritten));
     }
   }
 

@@ -1,6 +1,8 @@
 package org.opass.mrap.science;
 
+import io.jhdf.AbstractNode;
 import io.jhdf.HdfFile;
+import io.jhdf.ObjectHeader;
 import io.jhdf.api.Dataset;
 import io.jhdf.api.Node;
 import io.jhdf.api.dataset.ChunkedDataset;
@@ -12,6 +14,7 @@ import io.jhdf.object.datatype.DataType;
 import io.jhdf.object.datatype.FixedPoint;
 import io.jhdf.object.datatype.FloatingPoint;
 import io.jhdf.object.message.DataLayout;
+import io.jhdf.object.message.FillValueMessage;
 import java.io.IOException;
 import java.lang.reflect.Method;
 import java.net.URI;
@@ -30,8 +33,9 @@ import java.util.Map;
  *
  * <p>Served: contiguous and chunked datasets of integers and floating-point numbers, chunks
  * through the filters jHDF decodes (deflate, shuffle, Fletcher-32, LZF, LZ4, bitshuffle).
- * Refused by name: compact datasets, strings, compound and variable-length types, other
- * filters, storage never written.
+ * Chunks never written read as the dataset's fill value, as HDF5 reads them. Refused by name:
+ * compact datasets, strings, compound and variable-length types, other filters, contiguous
+ * storage never written.
  */
 public final class Hdf5Header {
   /** The HDF5 signature, at 0 or 512, 1024, 2048... (after a user block). */
@@ -200,7 +204,35 @@ public final class Hdf5Header {
       chunkShape = new int[] {1};
     }
     return Variable.chunked(file, path, shape, type, order, chunkShape,
-        new Variable.Chunks(origins, addresses, sizes, masks), filters);
+        new Variable.Chunks(origins, addresses, sizes, masks), filters,
+        fill(d, type.size(), at));
+  }
+
+  /**
+   * One element of the value a chunk never written holds, from the dataset's fill value message
+   * (the raw bytes, in the dataset's type and order); null where none is defined, which HDF5
+   * reads as zeros.
+   */
+  private static byte[] fill(Dataset d, int size, String at) {
+    if (!(d instanceof AbstractNode)) {
+      return null;
+    }
+    ObjectHeader header = ((AbstractNode) d).getHeader();
+    if (!header.hasMessageOfType(FillValueMessage.class)) {
+      return null;
+    }
+    FillValueMessage m = header.getMessageOfType(FillValueMessage.class);
+    if (!m.isFillValueDefined()) {
+      return null;
+    }
+    java.nio.ByteBuffer b = m.getFillValue().duplicate();
+    if (b.remaining() != size) {
+      throw new ScienceFormatException(at + ": a fill value of " + b.remaining() + " bytes for "
+          + "elements of " + size);
+    }
+    byte[] out = new byte[size];
+    b.get(out);
+    return out;
   }
 
   private static String datasets(HdfFile h) {

@@ -25,12 +25,15 @@ public final class SlabPlan {
   private final Slab slab;
   private final AccessPattern pattern;
   private final Variable.Chunks chunks; // the chunks read, for chunked storage
+  private final long[][] unwritten; // origins of chunks the slab touches that were never written
 
-  private SlabPlan(Variable variable, Slab slab, AccessPattern pattern, Variable.Chunks chunks) {
+  private SlabPlan(Variable variable, Slab slab, AccessPattern pattern, Variable.Chunks chunks,
+      long[][] unwritten) {
     this.variable = variable;
     this.slab = slab;
     this.pattern = pattern;
     this.chunks = chunks;
+    this.unwritten = unwritten;
   }
 
   /**
@@ -88,29 +91,29 @@ public final class SlabPlan {
       counts[i] = l[0];
       strides[i] = l[1];
     }
-    return new SlabPlan(v, slab, StridedPattern.byStride(start, size, strides, counts), null);
+    return new SlabPlan(v, slab, StridedPattern.byStride(start, size, strides, counts), null,
+        new long[0][]);
   }
 
   private static SlabPlan chunked(Variable v, Slab slab, long maxRegion) {
     Variable.Chunks all = v.chunks();
     int[] cs = v.chunkShape();
     List<Integer> keep = new ArrayList<>();
-    long covered = 0;
+    java.util.Set<java.util.List<Long>> stored = new java.util.HashSet<>();
     for (int i = 0; i < all.count(); i++) {
-      long n = selectedIn(slab, v.shape(), all.origin(i), cs);
-      if (n > 0) {
+      long[] origin = all.origin(i);
+      stored.add(key(origin));
+      if (selectedIn(slab, v.shape(), origin, cs) > 0) {
         if (all.size(i) > maxRegion) {
           throw new ScienceFormatException(v.file() + ": " + v.name() + " has a chunk of "
               + all.size(i) + " stored bytes, more than one record holds (" + maxRegion + ")");
         }
         keep.add(i);
-        covered += n;
       }
     }
-    if (covered < slab.elements()) {
-      throw new ScienceFormatException(v.file() + ": " + v.name() + ": " + (slab.elements()
-          - covered) + " of the slab's " + slab.elements() + " elements lie in chunks that "
-          + "were never written (fill values are not read)");
+    if (keep.isEmpty()) {
+      throw new ScienceFormatException(v.file() + ": " + v.name() + ": no chunk the slab "
+          + "touches was ever written: every value it selects is the fill value");
     }
     int[] k = new int[keep.size()];
     long[] offsets = new long[k.length];
@@ -120,7 +123,48 @@ public final class SlabPlan {
       offsets[i] = all.address(k[i]);
       lengths[i] = all.size(k[i]);
     }
-    return new SlabPlan(v, slab, IndexedPattern.of(offsets, lengths), all.subset(k));
+    return new SlabPlan(v, slab, IndexedPattern.of(offsets, lengths), all.subset(k),
+        unwritten(v, slab, stored));
+  }
+
+  private static java.util.List<Long> key(long[] origin) {
+    List<Long> k = new ArrayList<>(origin.length);
+    for (long o : origin) {
+      k.add(o);
+    }
+    return k;
+  }
+
+  /** The chunks of the grid that hold a selected element but are not stored, in C order. */
+  private static long[][] unwritten(Variable v, Slab slab, java.util.Set<List<Long>> stored) {
+    int n = v.rank();
+    int[] cs = v.chunkShape();
+    long[] first = new long[n];
+    long[] last = new long[n];
+    for (int d = 0; d < n; d++) {
+      first[d] = slab.start(d) / cs[d];
+      last[d] = (slab.start(d) + (slab.count(d) - 1) * slab.stride(d) + slab.block(d) - 1)
+          / cs[d];
+    }
+    List<long[]> out = new ArrayList<>();
+    long[] at = first.clone();
+    while (true) {
+      long[] origin = new long[n];
+      for (int d = 0; d < n; d++) {
+        origin[d] = at[d] * cs[d];
+      }
+      if (!stored.contains(key(origin)) && selectedIn(slab, v.shape(), origin, cs) > 0) {
+        out.add(origin);
+      }
+      int d = n - 1;
+      while (d >= 0 && ++at[d] > last[d]) {
+        at[d] = first[d];
+        d--;
+      }
+      if (d < 0) {
+        return out.toArray(new long[0][]);
+      }
+    }
   }
 
   /** Selected elements inside the chunk at {@code origin}. */
@@ -156,6 +200,12 @@ public final class SlabPlan {
   /** For chunked storage: the chunks read (the pattern's regions), else null. */
   public Variable.Chunks chunks() {
     return chunks;
+  }
+
+  /** For chunked storage: the origins of chunks the slab touches that were never written: their
+   * elements are the fill value ({@link #fillPieces}). */
+  public long[][] unwritten() {
+    return unwritten.clone();
   }
 
   /** Bytes of the selected elements. */
@@ -208,16 +258,42 @@ public final class SlabPlan {
     }
     byte[] raw = length == bytes.length ? bytes : Arrays.copyOf(bytes, length);
     byte[] data = ChunkDecoder.decode(raw, v.filters(), chunks.mask(i));
-    int[] cs = v.chunkShape();
-    long chunkElements = 1;
-    for (int c : cs) {
-      chunkElements *= c;
-    }
-    if (data.length < chunkElements * e) {
+    long chunkBytes = chunkElements(v) * e;
+    if (data.length < chunkBytes) {
       throw new ScienceFormatException(v.file() + ": " + v.name() + ": the chunk at "
-          + fileOffset + " decodes to " + data.length + " bytes, not " + chunkElements * e);
+          + fileOffset + " decodes to " + data.length + " bytes, not " + chunkBytes);
     }
-    long[] co = chunks.origin(i);
+    cut(v, slab, chunks.origin(i), data, out);
+  }
+
+  /**
+   * The pieces of a chunk that was never written, at {@code origin}: the slab's elements in it,
+   * each the variable's fill value (zeros where it has none), as HDF5 reads them.
+   */
+  public static void fillPieces(Variable v, Slab slab, long[] origin, PieceSink out) {
+    int e = v.type().size();
+    byte[] data = new byte[(int) (chunkElements(v) * e)];
+    byte[] fill = v.fill();
+    if (fill != null) {
+      for (int at = 0; at < data.length; at += e) {
+        System.arraycopy(fill, 0, data, at, e);
+      }
+    }
+    cut(v, slab, origin, data, out);
+  }
+
+  private static long chunkElements(Variable v) {
+    long n = 1;
+    for (int c : v.chunkShape()) {
+      n *= c;
+    }
+    return n;
+  }
+
+  /** The slab's part of a decoded chunk at {@code co}, as pieces. */
+  private static void cut(Variable v, Slab slab, long[] co, byte[] data, PieceSink out) {
+    int e = v.type().size();
+    int[] cs = v.chunkShape();
     long[] shape = v.shape();
     long[][][] runs = new long[v.rank()][][];
     for (int d = 0; d < runs.length; d++) {

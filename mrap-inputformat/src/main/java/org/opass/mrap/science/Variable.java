@@ -26,9 +26,11 @@ public final class Variable {
   private final int[] chunkShape;
   private final Chunks chunks;
   private final List<FilterSpec> filters;
+  private final byte[] fill;
 
   private Variable(String file, String name, long[] shape, ElementType type, ByteOrder order,
-      long base, long[] byteStrides, int[] chunkShape, Chunks chunks, List<FilterSpec> filters) {
+      long base, long[] byteStrides, int[] chunkShape, Chunks chunks, List<FilterSpec> filters,
+      byte[] fill) {
     this.file = file;
     this.name = name;
     this.shape = shape;
@@ -39,6 +41,7 @@ public final class Variable {
     this.chunkShape = chunkShape;
     this.chunks = chunks;
     this.filters = filters;
+    this.fill = fill;
   }
 
   /** A variable whose element {@code i} lies at {@code base + sum(i[d] * byteStrides[d])}. */
@@ -48,14 +51,26 @@ public final class Variable {
       throw new IllegalArgumentException("one stride per dimension");
     }
     return new Variable(file, name, shape.clone(), type, order, base, byteStrides.clone(), null,
-        null, List.of());
+        null, List.of(), null);
   }
 
-  /** A variable of chunks of {@code chunkShape}, each stored whole through {@code filters}. */
+  /**
+   * A variable of chunks of {@code chunkShape}, each stored whole through {@code filters}; a
+   * chunk never written reads as {@code fill} (one element's bytes; null: zeros).
+   */
   public static Variable chunked(String file, String name, long[] shape, ElementType type,
-      ByteOrder order, int[] chunkShape, Chunks chunks, List<FilterSpec> filters) {
+      ByteOrder order, int[] chunkShape, Chunks chunks, List<FilterSpec> filters, byte[] fill) {
+    if (fill != null && fill.length != type.size()) {
+      throw new IllegalArgumentException("a fill value of " + fill.length + " bytes for "
+          + type);
+    }
     return new Variable(file, name, shape.clone(), type, order, -1, null, chunkShape.clone(),
-        chunks, List.copyOf(filters));
+        chunks, List.copyOf(filters), fill == null ? null : fill.clone());
+  }
+
+  /** This chunked variable with other chunks stored (a task's share of them). */
+  public Variable withChunks(Chunks c) {
+    return chunked(file, name, shape, type, order, chunkShape, c, filters, fill);
   }
 
   /** A row-major array from {@code base}. */
@@ -116,6 +131,11 @@ public final class Variable {
   /** For chunked storage: the chunks stored, in file order. */
   public Chunks chunks() {
     return chunks;
+  }
+
+  /** For chunked storage: one element of the value a chunk never written holds (null: 0). */
+  public byte[] fill() {
+    return fill == null ? null : fill.clone();
   }
 
   /** For chunked storage: the filters chunks went through when written, first applied first. */

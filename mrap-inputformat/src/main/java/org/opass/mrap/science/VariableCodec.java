@@ -9,7 +9,7 @@ import java.util.List;
 
 /** Writes a variable (with only the chunks a task reads) and a slab into a split, and back. */
 public final class VariableCodec {
-  private static final int VERSION = 1;
+  private static final int VERSION = 2;
 
   private VariableCodec() {
   }
@@ -46,6 +46,11 @@ public final class VariableCodec {
       for (int x : data) {
         out.writeInt(x);
       }
+    }
+    byte[] fill = v.fill();
+    out.writeInt(fill == null ? -1 : fill.length);
+    if (fill != null) {
+      out.write(fill);
     }
     out.writeInt(chunks.count());
     for (int i = 0; i < chunks.count(); i++) {
@@ -107,6 +112,11 @@ public final class VariableCodec {
       }
       filters.add(new Variable.FilterSpec(id, fname, data));
     }
+    int fillLength = in.readInt();
+    byte[] fill = fillLength < 0 ? null : new byte[fillLength];
+    if (fill != null) {
+      in.readFully(fill);
+    }
     int count = in.readInt();
     long[][] origins = new long[count][n];
     long[] addresses = new long[count];
@@ -121,7 +131,7 @@ public final class VariableCodec {
       }
     }
     return new Read(Variable.chunked(file, name, shape, type, order, chunkShape,
-        new Variable.Chunks(origins, addresses, sizes, masks), filters), slab);
+        new Variable.Chunks(origins, addresses, sizes, masks), filters, fill), slab);
   }
 
   private static void longs(DataOutput out, long[] v) throws IOException {

@@ -27,6 +27,14 @@ class ScienceRefusalTest {
         () -> open(Fixtures.folder().resolve(file), kind, name)).getMessage();
   }
 
+  /** A refusal of a plan: the variable opens, its slab cannot be served. */
+  private static String refusal(String file, ScienceFiles.Kind kind, String name, String slab)
+      throws IOException {
+    Variable v = open(Fixtures.folder().resolve(file), kind, name);
+    return assertThrows(ScienceFormatException.class,
+        () -> SlabPlan.of(v, Slab.parse(slab, v.shape()), Long.MAX_VALUE)).getMessage();
+  }
+
   private static void says(String message, String... parts) {
     for (String p : parts) {
       assertTrue(message.contains(p), "'" + message + "' should say '" + p + "'");
@@ -95,7 +103,7 @@ class ScienceRefusalTest {
   }
 
   @Test
-  void missingChunksAreRefusedNotFilled() throws IOException {
+  void chunksNeverWrittenAreFilledButADatasetNeverWrittenIsRefused() throws IOException {
     Variable v = open(Fixtures.folder().resolve("snapshot.h5"), ScienceFiles.Kind.HDF5,
         "/grid/mask");
     Variable.Chunks c = v.chunks();
@@ -103,10 +111,13 @@ class ScienceRefusalTest {
     for (int i = 0; i < keep.length; i++) {
       keep[i] = i + 1;
     }
-    Variable holed = Variable.chunked(v.file(), v.name(), v.shape(), v.type(), v.order(),
-        v.chunkShape(), c.subset(keep), v.filters());
-    says(assertThrows(ScienceFormatException.class,
-        () -> SlabPlan.of(holed, Slab.whole(v.shape()), Long.MAX_VALUE)).getMessage(),
-        "snapshot.h5", "/grid/mask", "never written");
+    SlabPlan holed = SlabPlan.of(v.withChunks(c.subset(keep)), Slab.whole(v.shape()),
+        Long.MAX_VALUE);
+    assertEquals(1, holed.unwritten().length);
+    assertEquals(java.util.Arrays.toString(c.origin(0)),
+        java.util.Arrays.toString(holed.unwritten()[0]));
+    says(refusal("snapshot.h5", ScienceFiles.Kind.HDF5, "/grid/untouched", null),
+        "snapshot.h5", "/grid/untouched", "ever written");
   }
+
 }

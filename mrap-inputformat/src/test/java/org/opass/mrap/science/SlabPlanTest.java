@@ -57,6 +57,10 @@ class SlabPlanTest {
                   out.put(origin, shape, step, bytes, off, v.type(), v.order()));
         }
       }
+      for (long[] origin : plan.unwritten()) { // chunks never written: the fill value
+        SlabPlan.fillPieces(v, slab, origin, (o, shape, step, bytes, off, n) ->
+            out.put(o, shape, step, bytes, off, v.type(), v.order()));
+      }
       assertEquals(slab.elements(), out.filled(), c + ": elements filled");
       assertEquals(c.sum, out.sum(), Math.abs(c.sum) * 1e-12 + 1e-9, c + ": sum");
       assertEquals(c.sha256, out.sha256(), c + ": values");
