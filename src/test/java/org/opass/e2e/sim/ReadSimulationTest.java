@@ -52,7 +52,10 @@ class ReadSimulationTest {
   void twoTenantsShareEveryDataNodeAndMasterWorkerComputes() throws Exception {
     for (Result r : run(Kind.TENANTS).get(Reader.OPASS)) {
       assertEquals(2 * 16 * 4, Arrays.stream(r.servedPerDataNode()).sum());
-      assertTrue(r.chunkAvgSec() >= 1.0 - 1e-6, "two readers a DataNode: " + r.chunkAvgSec());
+      // two readers a DataNode halve its bandwidth: a chunk takes about 1 s, not a lone 0.5 s;
+      // not quite 1 s on average, as the last chunks of a DataNode may find one reader left
+      // (0.992 seen under Hadoop 3.4.1's random replicas)
+      assertTrue(r.chunkAvgSec() >= 0.9, "two readers a DataNode: " + r.chunkAvgSec());
     }
     for (Result r : run(Kind.DYNAMIC).get(Reader.STOCK)) {
       assertEquals(16 * 4, Arrays.stream(r.servedPerDataNode()).sum());
