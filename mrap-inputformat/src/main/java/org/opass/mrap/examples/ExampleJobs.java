@@ -4,6 +4,7 @@ import java.io.IOException;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapred.InvalidJobConfException;
 import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.opass.cli.Subcommands;
 
@@ -30,6 +31,18 @@ public final class ExampleJobs {
       return 2;
     }
     return -1;
+  }
+
+  /**
+   * Runs {@code job} over the inputs {@code args} name before the last, into the last, as
+   * {@link #runInto} says.
+   */
+  static int runOverInto(Job job, String[] args, String name) throws IOException,
+      InterruptedException, ClassNotFoundException {
+    for (int i = 0; i < args.length - 1; i++) {
+      FileInputFormat.addInputPath(job, new Path(args[i]));
+    }
+    return runInto(job, new Path(args[args.length - 1]), name);
   }
 
   /**

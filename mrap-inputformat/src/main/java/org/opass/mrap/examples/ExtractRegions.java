@@ -1,16 +1,13 @@
 package org.opass.mrap.examples;
 
 import java.io.PrintStream;
-import java.util.Arrays;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
-import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.BytesWritable;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.mapred.InvalidJobConfException;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Mapper;
-import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
 import org.apache.hadoop.util.Tool;
 import org.opass.mrap.mapreduce.AccessInputFormat;
@@ -54,10 +51,7 @@ public class ExtractRegions extends Configured implements Tool {
     job.setOutputKeyClass(LongWritable.class);
     job.setOutputValueClass(BytesWritable.class);
     job.setOutputFormatClass(SequenceFileOutputFormat.class);
-    for (String in : Arrays.copyOf(args, args.length - 1)) {
-      FileInputFormat.addInputPath(job, new Path(in));
-    }
-    return ExampleJobs.runInto(job, new Path(args[args.length - 1]), NAME);
+    return ExampleJobs.runOverInto(job, args, NAME);
   }
 
   static String usage() {

@@ -4,19 +4,16 @@ import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
-import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.mapred.InvalidJobConfException;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.Reducer;
-import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.util.Tool;
 import org.opass.mrap.mapreduce.ArrayIndex;
 import org.opass.mrap.mapreduce.ArrayPiece;
@@ -141,10 +138,7 @@ public class SlabStats extends Configured implements Tool {
     job.setNumReduceTasks(1);
     job.setOutputKeyClass(Text.class);
     job.setOutputValueClass(Text.class);
-    for (String in : Arrays.copyOf(args, args.length - 1)) {
-      FileInputFormat.addInputPath(job, new Path(in));
-    }
-    return ExampleJobs.runInto(job, new Path(args[args.length - 1]), NAME);
+    return ExampleJobs.runOverInto(job, args, NAME);
   }
 
   static String usage() {

@@ -43,12 +43,10 @@ public class VariableRecordReader extends RecordReader<ArrayIndex, ArrayPiece> {
         BytesWritable b = regions.getCurrentValue();
         String file = p.path().toString();
         SlabPlan.pieces(p.variable, p.slab, p.variable.chunks(), originalOffset(p),
-            b.getBytes(), b.getLength(), (origin, shape, step, bytes, off, len) -> {
-              // a strided run is the reader's buffer: copied now; a chunk's pieces are new
-              byte[] mine = p.variable.chunked() ? bytes
-                  : java.util.Arrays.copyOfRange(bytes, off, off + len);
-              pending.add(new Pending(file, origin, shape, step, mine));
-            });
+            // a strided run's piece is the region reader's buffer itself: it stays as it is
+            // until the queue is empty, as the next region is read only then
+            b.getBytes(), b.getLength(), (origin, shape, step, bytes, off, len) ->
+                pending.add(new Pending(file, origin, shape, step, bytes, off, len)));
         continue;
       }
       if (regions != null) {
@@ -57,7 +55,7 @@ public class VariableRecordReader extends RecordReader<ArrayIndex, ArrayPiece> {
         VariableSplit.Part p = split.parts().get(part);
         for (long[] origin : p.unwritten) { // never written: the fill value, as HDF5 reads it
           SlabPlan.fillPieces(p.variable, p.slab, origin, (o, shape, step, bytes, off, len) ->
-              pending.add(new Pending(p.path().toString(), o, shape, step, bytes)));
+              pending.add(new Pending(p.path().toString(), o, shape, step, bytes, off, len)));
         }
         if (!pending.isEmpty()) {
           continue;
@@ -80,10 +78,10 @@ public class VariableRecordReader extends RecordReader<ArrayIndex, ArrayPiece> {
     Pending next = pending.poll();
     VariableSplit.Part p = split.parts().get(part);
     key.set(next.file, next.origin);
-    value.set(p.variable.type(), p.variable.order(), next.shape, next.step, next.bytes, 0,
-        next.bytes.length);
+    value.set(p.variable.type(), p.variable.order(), next.shape, next.step, next.bytes,
+        next.offset, next.length);
     if (slabBytes != null) {
-      slabBytes.increment(next.bytes.length);
+      slabBytes.increment(next.length);
     }
     return true;
   }
@@ -95,13 +93,18 @@ public class VariableRecordReader extends RecordReader<ArrayIndex, ArrayPiece> {
     final int[] shape;
     final long[] step;
     final byte[] bytes;
+    final int offset;
+    final int length;
 
-    Pending(String file, long[] origin, int[] shape, long[] step, byte[] bytes) {
+    Pending(String file, long[] origin, int[] shape, long[] step, byte[] bytes, int offset,
+        int length) {
       this.file = file;
       this.origin = origin;
       this.shape = shape;
       this.step = step;
       this.bytes = bytes;
+      this.offset = offset;
+      this.length = length;
     }
   }
 
