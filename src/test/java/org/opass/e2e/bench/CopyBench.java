@@ -212,7 +212,7 @@ final class CopyBench implements BenchMain.Bench {
       if (p.end() > length || p.totalBytes() > 0.9 * length) {
         continue;
       }
-      double r = (double) org.opass.mrap.layout.RestructuredLayout.plan(p, chunk, length, 1)
+      double r = (double) org.opass.mrap.layout.PackedLayout.plan(p, chunk, length, 1)
           .physicalLength() / length;
       if (r > worst) {
         worst = r;
@@ -225,7 +225,7 @@ final class CopyBench implements BenchMain.Bench {
 
   private static void planned(Map<String, Double> out, String name,
       org.opass.mrap.pattern.AccessPattern p, long length, long chunk) {
-    org.opass.mrap.layout.RestructuredLayout l = org.opass.mrap.layout.RestructuredLayout
+    org.opass.mrap.layout.PackedLayout l = org.opass.mrap.layout.PackedLayout
         .plan(p, chunk, length, 1);
     out.put(name, (double) l.physicalLength() / length);
   }

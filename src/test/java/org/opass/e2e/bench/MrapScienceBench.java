@@ -28,6 +28,7 @@ import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.opass.e2e.cluster.DataNodeCounter;
 import org.opass.e2e.cluster.EmulatedCluster;
+import org.opass.e2e.cluster.TaskCounters;
 import org.opass.mrap.mapreduce.ArrayPiece;
 import org.opass.mrap.mapreduce.VariableInputFormat;
 import org.opass.mrap.mapreduce.VariableRecordReader;
@@ -273,7 +274,7 @@ final class MrapScienceBench implements BenchMain.Bench {
           for (InputSplit split : byHost.get(host)) {
             if (system.equals("variable")) {
               TaskAttemptContextImpl ctx = new TaskAttemptContextImpl(hostConf,
-                  new TaskAttemptID(), new MrapStridedBench.Reporter());
+                  new TaskAttemptID(), new TaskCounters());
               try (VariableRecordReader rr = new VariableRecordReader()) {
                 rr.initialize(split, ctx);
                 while (rr.nextKeyValue()) {

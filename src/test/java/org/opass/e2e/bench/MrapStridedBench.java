@@ -17,13 +17,10 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.BytesWritable;
 import org.apache.hadoop.io.LongWritable;
-import org.apache.hadoop.mapreduce.Counter;
-import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.InputFormat;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.RecordReader;
-import org.apache.hadoop.mapreduce.StatusReporter;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.FixedLengthInputFormat;
@@ -31,6 +28,7 @@ import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.opass.e2e.cluster.DataNodeCounter;
 import org.opass.e2e.cluster.EmulatedCluster;
+import org.opass.e2e.cluster.TaskCounters;
 import org.opass.mrap.copy.CopyOptions;
 import org.opass.mrap.copy.RestructuringCopy;
 import org.opass.mrap.mapreduce.AccessInputFormat;
@@ -238,34 +236,6 @@ final class MrapStridedBench implements BenchMain.Bench {
     long checksum;
   }
 
-  /** Counters for record readers, as a task's context has them. */
-  static final class Reporter extends StatusReporter {
-    final Counters counters = new Counters();
-
-    @Override
-    public synchronized Counter getCounter(Enum<?> name) {
-      return counters.findCounter(name);
-    }
-
-    @Override
-    public synchronized Counter getCounter(String group, String name) {
-      return counters.findCounter(group, name);
-    }
-
-    @Override
-    public void progress() {
-    }
-
-    @Override
-    public float getProgress() {
-      return 0;
-    }
-
-    @Override
-    public void setStatus(String status) {
-    }
-  }
-
   /**
    * Reads the pattern's regions of {@code file} as {@code system} does ({@code scan},
    * {@code access}, {@code access-nojoin}, {@code restructured}), every DataNode host a reader.
@@ -289,7 +259,7 @@ final class MrapStridedBench implements BenchMain.Bench {
     List<InputSplit> splits = format.getSplits(job);
     List<List<InputSplit>> byHost = assign(cluster, splits);
     long[] before = cluster.counters().perDataNode(DataNodeCounter.BYTES_READ);
-    Reporter reporter = new Reporter();
+    TaskCounters reporter = new TaskCounters();
     AtomicLong checksum = new AtomicLong();
     ExecutorService pool = Executors.newFixedThreadPool(cluster.size());
     long t0 = System.nanoTime();
@@ -334,7 +304,7 @@ final class MrapStridedBench implements BenchMain.Bench {
     res.bytesRead = Arrays.stream(cluster.counters().since(DataNodeCounter.BYTES_READ, before))
         .sum();
     res.calls = system.equals("scan") ? splits.size()
-        : reporter.counters.findCounter(MrapCounter.READ_CALLS).getValue();
+        : reporter.get(MrapCounter.READ_CALLS);
     res.checksum = checksum.get();
     return res;
   }

@@ -76,12 +76,8 @@ public final class CopyOptions {
     private Builder() {
     }
 
-    /** Restructure for this pattern (a tiled pattern is not supported: tiles overlap chunks). */
+    /** Restructure for this pattern: its regions packed per task, or its tiles tile by tile. */
     public Builder pattern(PatternConfig p) {
-      if (p != null && p.pattern() == null) {
-        throw new IllegalArgumentException(PatternConfig.KIND + "=" + p.kind() + ": a copy "
-            + "restructures for one pattern of regions; tiles are read as they lie");
-      }
       pattern = p;
       return this;
     }

@@ -3,12 +3,16 @@ package org.opass.mrap.copy;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.OutputStream;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.function.LongConsumer;
 import java.util.zip.CRC32C;
 import org.opass.mrap.layout.RestructuredLayout;
 import org.opass.mrap.layout.Segment;
 import org.opass.mrap.layout.SegmentCursor;
+import org.opass.mrap.pattern.AccessPattern;
+import org.opass.mrap.pattern.RegionCursor;
 
 /**
  * Writes byte ranges of a destination file from its source: the runs of the destination's
@@ -17,7 +21,12 @@ import org.opass.mrap.layout.SegmentCursor;
  * source order, so each has a window of its own: the runs of one kind that start within
  * {@value #GAP} bytes of each other are read together, up to {@value #WINDOW} bytes at once.
  *
- * <p>Memory: two windows and a look-ahead of {@value #QUEUE} runs, whatever the region count.
+ * <p>A tile-major layout's runs come from a band of tiles at a time (each tile's rows are
+ * spread over the original, its neighbours' between them): the band, up to 64 MiB, is read
+ * once as a block of the array and the tiles are written from it.
+ *
+ * <p>Memory: two windows, a band, and a look-ahead of {@value #QUEUE} runs, whatever the region
+ * count.
  * It computes the CRC32C of what it writes and its runs' part of the CRC32C of the original
  * ({@link Crc32c.Accumulator}), so that a copy is checked against both files' checksums
  * without a byte read back.
@@ -39,6 +48,7 @@ final class PhysicalWriter {
   private Crc32c.Accumulator original;
   private final Window regions = new Window();
   private final Window rest = new Window();
+  private final Gather tiles = new Gather();
   private final byte[] zeros = new byte[64 * 1024];
   // upcoming runs: [head, head + size) of these arrays, a ring
   private final Segment.Kind[] kind = new Segment.Kind[QUEUE];
@@ -99,7 +109,9 @@ final class PhysicalWriter {
           }
           break;
         default:
-          copy(out, kind[at] == Segment.Kind.REGION ? regions : rest, logical[at], n);
+          if (kind[at] != Segment.Kind.REGION || !tiles.serve(out, logical[at], n)) {
+            copy(out, kind[at] == Segment.Kind.REGION ? regions : rest, logical[at], n);
+          }
       }
       head = (head + 1) % QUEUE;
       size--;
@@ -205,11 +217,108 @@ final class PhysicalWriter {
     return end;
   }
 
+  /** Writes original bytes {@code [from, from + n)} from {@code buf} at {@code off}. */
+  private void copyOut(OutputStream out, byte[] buf, int off, long from, int n)
+      throws IOException {
+    piece.reset();
+    for (int done = 0; done < n; ) {
+      if (Thread.interrupted()) {
+        throw new InterruptedIOException("interrupted while copying");
+      }
+      int len = Math.min(n - done, 1 << 20);
+      piece.update(buf, off + done, len);
+      emit(out, buf, off + done, len);
+      done += len;
+    }
+    original.add((int) piece.getValue(), from + n);
+  }
+
   private void emit(OutputStream out, byte[] b, int off, int len) throws IOException {
     out.write(b, off, len);
     written.update(b, off, len);
     if (progress != null) {
       progress.accept(len);
+    }
+  }
+
+  /**
+   * The block of the original that a tile-major layout says to read with its runs
+   * ({@link RestructuredLayout#readTogether}): its regions end to end in {@code buf}, read
+   * with reads joined as {@link #reach} joins runs.
+   */
+  private final class Gather {
+    private AccessPattern block;
+    private byte[] buf = new byte[0];
+    private byte[] scratch = new byte[0];
+
+    /** Writes the run from the block, read first if need be; false if the layout has none. */
+    boolean serve(OutputStream out, long from, long n) throws IOException {
+      if (layout == null) {
+        return false;
+      }
+      if (!holds(from, n)) {
+        AccessPattern next = layout.readTogether(from);
+        if (next == null) {
+          return false;
+        }
+        fill(next);
+        if (!holds(from, n)) {
+          throw new IllegalStateException("a band " + next + " without the run at " + from);
+        }
+      }
+      copyOut(out, buf, (int) block.bytesBelow(from), from, (int) n);
+      return true;
+    }
+
+    private boolean holds(long from, long n) {
+      if (block == null) {
+        return false;
+      }
+      long k = block.firstAtOrAfter(from + 1) - 1; // the last region starting at or before it
+      return k >= 0 && from + n <= block.offsetOf(k) + block.bytesBefore(k + 1)
+          - block.bytesBefore(k);
+    }
+
+    private void fill(AccessPattern next) throws IOException {
+      block = null;
+      if (buf.length < next.totalBytes()) {
+        buf = new byte[Math.toIntExact(next.totalBytes())];
+      }
+      RegionCursor c = next.cursor();
+      boolean more = c.next();
+      int at = 0;
+      while (more) {
+        long start = c.offset();
+        long end = start + c.length();
+        // the regions one read reaches, as reach() joins runs: gaps read through stay within
+        // the regions' own bytes and a request, and a read within WINDOW bytes
+        List<long[]> joined = new ArrayList<>();
+        joined.add(new long[] {c.offset(), c.length()});
+        long needed = c.length();
+        long gaps = 0;
+        while ((more = c.next()) && c.offset() - end <= GAP
+            && gaps + c.offset() - end <= needed + c.length() + REQUEST
+            && c.offset() + c.length() - start <= WINDOW) {
+          joined.add(new long[] {c.offset(), c.length()});
+          gaps += c.offset() - end;
+          needed += c.length();
+          end = c.offset() + c.length();
+        }
+        if (joined.size() == 1) {
+          source.read(start, buf, at, (int) (end - start));
+          at += (int) (end - start);
+          continue;
+        }
+        if (scratch.length < end - start) {
+          scratch = new byte[(int) (end - start)];
+        }
+        source.read(start, scratch, 0, (int) (end - start));
+        for (long[] r : joined) {
+          System.arraycopy(scratch, (int) (r[0] - start), buf, at, (int) r[1]);
+          at += (int) r[1];
+        }
+      }
+      block = next;
     }
   }
 

@@ -10,7 +10,9 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.opass.mrap.layout.PackedLayout;
 import org.opass.mrap.layout.RestructuredLayout;
+import org.opass.mrap.layout.TiledLayout;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.PatternException;
 import org.slf4j.Logger;
@@ -171,7 +173,7 @@ public final class RestructuringCopy {
 
   /**
    * The layout of the destination: tasks of {@code -task-bytes} (whole chunks; one chunk by
-   * default) of the pattern's regions.
+   * default) of the pattern's regions, or for tiles the array tile by tile.
    *
    * @throws CopyException (usage) for a pattern that does not fit the source or cannot be
    *     restructured, or tasks smaller than a chunk
@@ -186,8 +188,11 @@ public final class RestructuringCopy {
     }
     try {
       options.pattern().checkWithin(source.length(), source.path().toString());
+      if (options.pattern().tiles() != null) { // a task a tile: -task-bytes does not apply
+        return TiledLayout.plan(options.pattern().tiles(), chunk, source.length());
+      }
       AccessPattern p = options.pattern().pattern();
-      return RestructuredLayout.plan(p, chunk, source.length(), taskBytes / chunk);
+      return PackedLayout.plan(p, chunk, source.length(), taskBytes / chunk);
     } catch (PatternException e) {
       throw new CopyException(true, e.getMessage(), e);
     } catch (IllegalArgumentException e) { // overlapping regions

@@ -77,6 +77,7 @@ final class SourceFile {
   final class Reader implements Closeable {
     private final FSDataInputStream in;
     private final LogicalReads original;
+    private long reads;
 
     Reader(FSDataInputStream in) {
       this.in = in;
@@ -85,11 +86,17 @@ final class SourceFile {
 
     /** Reads original bytes {@code [from, from + len)} into {@code buf} at {@code off}. */
     void read(long from, byte[] buf, int off, int len) throws IOException {
+      reads++;
       if (original == null) {
         in.readFully(from, buf, off, len);
       } else {
         original.read(from, buf, off, len);
       }
+    }
+
+    /** Reads asked of it so far. */
+    long reads() {
+      return reads;
     }
 
     @Override

@@ -125,7 +125,7 @@ class MrapCopyTest {
       AccessPattern p = MrapConf.pattern(conf).pattern();
       for (int t = 0; t < layout.tasks(); t++) {
         TaskPlacer placer = layout.placer(t);
-        RegionCursor rc = p.cursor(layout.taskFrom(t), layout.taskTo(t));
+        RegionCursor rc = layout.taskRegions(t).cursor();
         while (rc.next()) {
           long at = placer.place(rc.length());
           assertArrayEquals(Arrays.copyOfRange(data, (int) rc.offset(),

@@ -14,7 +14,8 @@ import java.util.zip.CRC32C;
  * <pre>
  *   0  16 bytes  "MRAP-RESTRUCTURE" (ASCII; a plain file that happens to start so still fails
  *                the header's CRC)
- *  16  int       format version ({@value RestructuredLayout#VERSION})
+ *  16  int       format version ({@value PackedLayout#VERSION}: packed regions;
+ *                {@value TiledLayout#VERSION}: tile-major)
  *  20  long      data length: where the trailer starts
  *  28  int       trailer length
  *  32  int       CRC32C of the trailer
@@ -70,9 +71,10 @@ public final class LayoutHeader {
           + "is damaged (CRC mismatch)");
     }
     int version = b.getInt(16);
-    if (version != RestructuredLayout.VERSION) {
+    if (version != PackedLayout.VERSION && version != TiledLayout.VERSION) {
       throw new IOException(source + " is an MRAP restructured file of format version "
-          + version + "; this release reads version " + RestructuredLayout.VERSION);
+          + version + "; this release reads versions " + PackedLayout.VERSION + " and "
+          + TiledLayout.VERSION);
     }
     LayoutHeader h = new LayoutHeader(version, b.getLong(20), b.getInt(28), b.getInt(32),
         b.getLong(36), b.getLong(44));
@@ -97,6 +99,11 @@ public final class LayoutHeader {
     crc.update(b.array(), 0, 52);
     b.putInt((int) crc.getValue());
     return b.array();
+  }
+
+  /** The format version: which kind of layout the trailer holds. */
+  public int version() {
+    return version;
   }
 
   /** Where the trailer starts: the end of the data. */

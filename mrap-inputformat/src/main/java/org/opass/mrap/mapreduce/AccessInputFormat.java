@@ -155,10 +155,10 @@ public class AccessInputFormat extends FileInputFormat<LongWritable, BytesWritab
     List<InputSplit> splits = new ArrayList<>();
     for (RestructuredFiles.Inspected file : files) {
       if (file.layout() != null && stored) {
-        if (pc.pattern() == null || !AccessPattern.sameRegions(pc.pattern(),
-            file.layout().pattern())) {
+        if (!(pc.tiles() != null ? file.layout().packs(pc.tiles())
+            : file.layout().packs(pc.pattern()))) {
           throw new InvalidJobConfException(file.status().getPath() + " was restructured for "
-              + "the pattern " + file.layout().pattern() + ", and this job reads " + pc
+              + file.layout().restructuredFor() + ", and this job reads " + pc
               + ": run it with the stored pattern, set " + RESTRUCTURED + "=index to read it "
               + "through the stored layout (slower), or restructure the file again for this "
               + "pattern");

@@ -20,8 +20,9 @@ import org.opass.mrap.pattern.RegionCursor;
  * longer than {@link AccessInputFormat#RECORD_BYTES} comes as several records, each keyed by
  * its own logical offset), with positioned reads of only those bytes, and of the gaps up to
  * {@link AccessInputFormat#COALESCE_GAP} between regions of one block, which are read once for
- * several regions. A packed task of a restructured file is read where its first fit put each
- * region, regions of a chunk lying end to end (joined reads of up to 8 MiB); a restructured
+ * several regions. A packed task of a restructured file is read where its layout put each
+ * region, regions lying end to end read together (up to 8 MiB at once, across chunk
+ * boundaries: a tile is one read); a restructured
  * file read with another pattern goes through its layout. Counts its reads in
  * {@link MrapCounter}.
  *
@@ -93,10 +94,12 @@ public class AccessRecordReader extends RecordReader<LongWritable, BytesWritable
     layout = RestructuredFiles.checkSame(fs, split.path(), split.fileLength(), split.identity(),
         split.layout() == AccessSplit.Layout.THROUGH_INDEX);
     switch (split.layout()) {
-      case PACKED: // a chunk's regions lie end to end: read them together, and no other byte
+      case PACKED: // a task's regions lie end to end in its chunks: read them together,
+        // across chunk boundaries too (a tile or a contiguous task is then one read)
         source = packed(split);
         join = true;
         gap = 0;
+        blockSize = Long.MAX_VALUE;
         break;
       case THROUGH_INDEX: // each record is read through the layout
         source = inOrder(split);
@@ -270,11 +273,11 @@ public class AccessRecordReader extends RecordReader<LongWritable, BytesWritable
 
   /**
    * Joins the next records into one read while each starts within {@code gap} of the bytes
-   * read so far (not before them), in the same block, and the read stays under the size
-   * limit. A record that joins no other is read straight into the value instead.
+   * read so far (not before them), in the same block (a packed task: in the task), and the
+   * read stays under the size limit. A record that joins no other is read straight into the value instead.
    */
   private void plan(long off, int len) throws IOException {
-    long blockEnd = (off / blockSize + 1) * blockSize;
+    long blockEnd = blockSize == Long.MAX_VALUE ? blockSize : (off / blockSize + 1) * blockSize;
     long end = off + len;
     int joined = 1;
     while (join && end <= blockEnd && queued(joined + 1)) {

@@ -82,8 +82,7 @@ public final class AccessSplit extends InputSplit implements Writable {
   static AccessSplit packed(RestructuredFiles.Inspected file, int t, String[] hosts) {
     RestructuredLayout layout = file.layout();
     AccessSplit s = new AccessSplit(file.status().getPath(), file.status().getLen(),
-        layout.pattern().slice(layout.taskFrom(t), layout.taskTo(t)),
-        layout.pattern().bytesBefore(layout.taskFrom(t)), file.status().getBlockSize(), hosts);
+        layout.taskRegions(t), layout.taskLogicalStart(t), file.status().getBlockSize(), hosts);
     s.layout = Layout.PACKED;
     s.identity = file.identity();
     s.chunkSize = layout.chunkSize();

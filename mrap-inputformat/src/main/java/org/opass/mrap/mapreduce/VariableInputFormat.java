@@ -297,7 +297,7 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
       AccessInputFormat.Blocks blocks = new AccessInputFormat.Blocks(fp.status, conf);
       AccessPattern p = fp.plan.pattern();
       RestructuredLayout layout = fp.file.layout();
-      if (layout != null && AccessPattern.sameRegions(p, layout.pattern())) {
+      if (layout != null && layout.packs(p)) {
         for (int t = 0; t < layout.tasks(); t++) { // packed for this slab: a task's chunks
           AccessSplit packed = AccessSplit.packed(fp.file, t, new String[0]);
           parts.add(part(fp, packed));
@@ -307,8 +307,8 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
           total += packed.getLength();
         }
       } else if (layout != null && stored) {
-        throw new InvalidJobConfException(fp.status.getPath() + " was restructured for the "
-            + "pattern " + layout.pattern() + ", and this job's slab of " + fp.plan.variable()
+        throw new InvalidJobConfException(fp.status.getPath() + " was restructured for "
+            + layout.restructuredFor() + ", and this job's slab of " + fp.plan.variable()
             + " is " + p + ": read it with the slab it was restructured for, set "
             + AccessInputFormat.RESTRUCTURED + "=index to read it through the stored layout "
             + "(slower), or restructure it again for this slab");

@@ -54,6 +54,30 @@ public final class TiledPattern {
     return tileCount;
   }
 
+  /** Byte offset of the array's first element. */
+  public long base() {
+    return base;
+  }
+
+  /** Elements per dimension. */
+  public long[] shape() {
+    return shape.clone();
+  }
+
+  public long elementSize() {
+    return elementSize;
+  }
+
+  /** A tile's extent per dimension (the last tiles of a dimension may be smaller). */
+  public long[] tileShape() {
+    return tile.clone();
+  }
+
+  /** Tiles per dimension: the tile grid. */
+  public long[] grid() {
+    return tilesPerDim.clone();
+  }
+
   /** Tile {@code i}, row-major over the tile grid. */
   public SubarrayPattern tile(long i) {
     if (i < 0 || i >= tileCount) {

@@ -16,8 +16,9 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapred.InvalidJobConfException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.opass.mrap.layout.PackedLayout;
 import org.opass.mrap.layout.RestructuredLayout;
-import org.opass.mrap.layout.RestructuredLayoutTest;
+import org.opass.mrap.layout.PackedLayoutTest;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.PatternConfig;
 import org.opass.mrap.pattern.Region;
@@ -36,7 +37,7 @@ class RestructuredReadTest {
   static File writeRestructured(File dir, String name, byte[] original,
       RestructuredLayout layout) throws Exception {
     File file = new File(dir, name);
-    Files.write(file.toPath(), RestructuredLayoutTest.restructure(original, layout));
+    Files.write(file.toPath(), PackedLayoutTest.restructure(original, layout));
     return file;
   }
 
@@ -78,7 +79,7 @@ class RestructuredReadTest {
     rnd.nextBytes(original);
     StridedPattern p = StridedPattern.vector(100, 1000, 4000, 100); // a fifth of the file
     long chunk = 32 * 1024;
-    RestructuredLayout layout = RestructuredLayout.plan(p, chunk, original.length, 1);
+    PackedLayout layout = PackedLayout.plan(p, chunk, original.length, 1);
     File file = writeRestructured(tmp, "particles", original, layout);
     Configuration conf = conf(chunk, p);
     AccessInputFormatTest.Reporter reporter = new AccessInputFormatTest.Reporter();
@@ -111,7 +112,7 @@ class RestructuredReadTest {
     byte[] original = new byte[300_000];
     rnd.nextBytes(original);
     StridedPattern stored = StridedPattern.vector(0, 500, 2500, 90);
-    RestructuredLayout layout = RestructuredLayout.plan(stored, 8192, original.length, 2);
+    PackedLayout layout = PackedLayout.plan(stored, 8192, original.length, 2);
     File file = writeRestructured(tmp, "f", original, layout);
     StridedPattern other = StridedPattern.vector(777, 3000, 10_000, 23);
     Configuration conf = conf(8192, other);

@@ -22,7 +22,7 @@ import org.opass.mrap.pattern.SubarrayPattern;
  * original's length plus the header, the trailer and at most a region's worth of zeros per
  * chunk; and its trailer reads back as the same layout.
  */
-public class RestructuredLayoutTest {
+public class PackedLayoutTest {
 
   /** The restructured file's bytes, as the copy tool writes them: run by run. */
   public static byte[] restructure(byte[] original, RestructuredLayout layout) {
@@ -121,7 +121,7 @@ public class RestructuredLayoutTest {
 
   private static void check(byte[] original, AccessPattern p, long chunk, long perTask,
       String what) throws IOException {
-    RestructuredLayout layout = RestructuredLayout.plan(p, chunk, original.length, perTask);
+    PackedLayout layout = PackedLayout.plan(p, chunk, original.length, perTask);
     layout.checkPlacement();
     byte[] physical = restructure(original, layout);
     assertArrayEquals(original, logical(physical, layout, 0, original.length), what);
@@ -174,7 +174,7 @@ public class RestructuredLayoutTest {
     assertEquals(layout.toString(), back.toString());
     assertEquals(layout.tasks(), back.tasks());
     for (int t = 0; t < layout.tasks(); t++) {
-      assertEquals(layout.taskFrom(t), back.taskFrom(t));
+      assertEquals(layout.taskLogicalStart(t), back.taskLogicalStart(t));
       assertEquals(layout.taskFirstChunk(t), back.taskFirstChunk(t));
     }
     assertArrayEquals(physical, restructure(original, back), what);
@@ -199,7 +199,7 @@ public class RestructuredLayoutTest {
     // the thesis's ten 6.3 MB regions in a 64 MiB chunk, scaled: 100,000 bytes in 1 MiB
     int chunk = 1 << 20;
     StridedPattern p = StridedPattern.vector(0, 100_000, 25_000, 100);
-    RestructuredLayout layout = RestructuredLayout.plan(p, chunk, p.end(), 1);
+    PackedLayout layout = PackedLayout.plan(p, chunk, p.end(), 1);
     assertEquals(10, layout.tasks());
     for (int t = 0; t < 10; t++) {
       assertEquals(10, layout.taskTo(t) - layout.taskFrom(t));
@@ -217,7 +217,7 @@ public class RestructuredLayoutTest {
     StridedPattern p = StridedPattern.vector(338, 587_000, 146_750, 40);
     byte[] original = new byte[(int) p.end() + 1000];
     new Random(5).nextBytes(original);
-    RestructuredLayout layout = RestructuredLayout.plan(p, chunk, original.length, 2);
+    PackedLayout layout = PackedLayout.plan(p, chunk, original.length, 2);
     assertTrue(layout.contiguous(), layout.toString());
     assertEquals(0, layout.zeros());
     assertEquals(original.length + RestructuredLayout.HEADER_BYTES, layout.dataLength());
@@ -231,7 +231,7 @@ public class RestructuredLayoutTest {
   @Test
   void aFileSmallerThanAChunkIsNotPadded() {
     StridedPattern dense = StridedPattern.vector(0, 36, 1, 29_000); // 97% of interest
-    RestructuredLayout layout = RestructuredLayout.plan(dense, 128L << 20, dense.end() + 77, 1);
+    PackedLayout layout = PackedLayout.plan(dense, 128L << 20, dense.end() + 77, 1);
     assertEquals(1, layout.tasks());
     assertEquals(0, layout.zeros());
     assertEquals(dense.end() + 77 + RestructuredLayout.HEADER_BYTES, layout.dataLength());
@@ -242,13 +242,13 @@ public class RestructuredLayoutTest {
   void overlapsAndPatternsPastTheEndAreRefused() {
     AccessPattern overlapping = IndexedPattern.of(new long[] {0, 5}, new long[] {10, 10});
     assertTrue(assertThrows(IllegalArgumentException.class,
-        () -> RestructuredLayout.plan(overlapping, 1024, 100, 1)).getMessage()
+        () -> PackedLayout.plan(overlapping, 1024, 100, 1)).getMessage()
         .contains("overlap"));
     assertTrue(assertThrows(IllegalArgumentException.class,
-        () -> RestructuredLayout.plan(StridedPattern.vector(0, 10, 0, 11), 1024, 100, 1))
+        () -> PackedLayout.plan(StridedPattern.vector(0, 10, 0, 11), 1024, 100, 1))
         .getMessage().contains("past the file's 100"));
     assertTrue(assertThrows(IllegalArgumentException.class,
-        () -> RestructuredLayout.plan(StridedPattern.vector(0, 10, 0, 1), 64, 100, 1))
+        () -> PackedLayout.plan(StridedPattern.vector(0, 10, 0, 1), 64, 100, 1))
         .getMessage().contains("chunk size (64)"));
   }
 
@@ -256,7 +256,7 @@ public class RestructuredLayoutTest {
   void aDamagedHeaderOrTrailerIsRefusedNamingTheFile() throws Exception {
     byte[] original = new byte[5000];
     new Random(3).nextBytes(original);
-    RestructuredLayout layout = RestructuredLayout.plan(StridedPattern.vector(0, 10, 90, 50),
+    PackedLayout layout = PackedLayout.plan(StridedPattern.vector(0, 10, 90, 50),
         1024, original.length, 1);
     byte[] physical = restructure(original, layout);
     byte[] bad = physical.clone();

@@ -1,0 +1,798 @@
+package org.opass.mrap.layout;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInput;
+import java.io.DataInputStream;
+import java.io.DataOutput;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.zip.CRC32C;
+import org.opass.mrap.pattern.AccessPattern;
+import org.opass.mrap.pattern.PatternCodec;
+import org.opass.mrap.pattern.RegionCursor;
+import org.opass.mrap.pattern.TaskPartition;
+
+/**
+ * How a restructured file (written by MRAP's copy) lays out its original bytes (thesis §4.3.2,
+ * Algorithm 4.3.1). The regions of the pattern are cut, in order, into tasks: each task takes
+ * regions while first fit ({@link TaskPlacer}) packs them into at most {@code chunksPerTask}
+ * chunks of its own, so that a task reads a few whole chunks instead of regions scattered over
+ * many. The room left in each chunk (less than the region that did not fit) is filled with the
+ * original's other bytes, in order, and the rest of those bytes follow the last chunk; a
+ * chunk's room is zeros only when no such byte is left. The last chunk is never padded. When
+ * first fit would need zeros for more than {@value #MAX_PADDING_PERCENT}% of the original, the
+ * layout is contiguous instead: the regions end to end, tasks cut by bytes, no room anywhere.
+ *
+ * <p>The file: a {@link LayoutHeader} in the first {@value #HEADER_BYTES} bytes of chunk 0, the
+ * packed chunks, the other bytes, then the trailer: this layout ({@link #trailer()}; the
+ * pattern, chunk size, original length, and per task its first region and first chunk, per
+ * chunk its bytes used). The layout thus lives in the data file and goes wherever it goes.
+ *
+ * <p>Readers need no index of the regions: a task's regions are placed again by replaying its
+ * first fit; the bytes of no region are found by their rank among them, from the chunks'
+ * used bytes (16 bytes a chunk, 16 a task, in memory). Immutable.
+ */
+public final class PackedLayout implements RestructuredLayout {
+  /** Format and placement version; a reader refuses others. */
+  public static final int VERSION = 2;
+  private static final long TRAILER_MAGIC = 0x4d5241504c41594fL; // "MRAPLAYO"
+
+  /** Zeros first fit may add before the layout is made contiguous instead: 1% of the original. */
+  static final int MAX_PADDING_PERCENT = 1;
+
+  private final AccessPattern pattern;
+  private final long chunk;
+  private final long logicalLength;
+  private final boolean contiguous;
+  private final long[] taskFrom; // first region of each task
+  private final long[] taskBin; // first chunk of each task
+  private final long[] binUsed; // bytes used in each chunk, the header in chunk 0 included
+  private final long[] holesBefore; // room in the chunks before each chunk (the last excepted)
+  private final long interiorHoles;
+  private final long rest; // original bytes of no region
+  private final long tailStart;
+  private final long dataLength;
+  private final byte[] trailer;
+  private final int trailerCrc;
+
+  private PackedLayout(AccessPattern pattern, long chunk, long logicalLength,
+      boolean contiguous, long[] taskFrom, long[] taskBin, long[] binUsed) throws IOException {
+    this.pattern = pattern;
+    this.chunk = chunk;
+    this.logicalLength = logicalLength;
+    this.contiguous = contiguous;
+    this.taskFrom = taskFrom;
+    this.taskBin = taskBin;
+    this.binUsed = binUsed;
+    int bins = binUsed.length;
+    holesBefore = new long[bins];
+    for (int b = 1; b < bins; b++) {
+      holesBefore[b] = holesBefore[b - 1] + chunk - binUsed[b - 1];
+    }
+    interiorHoles = holesBefore[bins - 1];
+    rest = logicalLength - pattern.totalBytes();
+    tailStart = (bins - 1) * chunk + binUsed[bins - 1];
+    dataLength = tailStart + Math.max(0, rest - interiorHoles);
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    writeTrailer(new DataOutputStream(bytes));
+    trailer = bytes.toByteArray();
+    CRC32C crc = new CRC32C();
+    crc.update(trailer);
+    trailerCrc = (int) crc.getValue();
+  }
+
+  /**
+   * Plans the layout of a file of {@code logicalLength} bytes for {@code pattern}: tasks of at
+   * most {@code chunksPerTask} chunks of {@code chunk} bytes each (a task whose first region
+   * needs more gets what it needs).
+   *
+   * @throws IllegalArgumentException for a chunk no larger than the header, regions past the
+   *     file's end, or overlapping regions (an overlapped byte cannot be in two places)
+   */
+  public static PackedLayout plan(AccessPattern pattern, long chunk, long logicalLength,
+      long chunksPerTask) {
+    if (chunk <= HEADER_BYTES) {
+      throw new IllegalArgumentException("the chunk size (" + chunk + ") must be more than the "
+          + HEADER_BYTES + "-byte header");
+    }
+    if (chunksPerTask < 1) {
+      throw new IllegalArgumentException("chunks per task must be >= 1, got " + chunksPerTask);
+    }
+    if (pattern.end() > logicalLength) {
+      throw new IllegalArgumentException("the pattern reads up to byte " + pattern.end()
+          + ", past the file's " + logicalLength);
+    }
+    if (!pattern.disjoint()) {
+      throw new IllegalArgumentException("regions of " + pattern + " overlap: a restructured "
+          + "file holds each byte once");
+    }
+    PackedLayout firstFit = firstFit(pattern, chunk, logicalLength, chunksPerTask);
+    return firstFit.zeros() * 100 <= logicalLength * MAX_PADDING_PERCENT ? firstFit
+        : contiguous(pattern, chunk, logicalLength, chunksPerTask);
+  }
+
+  private static PackedLayout firstFit(AccessPattern pattern, long chunk,
+      long logicalLength, long chunksPerTask) {
+    LongList from = new LongList();
+    LongList bins = new LongList();
+    LongList used = new LongList();
+    from.add(0);
+    bins.add(0);
+    TaskPlacer placer = new TaskPlacer(chunk, HEADER_BYTES, 0, chunksPerTask);
+    RegionCursor c = pattern.cursor();
+    for (long index = 0; c.next(); index++) {
+      if (placer.place(c.length()) < 0) { // the task is full: the next one starts here
+        close(placer, used);
+        from.add(index);
+        bins.add(bins.last() + placer.bins());
+        placer = new TaskPlacer(chunk, HEADER_BYTES, bins.last(), chunksPerTask);
+        placer.place(c.length());
+      }
+    }
+    close(placer, used);
+    return make(pattern, chunk, logicalLength, false, from.toArray(), bins.toArray(),
+        used.toArray());
+  }
+
+  /**
+   * The regions end to end after the header, cut into tasks of {@code chunksPerTask} chunks'
+   * worth of bytes: no room left in any chunk, so no zeros, and each task reads one contiguous
+   * run (a chunk or two more than first fit's, where a region straddles a chunk's end). What
+   * first fit gives way to when the room its chunks leave outgrows the original's other bytes
+   * (regions of a little over half a chunk leave nearly half of each).
+   */
+  private static PackedLayout contiguous(AccessPattern pattern, long chunk,
+      long logicalLength, long chunksPerTask) {
+    TaskPartition tasks = TaskPartition.byBytes(pattern, Math.multiplyExact(chunksPerTask,
+        chunk));
+    long[] from = new long[tasks.tasks()];
+    long[] bins = new long[from.length];
+    for (int t = 0; t < from.length; t++) {
+      from[t] = tasks.regionFrom(t);
+      bins[t] = (HEADER_BYTES + pattern.bytesBefore(from[t])) / chunk;
+    }
+    long packed = HEADER_BYTES + pattern.totalBytes();
+    long count = (packed - 1) / chunk + 1;
+    if (count > Integer.MAX_VALUE - 8) {
+      throw new IllegalArgumentException("more than 2^31 chunks: use larger chunks");
+    }
+    long[] used = new long[(int) count];
+    Arrays.fill(used, chunk);
+    used[used.length - 1] = packed - (count - 1) * chunk;
+    return make(pattern, chunk, logicalLength, true, from, bins, used);
+  }
+
+  private static PackedLayout make(AccessPattern pattern, long chunk, long logicalLength,
+      boolean contiguous, long[] from, long[] bins, long[] used) {
+    try {
+      return new PackedLayout(pattern, chunk, logicalLength, contiguous, from, bins,
+          used);
+    } catch (IOException e) { // writing to memory
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static void close(TaskPlacer placer, LongList used) {
+    for (int j = 0; j < placer.bins(); j++) {
+      used.add(placer.used(j));
+    }
+  }
+
+  public AccessPattern pattern() {
+    return pattern;
+  }
+
+  @Override
+  public long chunkSize() {
+    return chunk;
+  }
+
+  @Override
+  public long logicalLength() {
+    return logicalLength;
+  }
+
+  @Override
+  public long dataLength() {
+    return dataLength;
+  }
+
+  @Override
+  public int trailerLength() {
+    return trailer.length;
+  }
+
+  /** Zero bytes the file holds: room in chunks that no original byte was left to fill. */
+  public long zeros() {
+    return Math.max(0, interiorHoles - rest);
+  }
+
+  @Override
+  public int tasks() {
+    return taskFrom.length;
+  }
+
+  /** The regions task {@code t} packs: {@code [taskFrom(t), taskTo(t))} of the pattern. */
+  public long taskFrom(int t) {
+    return taskFrom[t];
+  }
+
+  public long taskTo(int t) {
+    return t + 1 < taskFrom.length ? taskFrom[t + 1] : pattern.regionCount();
+  }
+
+  @Override
+  public long taskFirstChunk(int t) {
+    return taskBin[t];
+  }
+
+  @Override
+  public long taskChunks(int t) {
+    return (t + 1 < taskBin.length ? taskBin[t + 1] : binUsed.length) - taskBin[t];
+  }
+
+  /** Whether the regions lie end to end (first fit would have padded too much). */
+  @Override
+  public boolean contiguous() {
+    return contiguous;
+  }
+
+  @Override
+  public long taskStart(int t) {
+    return contiguous ? HEADER_BYTES + pattern.bytesBefore(taskFrom[t])
+        : taskBin[t] * chunk + (taskBin[t] == 0 ? HEADER_BYTES : 0);
+  }
+
+  @Override
+  public long taskEnd(int t) {
+    return contiguous ? HEADER_BYTES + pattern.bytesBefore(taskTo(t))
+        : Math.min((taskBin[t] + taskChunks(t)) * chunk, dataLength);
+  }
+
+  @Override
+  public AccessPattern taskRegions(int t) {
+    return pattern.slice(taskFrom[t], taskTo(t));
+  }
+
+  @Override
+  public long taskLogicalStart(int t) {
+    return pattern.bytesBefore(taskFrom[t]);
+  }
+
+  @Override
+  public boolean packs(AccessPattern regions) {
+    return AccessPattern.sameRegions(regions, pattern);
+  }
+
+  @Override
+  public String restructuredFor() {
+    return "the pattern " + pattern;
+  }
+
+  /** The task that packs region {@code k}. */
+  public int taskOfRegion(long k) {
+    return floor(taskFrom, k);
+  }
+
+  /** Chunks the packed regions use. */
+  public int chunks() {
+    return binUsed.length;
+  }
+
+  @Override
+  public byte[] header() {
+    return new LayoutHeader(VERSION, dataLength, trailer.length, trailerCrc, logicalLength,
+        physicalLength()).bytes();
+  }
+
+  @Override
+  public byte[] trailer() {
+    return trailer.clone();
+  }
+
+  @Override
+  public int trailerCrc() {
+    return trailerCrc;
+  }
+
+  private static int floor(long[] sorted, long key) {
+    int i = Arrays.binarySearch(sorted, key);
+    return i >= 0 ? i : -i - 2;
+  }
+
+  /**
+   * The runs of the physical file in {@code [from, to)}, in physical order: header, regions,
+   * the other bytes, zeros, trailer. What a writer writes.
+   */
+  @Override
+  public SegmentCursor physical(long from, long to) {
+    if (from < 0 || from > to || to > physicalLength()) {
+      throw new IndexOutOfBoundsException("[" + from + ", " + to + ") of a "
+          + physicalLength() + "-byte file");
+    }
+    return new PhysicalCursor(from, to);
+  }
+
+  /**
+   * The original bytes {@code [from, to)}, in original order, each run with where it is in the
+   * physical file. What a reader of the original reads; {@link LogicalCursor#seek} moves it on
+   * to a later range at the cost of the regions between.
+   */
+  @Override
+  public LogicalCursor logical(long from, long to) {
+    checkLogical(from, to);
+    return new Cursor(from, to);
+  }
+
+  private void checkLogical(long from, long to) {
+    if (from < 0 || from > to || to > logicalLength) {
+      throw new IndexOutOfBoundsException("[" + from + ", " + to + ") of a "
+          + logicalLength + "-byte original");
+    }
+  }
+
+  /** Length of region {@code k}. */
+  private long regionLength(long k) {
+    return pattern.bytesBefore(k + 1) - pattern.bytesBefore(k);
+  }
+
+  /** The original's bytes of no region, from a rank among them on: runs in original order. */
+  private final class RestRuns {
+    private long x; // the original offset of the current rank
+    private RegionCursor ahead; // positioned on the next region
+    private boolean more;
+
+    /** Positions at the {@code r}-th byte of no region ({@code r < rest}). */
+    void seek(long r) {
+      long lo = 0;
+      long hi = pattern.regionCount(); // the regions with at most r such bytes before them
+      while (lo < hi) {
+        long mid = (lo + hi) >>> 1;
+        if (pattern.offsetOf(mid) - pattern.bytesBefore(mid) <= r) {
+          lo = mid + 1;
+        } else {
+          hi = mid;
+        }
+      }
+      x = r + pattern.bytesBefore(lo);
+      ahead = pattern.cursor(lo, pattern.regionCount());
+      more = ahead.next();
+    }
+
+    /** Bytes of the current run, from the current position. */
+    long run() {
+      return (more ? ahead.offset() : logicalLength) - x;
+    }
+
+    long offset() {
+      return x;
+    }
+
+    void advance(long n) {
+      x += n;
+      while (more && x == ahead.offset()) {
+        x += ahead.length();
+        more = ahead.next();
+      }
+    }
+  }
+
+  /**
+   * Where the {@code r}-th byte of no region is in the physical file; {@code room[0]} is set to
+   * how many bytes of its run follow there (the rest of its chunk's room, or no bound in the
+   * tail).
+   */
+  private long restAt(long r, long[] room) {
+    if (r < interiorHoles) {
+      int lo = 0;
+      int hi = binUsed.length - 1; // the chunks with room before the last
+      while (lo < hi) { // the first chunk with more room before it than r
+        int mid = (lo + hi) >>> 1;
+        if (holesBefore[mid] <= r) {
+          lo = mid + 1;
+        } else {
+          hi = mid;
+        }
+      }
+      int b = lo - 1; // the last chunk with at most r bytes of room before it: r is in its room
+      long into = r - holesBefore[b];
+      room[0] = chunk - binUsed[b] - into;
+      return b * chunk + binUsed[b] + into;
+    }
+    room[0] = Long.MAX_VALUE;
+    return tailStart + (r - interiorHoles);
+  }
+
+  /** The current run of a cursor: what {@link SegmentCursor}'s accessors give. */
+  abstract static class Runs implements SegmentCursor {
+    Segment.Kind kind;
+    long logical;
+    long physical;
+    long length;
+
+    @Override
+    public Segment.Kind kind() {
+      return kind;
+    }
+
+    @Override
+    public long logical() {
+      return logical;
+    }
+
+    @Override
+    public long physical() {
+      return physical;
+    }
+
+    @Override
+    public long length() {
+      return length;
+    }
+  }
+
+  private final class PhysicalCursor extends Runs {
+    private final long to;
+    private long pos;
+    // the chunk being walked and its stage: 0 header, 1 regions, 2 room or tail
+    private long bin = -1;
+    private int stage;
+    private RegionCursor regions;
+    private TaskPlacer placer;
+    private RestRuns restRuns;
+    private long restRank = -1; // the rank restRuns stands at
+
+    PhysicalCursor(long from, long to) {
+      this.pos = from;
+      this.to = to;
+    }
+
+    @Override
+    public boolean next() {
+      while (pos < to) {
+        if (pos >= dataLength) {
+          return emit(Segment.Kind.TRAILER, -1, to - pos);
+        }
+        long b = Math.min(pos / chunk, binUsed.length - 1);
+        if (b != bin) {
+          bin = b;
+          stage = 0;
+        }
+        long binStart = b * chunk;
+        if (stage == 0) {
+          if (pos < HEADER_BYTES) {
+            return emit(Segment.Kind.HEADER, -1, Math.min(HEADER_BYTES, to) - pos);
+          }
+          if (contiguous) { // the regions from the one that holds the chunk's first byte
+            long i = pattern.regionOfByte(Math.max(0, binStart - HEADER_BYTES));
+            regions = pattern.cursor(i, pattern.regionCount());
+            placer = TaskPlacer.contiguous(HEADER_BYTES + pattern.bytesBefore(i));
+          } else {
+            int t = floor(taskBin, b);
+            regions = pattern.cursor(taskFrom[t], taskTo(t));
+            placer = placer(t);
+          }
+          stage = 1;
+        }
+        if (stage == 1) {
+          long binEnd = binStart + chunk;
+          while (regions.next()) {
+            long at = placer.place(regions.length());
+            if (contiguous && at >= binEnd) {
+              break; // the rest lie in later chunks
+            }
+            long s = Math.max(Math.max(at, binStart), pos);
+            long e = Math.min(Math.min(at + regions.length(), binEnd), to);
+            if (s < e) {
+              return emit(Segment.Kind.REGION, regions.offset() + (s - at), e - s);
+            }
+          }
+          stage = 2;
+          regions = null;
+          placer = null;
+        }
+        long roomStart = binStart + binUsed[(int) b];
+        long roomEnd = b < binUsed.length - 1 ? binStart + chunk : dataLength;
+        if (pos < roomStart) {
+          throw new IllegalStateException("a layout whose chunk " + b + " has unplaced bytes");
+        }
+        long r = (b < binUsed.length - 1 ? holesBefore[(int) b] : interiorHoles)
+            + (pos - roomStart);
+        long end = Math.min(roomEnd, to);
+        if (r >= rest) {
+          return emit(Segment.Kind.ZEROS, -1, end - pos);
+        }
+        if (restRuns == null || restRank != r) {
+          restRuns = new RestRuns();
+          restRuns.seek(r);
+        }
+        long n = Math.min(Math.min(end - pos, restRuns.run()), rest - r);
+        long at = restRuns.offset();
+        restRuns.advance(n);
+        restRank = r + n;
+        return emit(Segment.Kind.REST, at, n);
+      }
+      return false;
+    }
+
+    private boolean emit(Segment.Kind k, long logicalAt, long n) {
+      kind = k;
+      logical = logicalAt;
+      physical = pos;
+      length = n;
+      pos += n;
+      return true;
+    }
+
+  }
+
+  /** Runs of the original's bytes in original order, with their physical places. */
+  private final class Cursor extends Runs implements LogicalCursor {
+    private long to;
+    private long x;
+    private RegionCursor regions; // on the current or next region
+    private boolean more;
+    private long regionIndex; // of the region the cursor is on
+    private long regionAt; // its physical offset
+    private int task = -1;
+    private TaskPlacer placer;
+    private final long[] room = new long[1];
+
+    Cursor(long from, long to) {
+      start(from, to);
+    }
+
+    /**
+     * Moves on to {@code [from, to)}: from the current place on, if {@code from} is in the
+     * same task and not behind, else from the task's start.
+     */
+    @Override
+    public void seek(long from, long to) {
+      checkLogical(from, to);
+      long i = regionAt(from);
+      if (i >= pattern.regionCount() || !more || i < regionIndex || taskOfRegion(i) != task) {
+        start(from, to);
+        return;
+      }
+      while (regionIndex < i) {
+        nextRegion();
+      }
+      this.x = from;
+      this.to = to;
+    }
+
+    /** The region holding {@code x}, or the first after it. */
+    private long regionAt(long x) {
+      long i = pattern.firstAtOrAfter(x);
+      if (i > 0 && pattern.offsetOf(i - 1) + regionLength(i - 1) > x) {
+        i--; // inside region i - 1
+      }
+      return i;
+    }
+
+    private void start(long from, long to) {
+      this.x = from;
+      this.to = to;
+      long i = regionAt(from);
+      regionIndex = i;
+      more = false;
+      if (i < pattern.regionCount()) {
+        task = taskOfRegion(i);
+        if (contiguous) {
+          placer = TaskPlacer.contiguous(HEADER_BYTES + pattern.bytesBefore(i));
+        } else {
+          placer = placer(task);
+          RegionCursor replay = pattern.cursor(taskFrom[task], i);
+          while (replay.next()) {
+            placer.place(replay.length());
+          }
+        }
+        regions = pattern.cursor(i, pattern.regionCount());
+        more = regions.next();
+        regionAt = placer.place(regions.length());
+      }
+    }
+
+    private void nextRegion() {
+      more = regions.next();
+      regionIndex++;
+      if (more) {
+        if (regionIndex == taskTo(task)) {
+          task++;
+          placer = placer(task);
+        }
+        regionAt = placer.place(regions.length());
+      }
+    }
+
+    @Override
+    public boolean next() {
+      if (x >= to) {
+        return false;
+      }
+      logical = x;
+      if (more && x >= regions.offset()) { // within the current region
+        long end = Math.min(regions.offset() + regions.length(), to);
+        kind = Segment.Kind.REGION;
+        physical = regionAt + (x - regions.offset());
+        length = end - x;
+        x = end;
+        if (x == regions.offset() + regions.length()) {
+          nextRegion();
+        }
+        return true;
+      }
+      long gapEnd = Math.min(more ? regions.offset() : logicalLength, to);
+      long rank = x - pattern.bytesBefore(regionIndex);
+      kind = Segment.Kind.REST;
+      physical = restAt(rank, room);
+      length = Math.min(gapEnd - x, room[0]);
+      x += length;
+      return true;
+    }
+
+  }
+
+  /**
+   * Checks the stored task table against first fit replayed over every region (a walk over the
+   * whole pattern: for tests and tools, not for readers).
+   *
+   * @throws IllegalStateException naming the first task that differs
+   */
+  public void checkPlacement() {
+    if (contiguous) {
+      for (int t = 0; t < tasks(); t++) {
+        if (taskBin[t] != taskStart(t) / chunk) {
+          throw new IllegalStateException("task " + t + " starts in chunk "
+              + taskStart(t) / chunk + ", not " + taskBin[t]);
+        }
+      }
+      for (int b = 0; b + 1 < binUsed.length; b++) {
+        if (binUsed[b] != chunk) {
+          throw new IllegalStateException("chunk " + b + " of a contiguous layout has room");
+        }
+      }
+      return;
+    }
+    for (int t = 0; t < tasks(); t++) {
+      TaskPlacer p = placer(t);
+      RegionCursor c = pattern.cursor(taskFrom(t), taskTo(t));
+      while (c.next()) {
+        if (p.place(c.length()) < 0) {
+          throw new IllegalStateException("task " + t + " does not fit its chunks");
+        }
+      }
+      if (p.bins() != taskChunks(t)) {
+        throw new IllegalStateException("task " + t + " fills " + p.bins() + " chunks, not "
+            + taskChunks(t));
+      }
+      for (int j = 0; j < p.bins(); j++) {
+        if (p.used(j) != binUsed[(int) (taskBin[t] + j)]) {
+          throw new IllegalStateException("task " + t + "'s chunk " + j + " uses "
+              + p.used(j) + " bytes, not " + binUsed[(int) (taskBin[t] + j)]);
+        }
+      }
+    }
+  }
+
+  private void writeTrailer(DataOutput out) throws IOException {
+    out.writeLong(TRAILER_MAGIC);
+    out.writeInt(VERSION);
+    PatternCodec.write(out, pattern);
+    out.writeLong(chunk);
+    out.writeLong(logicalLength);
+    out.writeBoolean(contiguous);
+    Varint.write(out, taskFrom.length);
+    for (int t = 0; t < taskFrom.length; t++) {
+      Varint.write(out, taskFrom[t] - (t == 0 ? 0 : taskFrom[t - 1]));
+      Varint.write(out, taskBin[t] - (t == 0 ? 0 : taskBin[t - 1]));
+    }
+    Varint.write(out, binUsed.length);
+    for (long u : binUsed) {
+      Varint.write(out, u);
+    }
+  }
+
+  /** Reads a version-2 trailer; {@link RestructuredLayout#read} checked its CRC. */
+  static PackedLayout read(byte[] trailer, String source) throws IOException {
+    try {
+      return readTrailer(new DataInputStream(new ByteArrayInputStream(trailer)), source);
+    } catch (EOFException e) {
+      throw new IOException(source + ": its MRAP layout is cut short", e);
+    }
+  }
+
+  private static PackedLayout readTrailer(DataInput in, String source) throws IOException {
+    if (in.readLong() != TRAILER_MAGIC) {
+      throw new IOException(source + ": not an MRAP layout");
+    }
+    int version = in.readInt();
+    if (version != VERSION) {
+      throw new IOException(source + ": an MRAP layout of version " + version + "; this "
+          + "release reads version " + VERSION);
+    }
+    AccessPattern pattern = PatternCodec.read(in);
+    long chunk = in.readLong();
+    long logical = in.readLong();
+    boolean contiguous = in.readBoolean();
+    int tasks = count(Varint.read(in), Math.min(pattern.regionCount(), Integer.MAX_VALUE - 8),
+        "tasks", source);
+    long[] from = new long[tasks];
+    long[] bins = new long[tasks];
+    for (int t = 0; t < tasks; t++) {
+      from[t] = (t == 0 ? 0 : from[t - 1]) + Varint.read(in);
+      bins[t] = (t == 0 ? 0 : bins[t - 1]) + Varint.read(in);
+    }
+    int binCount = count(Varint.read(in), Integer.MAX_VALUE - 8, "chunks", source);
+    long[] used = new long[binCount];
+    long sum = 0;
+    for (int b = 0; b < binCount; b++) {
+      used[b] = Varint.read(in);
+      sum += used[b];
+      if (used[b] < 1 || used[b] > chunk) {
+        throw corrupt(source, "chunk " + b + " uses " + used[b] + " bytes");
+      }
+    }
+    if (chunk <= HEADER_BYTES || logical < pattern.end() || !pattern.disjoint()
+        || from[0] != 0 || bins[0] != 0) {
+      throw corrupt(source, "chunk " + chunk + ", original " + logical + " bytes, pattern "
+          + pattern);
+    }
+    for (int t = 1; t < tasks; t++) {
+      if (from[t] <= from[t - 1] || from[t] >= pattern.regionCount()
+          || bins[t] < bins[t - 1] + (contiguous ? 0 : 1) || bins[t] >= binCount) {
+        throw corrupt(source, "task " + t);
+      }
+    }
+    if (sum != HEADER_BYTES + pattern.totalBytes()) {
+      throw corrupt(source, "its chunks hold " + sum + " bytes, not the header and the "
+          + pattern.totalBytes() + " bytes of the pattern");
+    }
+    return new PackedLayout(pattern, chunk, logical, contiguous, from, bins, used);
+  }
+
+  private static int count(long n, long max, String what, String source) throws IOException {
+    if (n < 1 || n > max) {
+      throw corrupt(source, n + " " + what);
+    }
+    return (int) n;
+  }
+
+  private static IOException corrupt(String source, String what) {
+    return new IOException(source + ": a damaged MRAP layout (" + what + ")");
+  }
+
+  @Override
+  public String toString() {
+    return "layout(v" + VERSION + (contiguous ? ", contiguous, " : ", first fit, ") + pattern
+        + ", " + tasks() + " tasks, " + chunks() + " chunks of " + chunk + ", " + logicalLength
+        + " -> " + physicalLength() + " bytes)";
+  }
+
+  /** A growing array of longs. */
+  private static final class LongList {
+    private long[] a = new long[16];
+    private int n;
+
+    void add(long v) {
+      if (n == a.length) {
+        if (n >= Integer.MAX_VALUE - 8) {
+          throw new IllegalArgumentException("more than " + n + " chunks: use larger chunks");
+        }
+        a = Arrays.copyOf(a, (int) Math.min(Integer.MAX_VALUE - 8, 2L * n));
+      }
+      a[n++] = v;
+    }
+
+    long last() {
+      return a[n - 1];
+    }
+
+    long[] toArray() {
+      return Arrays.copyOf(a, n);
+    }
+  }
+}
