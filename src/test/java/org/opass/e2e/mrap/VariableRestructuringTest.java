@@ -30,11 +30,13 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.opass.e2e.cluster.EmulatedCluster;
+import org.opass.e2e.cluster.TaskCounters;
 import org.opass.mrap.copy.MrapCopy;
 import org.opass.mrap.examples.SlabStats;
 import org.opass.mrap.mapreduce.AccessInputFormat;
 import org.opass.mrap.mapreduce.AccessSplit;
 import org.opass.mrap.mapreduce.ArrayPiece;
+import org.opass.mrap.mapreduce.MrapCounter;
 import org.opass.mrap.mapreduce.RestructuredFiles;
 import org.opass.mrap.mapreduce.VariableInputFormat;
 import org.opass.mrap.mapreduce.VariableRecordReader;
@@ -99,6 +101,12 @@ class VariableRestructuringTest {
   /** Every piece of the job {@code conf} over {@code file}, into the canonical form. */
   private static Fixtures.Assembled read(Configuration conf, Path file,
       List<AccessSplit.Layout> layouts) throws Exception {
+    return read(conf, file, layouts, new ArrayList<>());
+  }
+
+  /** {@link #read}, with each split's positioned reads into {@code reads}. */
+  private static Fixtures.Assembled read(Configuration conf, Path file,
+      List<AccessSplit.Layout> layouts, List<Long> reads) throws Exception {
     Job job = Job.getInstance(conf);
     FileInputFormat.addInputPath(job, file);
     Fixtures.Assembled out = null;
@@ -107,8 +115,9 @@ class VariableRestructuringTest {
       for (VariableSplit.Part p : split.parts()) {
         layouts.add(p.layout());
       }
+      TaskCounters counters = new TaskCounters();
       try (VariableRecordReader r = new VariableRecordReader()) {
-        r.initialize(split, new TaskAttemptContextImpl(conf, new TaskAttemptID()));
+        r.initialize(split, new TaskAttemptContextImpl(conf, new TaskAttemptID(), counters));
         if (out == null) {
           out = new Fixtures.Assembled(Slab.parse(conf.get(VariableInputFormat.SLAB),
               split.parts().get(0).variable().shape()), split.parts().get(0).variable().type());
@@ -120,6 +129,7 @@ class VariableRestructuringTest {
           out.put(r.getCurrentKey().origin(), v.shape(), v.step(), b, 0, v.type(), v.order());
         }
       }
+      reads.add(counters.get(MrapCounter.READ_CALLS));
     }
     return out;
   }
@@ -215,5 +225,63 @@ class VariableRestructuringTest {
     Fixtures.Assembled got = read(conf, copy, layouts);
     assertTrue(layouts.stream().allMatch(l -> l == AccessSplit.Layout.PACKED), "" + layouts);
     assertEquals(c.sha256, got.sha256(), c.toString());
+  }
+
+  @Test
+  void aVariableCutIntoTilesIsATaskATileAndAfterACopyATileIsOneRead() throws Exception {
+    // NetCDF-3 fixed variable (6 x 8 doubles; 4 x 3 tiles, the edge ones smaller) and an HDF5
+    // contiguous dataset (1000 x 3 floats in tiles of 100 rows)
+    String[][] cases = {{"classic.nc", "elevation", "4,3", "6"},
+        {"snapshot.h5", "/PartType1/Coordinates", "100,*", "10"}};
+    for (String[] t : cases) {
+      Fixtures.Case c = fixtureCase(t[0], t[1], null);
+      Configuration conf = conf("tiles", c.kind(), c.variable, null);
+      conf.set(VariableInputFormat.TILE, t[2]);
+      java.nio.file.Path src = local.resolve("tiles-" + t[0]);
+      Files.write(src, Fixtures.bytes(t[0]));
+      Path plain = new Path("/tiles/plain/" + t[0]);
+      fs.copyFromLocalFile(new Path(src.toUri()), plain);
+      List<AccessSplit.Layout> layouts = new ArrayList<>();
+      assertEquals(c.sha256, read(conf, plain, layouts).sha256(), c + " in tiles " + t[2]);
+      assertEquals(Integer.parseInt(t[3]), layouts.size(), "a split a tile: " + layouts);
+      Path copy = restructure(conf, src.toUri().toString(), "/tiles/copy/" + t[0], "single");
+      fs.rename(copy.getParent(), new Path("/tiles/moved")); // hdfs dfs -mv
+      Path moved = new Path("/tiles/moved/" + t[0]);
+      layouts.clear();
+      List<Long> reads = new ArrayList<>();
+      assertEquals(c.sha256, read(conf, moved, layouts, reads).sha256(), c + " restructured");
+      assertTrue(layouts.stream().allMatch(l -> l == AccessSplit.Layout.PACKED), "" + layouts);
+      assertTrue(reads.stream().allMatch(n -> n == 1), "a tile a read: " + reads);
+      // a slab of the tiled copy, through its layout
+      Configuration slab = conf("tiles-slab", c.kind(), c.variable, null);
+      slab.set(AccessInputFormat.RESTRUCTURED, "index");
+      assertEquals(c.sha256, read(slab, moved, new ArrayList<>()).sha256(), c + " by slab");
+      fs.delete(new Path("/tiles"), true);
+    }
+  }
+
+  @Test
+  void tilesOfAVariableNotStoredAsOneArrayAreRefusedNamingWhy() throws Exception {
+    String[][] cases = {{"classic.nc", "temperature", "interleave"},
+        {"nc4.nc", "temperature", "stored in chunks"}};
+    for (String[] t : cases) {
+      Fixtures.Case c = fixtureCase(t[0], t[1], null);
+      Configuration conf = conf("tiles-refused", c.kind(), c.variable, null);
+      conf.set(VariableInputFormat.TILE, "*,2,2");
+      Path plain = new Path("/refused/" + t[0]);
+      try (org.apache.hadoop.fs.FSDataOutputStream out = fs.create(plain)) {
+        out.write(Fixtures.bytes(t[0]));
+      }
+      String said = org.junit.jupiter.api.Assertions.assertThrows(IOException.class,
+          () -> read(conf, plain, new ArrayList<>())).getMessage();
+      assertTrue(said.contains(VariableInputFormat.TILE) && said.contains(t[0])
+          && said.contains(t[2]), said);
+    }
+    Configuration both = conf("tiles-and-slab", ScienceFiles.Kind.NETCDF, "elevation", "1:3, :");
+    both.set(VariableInputFormat.TILE, "2,2");
+    String said = org.junit.jupiter.api.Assertions.assertThrows(IOException.class,
+        () -> read(both, new Path("/refused/classic.nc"), new ArrayList<>())).getMessage();
+    assertTrue(said.contains(VariableInputFormat.SLAB) && said.contains(VariableInputFormat.TILE),
+        said);
   }
 }

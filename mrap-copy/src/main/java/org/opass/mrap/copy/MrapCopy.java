@@ -27,13 +27,14 @@ import org.opass.mrap.science.SlabPlan;
 /**
  * {@code hadoop jar mrap-copy.jar [generic options] [-pattern pattern.xml] SRC... DST}: copies
  * files into a file system, restructured for an access pattern when one is given (MRAP thesis
- * §4.3.2): the regions each map task of the pattern reads are packed into whole chunks, and the
- * layout is stored beside the data, so that {@code AccessInputFormat} with the same pattern
- * reads each task's data contiguously. Without {@code -pattern} it is a plain copy; a
- * restructured source is copied as its original bytes. A large copy from a cluster file system
- * into HDFS runs as a MapReduce job of chunk writers joined by {@code concat} (CHAIO's
- * aggregator selection; {@code -mode}). Sources are files of any Hadoop file system. One source: DST is the new file (or an existing folder to
- * copy into); several: DST is a folder.
+ * §4.3.2): the regions each map task of the pattern reads are packed into whole chunks (a
+ * tiled pattern's array is stored tile by tile instead), and the layout is stored in the
+ * file, so that {@code AccessInputFormat} with the same pattern reads each task's data
+ * contiguously. Without {@code -pattern} it is a plain copy; a restructured source is copied as
+ * its original bytes. A large copy from a cluster file system into HDFS runs as a MapReduce
+ * job of chunk writers joined by {@code concat} (CHAIO's aggregator selection; {@code -mode}).
+ * Sources are files of any Hadoop file system. One source: DST is the new file (or an existing
+ * folder to copy into); several: DST is a folder.
  *
  * <p>Exit codes: 0 copied, 1 a copy failed (nothing published), 2 a mistake in what was asked
  * (a bad option or pattern, a missing source, an existing destination), named.
@@ -58,9 +59,10 @@ public class MrapCopy extends Configured implements Tool {
     return "usage: hadoop jar mrap-copy.jar [generic options] [-pattern FILE] [-task-bytes N] "
         + "[-mode auto|single|parallel] [-overwrite] [-no-verify] SRC... DST\n"
         + "  -pattern FILE     restructure for the access pattern in this Hadoop XML file, "
-        + "local unless it names its file system (strided.*, mrap.pattern.*; -D works too), "
-        + "or for a NetCDF or HDF5 variable's slab (mrap.pattern.kind=netcdf|hdf5, "
-        + "mrap.science.variable, mrap.science.slab)\n"
+        + "local unless it names its file system (strided.*, mrap.pattern.*; -D works too; "
+        + "kind tiled stores each tile in one piece), or for a NetCDF or HDF5 variable's slab "
+        + "or tiles (mrap.pattern.kind=netcdf|hdf5, mrap.science.variable, mrap.science.slab "
+        + "or mrap.science.tile)\n"
         + "  -task-bytes N     bytes one map task reads, in whole chunks (default: one chunk, "
         + "the block size)\n"
         + "  -mode M           single: one stream from here; parallel: a MapReduce job of "
@@ -193,7 +195,7 @@ public class MrapCopy extends Configured implements Tool {
   }
 
   /**
-   * The pattern of a variable's slab in {@code src}, from its header.
+   * The pattern of a variable's slab (or tiles) in {@code src}, from its header.
    *
    * @throws CopyException (usage) naming the key, the file and why, where it cannot serve them
    */
@@ -205,7 +207,13 @@ public class MrapCopy extends Configured implements Tool {
       throw new CopyException(true, src + ": no such file");
     }
     try {
-      SlabPlan plan = VariableInputFormat.plan(variable, List.of(status)).get(0).plan();
+      VariableInputFormat.FilePlan fp = VariableInputFormat.plan(variable, List.of(status))
+          .get(0);
+      SlabPlan plan = fp.plan();
+      if (fp.tiles() != null) { // each tile stored in one piece
+        return PatternConfig.plannedTiles(fp.tiles(), VariableInputFormat.TILE,
+            variable.getTrimmed(VariableInputFormat.TILE));
+      }
       String slab = variable.getTrimmed(VariableInputFormat.SLAB, "");
       return PatternConfig.planned(plan.pattern(), VariableInputFormat.VARIABLE,
           plan.variable().name() + (slab.isEmpty() ? "" : "[" + slab + "]"));

@@ -24,13 +24,16 @@ import org.opass.mrap.locality.SplitLocality;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.PatternConfig;
 import org.opass.mrap.pattern.RegionCursor;
+import org.opass.mrap.pattern.StridedPattern;
 import org.opass.mrap.pattern.TaskPartition;
+import org.opass.mrap.pattern.TiledPattern;
 import org.opass.mrap.science.Positioned;
 import org.opass.mrap.science.ScienceFiles;
 import org.opass.mrap.science.ScienceFormatException;
 import org.opass.mrap.science.Slab;
 import org.opass.mrap.science.SlabPlan;
 import org.opass.mrap.science.Variable;
+import org.opass.mrap.science.VariableTiles;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,6 +54,10 @@ import org.slf4j.LoggerFactory;
  *   HDF5 dataset path</td></tr>
  *   <tr><td>{@value #SLAB}</td><td>per dimension {@code start:stop[:stride]}, an index, or
  *   HDF5's {@code start/stride/count/block}, comma-separated; unset: the whole variable</td></tr>
+ *   <tr><td>{@value #TILE}</td><td>instead of a slab: the whole variable cut into tiles, per
+ *   dimension an extent or {@code *} (e.g. {@code *,30,30}: every time step over 30 x 30
+ *   boxes), a task a tile of a file ({@link VariableTiles}: a variable stored as one
+ *   array)</td></tr>
  * </table>
  * The files may differ in shape: an unset slab reads each whole, a set one must fit each (a
  * file it does not fit is named). Tasks: each file's regions are cut by block and the pieces
@@ -70,8 +77,10 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
   public static final String KIND = PatternConfig.KIND;
   public static final String VARIABLE = "mrap.science.variable";
   public static final String SLAB = "mrap.science.slab";
+  /** Per dimension a tile extent or {@code *}: a task a tile instead of a slab. */
+  public static final String TILE = "mrap.science.tile";
   /** Every setting under {@code mrap.science.}. */
-  public static final List<String> KEYS = Arrays.asList(VARIABLE, SLAB);
+  public static final List<String> KEYS = Arrays.asList(VARIABLE, SLAB, TILE);
   /** Headers read at once at submission. */
   static final int HEADER_READERS = 8;
   private static final Logger LOG = LoggerFactory.getLogger(VariableInputFormat.class);
@@ -90,15 +99,17 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
     final RestructuredFiles.Inspected file;
     final FileStatus status;
     final SlabPlan plan;
+    final TiledPattern tiles; // with mrap.science.tile, else null
     final long headerReads;
     final long headerNanos;
     private boolean unwrittenTaken;
 
-    FilePlan(RestructuredFiles.Inspected file, SlabPlan plan, long headerReads,
-        long headerNanos) {
+    FilePlan(RestructuredFiles.Inspected file, SlabPlan plan, TiledPattern tiles,
+        long headerReads, long headerNanos) {
       this.file = file;
       this.status = file.status();
       this.plan = plan;
+      this.tiles = tiles;
       this.headerReads = headerReads;
       this.headerNanos = headerNanos;
     }
@@ -109,6 +120,11 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
 
     public SlabPlan plan() {
       return plan;
+    }
+
+    /** The variable's tiles in this file, or null when the job reads a slab. */
+    public TiledPattern tiles() {
+      return tiles;
     }
 
     /** The chunks never written, for the first part that asks; none after. */
@@ -172,6 +188,10 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
       throw new InvalidJobConfException(VARIABLE + " is not set: name the NetCDF variable or "
           + "HDF5 dataset to read");
     }
+    if (MrapConf.get(conf, SLAB) != null && MrapConf.get(conf, TILE) != null) {
+      throw new InvalidJobConfException(SLAB + " and " + TILE + " are both set: a job reads a "
+          + "slab, or the whole variable a tile a task");
+    }
     long record = AccessInputFormat.recordBytes(conf);
     if (record % 8 != 0) {
       throw new InvalidJobConfException(AccessInputFormat.RECORD_BYTES + "=" + record + " must "
@@ -192,13 +212,14 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
     ScienceFiles.Kind kind = checkSettings(conf);
     String variable = MrapConf.get(conf, VARIABLE);
     String slab = MrapConf.get(conf, SLAB);
+    String tile = MrapConf.get(conf, TILE);
     long record = AccessInputFormat.recordBytes(conf);
     return InParallel.map(files, HEADER_READERS, "headers",
-        f -> planOne(conf, f, kind, variable.trim(), slab, record));
+        f -> planOne(conf, f, kind, variable.trim(), slab, tile, record));
   }
 
   private static FilePlan planOne(Configuration conf, FileStatus f, ScienceFiles.Kind kind,
-      String variable, String slabText, long record) throws IOException {
+      String variable, String slabText, String tileText, long record) throws IOException {
     long t0 = System.nanoTime();
     FileSystem fs = f.getPath().getFileSystem(conf);
     String name = f.getPath().toString();
@@ -250,14 +271,22 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
         throw new InvalidJobConfException(SLAB + "=" + slabText + " does not fit " + name + "'s "
             + v + ": " + e.getMessage());
       }
+      TiledPattern tiles = null;
+      if (tileText != null) {
+        try {
+          tiles = VariableTiles.of(v, tileText);
+        } catch (ScienceFormatException e) {
+          throw new InvalidJobConfException(TILE + "=" + tileText + ": " + e.getMessage());
+        }
+      }
       SlabPlan plan;
       try {
         plan = SlabPlan.of(v, slab, record);
       } catch (ScienceFormatException e) {
         throw new InvalidJobConfException(VARIABLE + "=" + variable + ": " + e.getMessage());
       }
-      return new FilePlan(inspected, plan, plain.reads() + (file == plain ? 0 : file.reads()),
-          System.nanoTime() - t0);
+      return new FilePlan(inspected, plan, tiles,
+          plain.reads() + (file == plain ? 0 : file.reads()), System.nanoTime() - t0);
     }
   }
 
@@ -285,14 +314,17 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
     }
     LOG.info("read {} headers in {} ms, {} positioned reads", plans.size(),
         (System.nanoTime() - t0) / 1_000_000, reads);
+    boolean stored = MrapConf.choice(conf, AccessInputFormat.RESTRUCTURED, "stored", "index")
+        .equals("stored");
+    if (plans.get(0).tiles != null) {
+      return tileSplits(conf, plans, stored);
+    }
     // each file's regions cut by block; the pieces of all files shared out over their hosts
     List<VariableSplit.Part> parts = new ArrayList<>();
     List<SplitLocality.Piece> pieces = new ArrayList<>();
     long blockSize = 0;
     long total = 0;
     java.util.Set<String> hosts = new java.util.HashSet<>();
-    boolean stored = MrapConf.choice(conf, AccessInputFormat.RESTRUCTURED, "stored", "index")
-        .equals("stored");
     for (FilePlan fp : plans) {
       AccessInputFormat.Blocks blocks = new AccessInputFormat.Blocks(fp.status, conf);
       AccessPattern p = fp.plan.pattern();
@@ -347,6 +379,53 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
       }
       splits.add(new VariableSplit(mine, g.host() == null ? new String[0]
           : new String[] {g.host()}));
+    }
+    return splits;
+  }
+
+  /**
+   * A split a tile of each file, on the hosts of the block it starts in: in place, packed by a
+   * copy restructured for these tiles (one read), or through another layout when asked.
+   */
+  private static List<InputSplit> tileSplits(Configuration conf, List<FilePlan> plans,
+      boolean stored) throws IOException {
+    List<InputSplit> splits = new ArrayList<>();
+    for (FilePlan fp : plans) {
+      AccessInputFormat.Blocks blocks = new AccessInputFormat.Blocks(fp.status, conf);
+      RestructuredLayout layout = fp.file.layout();
+      if (layout != null && !layout.packs(fp.tiles) && stored) {
+        throw new InvalidJobConfException(fp.status.getPath() + " was restructured for "
+            + layout.restructuredFor() + ", and this job reads " + fp.plan.variable().name()
+            + " in the tiles " + fp.tiles + ": read it as it was restructured, set "
+            + AccessInputFormat.RESTRUCTURED + "=index to read it through the stored layout "
+            + "(slower), or restructure it again for these tiles");
+      }
+      if (fp.tiles.tileCount() > Integer.MAX_VALUE - 8) {
+        throw new InvalidJobConfException(TILE + "=" + conf.get(TILE) + ": "
+            + fp.tiles.tileCount() + " tiles in " + fp.status.getPath() + ", more tasks than "
+            + "a job holds");
+      }
+      for (int t = 0; t < fp.tiles.tileCount(); t++) {
+        AccessPattern tile = fp.tiles.tile(t);
+        long key = fp.tiles.bytesBeforeTile(t);
+        AccessSplit regions;
+        String[] hosts;
+        if (layout != null && layout.packs(fp.tiles)) {
+          hosts = blocks.ranked(StridedPattern.vector(layout.taskStart(t),
+              layout.taskEnd(t) - layout.taskStart(t), 0, 1));
+          regions = AccessSplit.packed(fp.file, t, hosts);
+        } else if (layout != null) {
+          hosts = new String[0];
+          regions = AccessSplit.throughIndex(fp.file, tile, key);
+        } else {
+          hosts = blocks.ranked(tile);
+          regions = new AccessSplit(fp.status.getPath(), fp.status.getLen(), tile, key,
+              fp.status.getBlockSize(), hosts);
+        }
+        splits.add(new VariableSplit(List.of(new VariableSplit.Part(regions,
+            fp.status.getModificationTime(), fp.plan.variable(),
+            VariableTiles.slab(fp.tiles, t), new long[0][])), hosts));
+      }
     }
     return splits;
   }

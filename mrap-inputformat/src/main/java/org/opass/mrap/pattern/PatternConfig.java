@@ -118,6 +118,13 @@ public final class PatternConfig {
     return new PatternConfig(props, "planned", pattern, null, property);
   }
 
+  /** Tiles planned elsewhere (a NetCDF or HDF5 variable's array), named as {@link #planned}. */
+  public static PatternConfig plannedTiles(TiledPattern tiles, String property, String value) {
+    Map<String, String> props = new java.util.TreeMap<>();
+    props.put(property, value);
+    return new PatternConfig(props, "planned", null, tiles, property);
+  }
+
   /** Every property name a pattern may use. */
   public static Set<String> keys() {
     return Collections.unmodifiableSet(KEYS);
