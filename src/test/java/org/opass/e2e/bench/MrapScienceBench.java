@@ -28,7 +28,7 @@ import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.opass.e2e.cluster.DataNodeCounter;
 import org.opass.e2e.cluster.EmulatedCluster;
-import org.opass.e2e.cluster.TaskCounters;
+import org.opass.mrap.mapreduce.TaskCounters;
 import org.opass.mrap.mapreduce.ArrayPiece;
 import org.opass.mrap.mapreduce.VariableInputFormat;
 import org.opass.mrap.mapreduce.VariableRecordReader;

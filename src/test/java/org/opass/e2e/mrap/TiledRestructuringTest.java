@@ -36,7 +36,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.opass.e2e.cluster.EmulatedCluster;
-import org.opass.e2e.cluster.TaskCounters;
+import org.opass.mrap.mapreduce.TaskCounters;
 import org.opass.mrap.copy.MrapCopy;
 import org.opass.mrap.layout.TiledLayout;
 import org.opass.mrap.mapreduce.AccessInputFormat;

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.opass.e2e.cluster.EmulatedCluster;
-import org.opass.e2e.cluster.TaskCounters;
+import org.opass.mrap.mapreduce.TaskCounters;
 import org.opass.mrap.copy.MrapCopy;
 import org.opass.mrap.examples.SlabStats;
 import org.opass.mrap.mapreduce.AccessInputFormat;

@@ -41,9 +41,7 @@ class PhysicalWriterTest {
   @Test
   void writesTheLayoutsBytesWholeOrByChunk() throws Exception {
     Random rnd = new Random(21);
-    Configuration conf = new Configuration(false);
-    conf.set("fs.file.impl", org.apache.hadoop.fs.RawLocalFileSystem.class.getName());
-    conf.setBoolean("fs.file.impl.disable.cache", true); // not the cached file:// of others
+    Configuration conf = localConf();
     for (int c = 0; c < 150; c++) {
       int length = 1 + rnd.nextInt(120_000);
       byte[] original = new byte[length];
@@ -99,9 +97,7 @@ class PhysicalWriterTest {
   void readsTheSourceAboutOnceNotOncePerKindOfRun() throws Exception {
     // a fifth of the file in 4 KiB regions 16 KiB apart: reading through every gap under
     // GAP would read the whole source for the regions, and again for the rest of the file
-    Configuration conf = new Configuration(false);
-    conf.set("fs.file.impl", org.apache.hadoop.fs.RawLocalFileSystem.class.getName());
-    conf.setBoolean("fs.file.impl.disable.cache", true);
+    Configuration conf = localConf();
     int length = 4 << 20;
     byte[] original = new byte[length];
     new Random(22).nextBytes(original);
@@ -187,6 +183,7 @@ class PhysicalWriterTest {
     }
   }
 
+  /** The local file system, uncached: not the cached file:// of other tests. */
   private static Configuration localConf() {
     Configuration conf = new Configuration(false);
     conf.set("fs.file.impl", org.apache.hadoop.fs.RawLocalFileSystem.class.getName());

@@ -22,12 +22,9 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.BytesWritable;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.mapred.InvalidJobConfException;
-import org.apache.hadoop.mapreduce.Counter;
-import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.RecordReader;
-import org.apache.hadoop.mapreduce.StatusReporter;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
@@ -46,34 +43,6 @@ class AccessInputFormatTest {
   @TempDir
   File tmp;
 
-  /** Counters, as a task's context has them (Hadoop's default test context has none). */
-  static final class Reporter extends StatusReporter {
-    final Counters counters = new Counters();
-
-    @Override
-    public Counter getCounter(Enum<?> name) {
-      return counters.findCounter(name);
-    }
-
-    @Override
-    public Counter getCounter(String group, String name) {
-      return counters.findCounter(group, name);
-    }
-
-    @Override
-    public void progress() {
-    }
-
-    @Override
-    public float getProgress() {
-      return 0;
-    }
-
-    @Override
-    public void setStatus(String status) {
-    }
-  }
-
   /** One record as read. */
   static final class Rec {
     final long key;
@@ -86,7 +55,8 @@ class AccessInputFormatTest {
   }
 
   /** Every record of every split, splits in order, through a serialized copy of each split. */
-  static List<Rec> readAll(Configuration conf, Path input, Reporter reporter) throws Exception {
+  static List<Rec> readAll(Configuration conf, Path input, TaskCounters reporter)
+      throws Exception {
     Job job = Job.getInstance(conf);
     FileInputFormat.setInputPaths(job, input);
     AccessInputFormat format = new AccessInputFormat();
@@ -160,7 +130,7 @@ class AccessInputFormatTest {
       if (virtual) {
         conf.set(AccessInputFormat.CHUNKS, "independent");
       }
-      Reporter reporter = new Reporter();
+      TaskCounters reporter = new TaskCounters();
       List<Rec> got = readAll(conf, new Path(file.toURI()), reporter);
       if (virtual) { // virtual splits regroup records: the keys give their order
         got.sort((x, y) -> Long.compare(x.key, y.key));
@@ -268,7 +238,7 @@ class AccessInputFormatTest {
     conf.set(PatternConfig.STRIDED_SPACING, "0");
     conf.set(PatternConfig.STRIDED_COUNT, "3");
     conf.set(PatternConfig.STRIDED_START, Long.toString(5 * gib - 100));
-    List<Rec> got = readAll(conf, new Path(file.toURI()), new Reporter());
+    List<Rec> got = readAll(conf, new Path(file.toURI()), new TaskCounters());
     assertEquals(3, got.size());
     assertArrayEquals(Arrays.copyOfRange(marker, 0, 100), got.get(0).value);
     assertArrayEquals(Arrays.copyOfRange(marker, 200, 300), got.get(2).value);
@@ -284,13 +254,13 @@ class AccessInputFormatTest {
     conf.set(PatternConfig.STRIDED_SPACING, "0");
     conf.set(PatternConfig.STRIDED_COUNT, "11");
     InvalidJobConfException e = assertThrows(InvalidJobConfException.class,
-        () -> readAll(conf, new Path(file.toURI()), new Reporter()));
+        () -> readAll(conf, new Path(file.toURI()), new TaskCounters()));
     assertTrue(e.getMessage().startsWith("strided.region_count: =11")
         && e.getMessage().contains(file.getName()), e.getMessage());
     conf.set(AccessInputFormat.COALESCE_GAP, "lots");
     conf.set(PatternConfig.STRIDED_COUNT, "10");
     assertTrue(assertThrows(InvalidJobConfException.class,
-        () -> readAll(conf, new Path(file.toURI()), new Reporter())).getMessage()
+        () -> readAll(conf, new Path(file.toURI()), new TaskCounters())).getMessage()
         .startsWith("mrap.access.coalesce.gap=lots"));
   }
 
@@ -302,7 +272,7 @@ class AccessInputFormatTest {
     conf.set(PatternConfig.STRIDED_SIZE, "1");
     conf.set(PatternConfig.STRIDED_SPACING, "0");
     conf.set(PatternConfig.STRIDED_COUNT, "1");
-    assertEquals(List.of(), readAll(conf, new Path(dir.toURI()), new Reporter()));
+    assertEquals(List.of(), readAll(conf, new Path(dir.toURI()), new TaskCounters()));
   }
 
   @Test
@@ -316,14 +286,14 @@ class AccessInputFormatTest {
     conf.set(PatternConfig.STRIDED_SPACING, "924"); // a region every KiB
     conf.set(PatternConfig.STRIDED_COUNT, "64");
     conf.setLong(AccessInputFormat.SPLIT_BYTES, 1L << 20); // one split
-    Reporter joined = new Reporter();
+    TaskCounters joined = new TaskCounters();
     readAll(conf, new Path(file.toURI()), joined);
     // 16 regions per block, joined within each block only
     assertEquals(4, joined.counters.findCounter(MrapCounter.READ_CALLS).getValue());
     assertEquals(4 * (15 * 1024 + 100),
         joined.counters.findCounter(MrapCounter.BYTES_READ).getValue());
     conf.setLong(AccessInputFormat.COALESCE_GAP, 900); // below the gap: one read a region
-    Reporter apart = new Reporter();
+    TaskCounters apart = new TaskCounters();
     readAll(conf, new Path(file.toURI()), apart);
     assertEquals(64, apart.counters.findCounter(MrapCounter.READ_CALLS).getValue());
     assertEquals(6400, apart.counters.findCounter(MrapCounter.BYTES_READ).getValue());
@@ -337,7 +307,7 @@ class AccessInputFormatTest {
     AccessInputFormat format = new AccessInputFormat();
     for (InputSplit s : format.getSplits(job)) {
       TaskAttemptContextImpl ctx = new TaskAttemptContextImpl(job.getConfiguration(),
-          new TaskAttemptID(), new Reporter());
+          new TaskAttemptID(), new TaskCounters());
       try (RecordReader<LongWritable, BytesWritable> r = format.createRecordReader(s, ctx)) {
         r.initialize(s, ctx);
         while (r.nextKeyValue()) {
@@ -403,7 +373,7 @@ class AccessInputFormatTest {
     conf.set(PatternConfig.STRIDED_SIZE, "100");
     conf.set(PatternConfig.STRIDED_SPACING, "900");
     conf.set(PatternConfig.STRIDED_COUNT, "10");
-    List<Rec> got = readAll(conf, new Path(dir.toURI()), new Reporter());
+    List<Rec> got = readAll(conf, new Path(dir.toURI()), new TaskCounters());
     assertSame(naive(new File(dir, "data"),
         tenRegions().regions(0, 10)), got, "the empty file skipped");
 
@@ -412,7 +382,7 @@ class AccessInputFormatTest {
     Files.write(new File(onlyEmpty, "e1").toPath(), new byte[0]);
     Files.write(new File(onlyEmpty, "e2").toPath(), new byte[0]);
     String said = assertThrows(InvalidJobConfException.class,
-        () -> readAll(conf, new Path(onlyEmpty.toURI()), new Reporter())).getMessage();
+        () -> readAll(conf, new Path(onlyEmpty.toURI()), new TaskCounters())).getMessage();
     assertTrue(said.contains("empty") && said.contains("e1") && said.contains("e2"), said);
 
     File shortOnes = new File(tmp, "short-ones");
@@ -421,7 +391,7 @@ class AccessInputFormatTest {
     Files.write(new File(shortOnes, "short1").toPath(), new byte[100]);
     Files.write(new File(shortOnes, "short2").toPath(), new byte[5000]);
     said = assertThrows(InvalidJobConfException.class,
-        () -> readAll(conf, new Path(shortOnes.toURI()), new Reporter())).getMessage();
+        () -> readAll(conf, new Path(shortOnes.toURI()), new TaskCounters())).getMessage();
     assertTrue(said.contains("short1") && said.contains("short2") && !said.contains("/ok"),
         said);
   }

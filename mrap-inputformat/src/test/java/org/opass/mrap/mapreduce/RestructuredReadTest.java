@@ -82,7 +82,7 @@ class RestructuredReadTest {
     PackedLayout layout = PackedLayout.plan(p, chunk, original.length, 1);
     File file = writeRestructured(tmp, "particles", original, layout);
     Configuration conf = conf(chunk, p);
-    AccessInputFormatTest.Reporter reporter = new AccessInputFormatTest.Reporter();
+    TaskCounters reporter = new TaskCounters();
     List<AccessInputFormatTest.Rec> got = AccessInputFormatTest.readAll(conf,
         new Path(file.toURI()), reporter);
     assertRecords(expected(original, p), got);
@@ -97,11 +97,11 @@ class RestructuredReadTest {
     // the bytes), and without joining it is a read a region
     File plain = new File(tmp, "plain");
     Files.write(plain.toPath(), original);
-    AccessInputFormatTest.Reporter joined = new AccessInputFormatTest.Reporter();
+    TaskCounters joined = new TaskCounters();
     AccessInputFormatTest.readAll(conf, new Path(plain.toURI()), joined);
     assertTrue(joined.counters.findCounter(MrapCounter.BYTES_READ).getValue() > 350_000);
     conf.setLong(AccessInputFormat.COALESCE_GAP, 0);
-    AccessInputFormatTest.Reporter apart = new AccessInputFormatTest.Reporter();
+    TaskCounters apart = new TaskCounters();
     AccessInputFormatTest.readAll(conf, new Path(plain.toURI()), apart);
     assertEquals(100, apart.counters.findCounter(MrapCounter.READ_CALLS).getValue());
   }
@@ -118,17 +118,17 @@ class RestructuredReadTest {
     Configuration conf = conf(8192, other);
     InvalidJobConfException e = assertThrows(InvalidJobConfException.class,
         () -> AccessInputFormatTest.readAll(conf, new Path(file.toURI()),
-            new AccessInputFormatTest.Reporter()));
+            new TaskCounters()));
     assertTrue(e.getMessage().contains(stored.toString()) && e.getMessage().contains(
         other.toString()) && e.getMessage().contains("mrap.access.restructured=index"),
         e.getMessage());
     conf.set(AccessInputFormat.RESTRUCTURED, "index");
     assertRecords(expected(original, other), AccessInputFormatTest.readAll(conf,
-        new Path(file.toURI()), new AccessInputFormatTest.Reporter()));
+        new Path(file.toURI()), new TaskCounters()));
     conf.set(AccessInputFormat.RESTRUCTURED, "sometimes");
     assertTrue(assertThrows(InvalidJobConfException.class,
         () -> AccessInputFormatTest.readAll(conf, new Path(file.toURI()),
-            new AccessInputFormatTest.Reporter())).getMessage()
+            new TaskCounters())).getMessage()
         .startsWith("mrap.access.restructured=sometimes"));
   }
 }

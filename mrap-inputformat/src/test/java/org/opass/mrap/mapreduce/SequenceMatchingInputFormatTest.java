@@ -80,7 +80,7 @@ class SequenceMatchingInputFormatTest {
     PairSplit copy = new PairSplit();
     copy.readFields(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
     TaskAttemptContextImpl ctx = new TaskAttemptContextImpl(job.getConfiguration(),
-        new TaskAttemptID(), new AccessInputFormatTest.Reporter());
+        new TaskAttemptID(), new TaskCounters());
     List<String[]> out = new ArrayList<>();
     try (RecordReader<SideKey, Writable> r = new SequenceMatchingInputFormat()
         .createRecordReader(copy, ctx)) {

@@ -1,10 +1,13 @@
-package org.opass.e2e.cluster;
+package org.opass.mrap.mapreduce;
 
 import org.apache.hadoop.mapreduce.Counter;
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.StatusReporter;
 
-/** Counters for record readers run outside a job, as a task's context has them. */
+/**
+ * Counters for record readers run outside a job, as a task's context has them (Hadoop's
+ * default test context has none).
+ */
 public final class TaskCounters extends StatusReporter {
   public final Counters counters = new Counters();
 
