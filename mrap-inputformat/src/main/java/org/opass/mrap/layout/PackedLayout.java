@@ -16,8 +16,8 @@ import org.opass.mrap.pattern.RegionCursor;
 import org.opass.mrap.pattern.TaskPartition;
 
 /**
- * How a restructured file (written by MRAP's copy) lays out its original bytes (thesis §4.3.2,
- * Algorithm 4.3.1). The regions of the pattern are cut, in order, into tasks: each task takes
+ * A restructured file whose pattern's regions are packed per task (format version
+ * {@value #VERSION}; thesis §4.3.2, Algorithm 4.3.1). The regions of the pattern are cut, in order, into tasks: each task takes
  * regions while first fit ({@link TaskPlacer}) packs them into at most {@code chunksPerTask}
  * chunks of its own, so that a task reads a few whole chunks instead of regions scattered over
  * many. The room left in each chunk (less than the region that did not fit) is filled with the
