@@ -102,7 +102,6 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
     final TiledPattern tiles; // with mrap.science.tile, else null
     final long headerReads;
     final long headerNanos;
-    private boolean unwrittenTaken;
 
     FilePlan(RestructuredFiles.Inspected file, SlabPlan plan, TiledPattern tiles,
         long headerReads, long headerNanos) {
@@ -125,15 +124,6 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
     /** The variable's tiles in this file, or null when the job reads a slab. */
     public TiledPattern tiles() {
       return tiles;
-    }
-
-    /** The chunks never written, for the first part that asks; none after. */
-    long[][] takeUnwritten() {
-      if (unwrittenTaken) {
-        return new long[0][];
-      }
-      unwrittenTaken = true;
-      return plan.unwritten();
     }
 
     /** Positioned reads the header took. */
@@ -209,7 +199,11 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
   @InterfaceAudience.Private
   public static List<FilePlan> plan(Configuration conf, List<FileStatus> files)
       throws IOException {
-    ScienceFiles.Kind kind = checkSettings(conf);
+    return plan(conf, checkSettings(conf), files);
+  }
+
+  private static List<FilePlan> plan(Configuration conf, ScienceFiles.Kind kind,
+      List<FileStatus> files) throws IOException {
     String variable = MrapConf.get(conf, VARIABLE);
     String slab = MrapConf.get(conf, SLAB);
     String tile = MrapConf.get(conf, TILE);
@@ -293,7 +287,7 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
   @Override
   public List<InputSplit> getSplits(JobContext job) throws IOException {
     Configuration conf = job.getConfiguration();
-    checkSettings(conf);
+    ScienceFiles.Kind kind = checkSettings(conf);
     long splitBytes = MrapConf.bytes(conf, AccessInputFormat.SPLIT_BYTES, 0);
     MrapConf.bytes(conf, AccessInputFormat.COALESCE_GAP, AccessInputFormat.COALESCE_GAP_DEFAULT);
     List<FileStatus> files = new ArrayList<>();
@@ -307,7 +301,7 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
           + conf.get(VARIABLE));
     }
     long t0 = System.nanoTime();
-    List<FilePlan> plans = plan(conf, files);
+    List<FilePlan> plans = plan(conf, kind, files);
     long reads = 0;
     for (FilePlan p : plans) {
       reads += p.headerReads;
@@ -332,7 +326,7 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
       if (layout != null && layout.packs(p)) {
         for (int t = 0; t < layout.tasks(); t++) { // packed for this slab: a task's chunks
           AccessSplit packed = AccessSplit.packed(fp.file, t, new String[0]);
-          parts.add(part(fp, packed));
+          parts.add(part(fp, packed, t == 0));
           List<String> holders = blocks.hosts(blocks.indexOf(layout.taskStart(t)));
           pieces.add(new SplitLocality.Piece(packed.getLength(), holders));
           hosts.addAll(holders);
@@ -349,7 +343,7 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
         for (int k = 0; k < byBytes.tasks(); k++) {
           AccessSplit through = AccessSplit.throughIndex(fp.file, byBytes.task(k),
               byBytes.logicalStart(k));
-          parts.add(part(fp, through));
+          parts.add(part(fp, through, k == 0));
           pieces.add(new SplitLocality.Piece(through.getLength(), List.of()));
           total += through.getLength();
         }
@@ -358,7 +352,7 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
         for (int k = 0; k < byBlock.tasks(); k++) {
           AccessPattern regions = byBlock.task(k);
           parts.add(part(fp, new AccessSplit(fp.status.getPath(), fp.status.getLen(), regions,
-              byBlock.logicalStart(k), fp.status.getBlockSize(), new String[0])));
+              byBlock.logicalStart(k), fp.status.getBlockSize(), new String[0]), k == 0));
           List<String> holders = blocks.hosts(blocks.indexOf(regions.offsetOf(0)));
           pieces.add(new SplitLocality.Piece(regions.totalBytes(), holders));
           hosts.addAll(holders);
@@ -430,8 +424,11 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
     return splits;
   }
 
-  /** A file's regions for one task, with only the chunks they are. */
-  private static VariableSplit.Part part(FilePlan fp, AccessSplit regions) {
+  /**
+   * A file's regions for one task, with only the chunks they are; the file's {@code first}
+   * part also gives its chunks never written, as fill values.
+   */
+  private static VariableSplit.Part part(FilePlan fp, AccessSplit regions, boolean first) {
     Variable v = fp.plan.variable();
     if (v.chunked()) {
       Variable.Chunks all = fp.plan.chunks();
@@ -444,9 +441,8 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
       Arrays.sort(keep);
       v = v.withChunks(all.subset(keep));
     }
-    // a file's chunks never written are given, as fill values, by its first part
     return new VariableSplit.Part(regions, fp.status.getModificationTime(), v, fp.plan.slab(),
-        fp.takeUnwritten());
+        first ? fp.plan.unwritten() : new long[0][]);
   }
 
   @Override

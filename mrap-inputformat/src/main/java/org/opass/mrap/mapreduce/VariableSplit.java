@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.io.Text;
 import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.io.WritableUtils;
 import org.apache.hadoop.mapreduce.InputSplit;
@@ -93,10 +92,6 @@ public final class VariableSplit extends InputSplit implements Writable {
 
   @Override
   public void write(DataOutput out) throws IOException {
-    WritableUtils.writeVInt(out, hosts.length);
-    for (String h : hosts) {
-      Text.writeString(out, h);
-    }
     WritableUtils.writeVInt(out, parts.size());
     for (Part p : parts) {
       p.regions.write(out);
@@ -113,10 +108,7 @@ public final class VariableSplit extends InputSplit implements Writable {
 
   @Override
   public void readFields(DataInput in) throws IOException {
-    hosts = new String[WritableUtils.readVInt(in)];
-    for (int i = 0; i < hosts.length; i++) {
-      hosts[i] = Text.readString(in);
-    }
+    hosts = new String[0]; // locations matter for scheduling only, as for FileSplit
     int n = WritableUtils.readVInt(in);
     parts = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
