@@ -186,10 +186,11 @@ final class MrapStridedBench implements BenchMain.Bench {
   }
 
   /** Sum of the regions' hashes: what the records of any correct reader add up to. */
-  static long checksum(byte[] data, StridedPattern p) {
+  static long checksum(byte[] data, org.opass.mrap.pattern.AccessPattern p) {
     long sum = 0;
-    for (long k = 0; k < p.regionCount(); k++) {
-      sum += hash(data, (int) p.offsetOf(k), (int) p.size());
+    org.opass.mrap.pattern.RegionCursor c = p.cursor();
+    while (c.next()) {
+      sum += hash(data, (int) c.offset(), (int) c.length());
     }
     return sum;
   }
@@ -242,13 +243,23 @@ final class MrapStridedBench implements BenchMain.Bench {
    */
   static Result read(EmulatedCluster cluster, String system, Path file, StridedPattern p,
       int r) throws Exception {
+    return read(cluster, system, file, patternConf(new Configuration(false), p), r);
+  }
+
+  /** {@link #read}, the pattern given by its keys in {@code pattern} (any kind). */
+  static Result read(EmulatedCluster cluster, String system, Path file, Configuration pattern,
+      int r) throws Exception {
     Configuration conf = new Configuration(cluster.conf());
     InputFormat<LongWritable, BytesWritable> format;
     if (system.equals("scan")) {
       FixedLengthInputFormat.setRecordLength(conf, r);
       format = new FixedLengthInputFormat();
     } else {
-      conf = patternConf(conf, p);
+      for (Map.Entry<String, String> e : pattern) {
+        if (PatternConfig.hasOurPrefix(e.getKey())) {
+          conf.set(e.getKey(), e.getValue());
+        }
+      }
       format = new AccessInputFormat();
       if (system.equals("access-nojoin")) {
         conf.setLong(AccessInputFormat.COALESCE_GAP, 0);

@@ -55,8 +55,9 @@ import org.opass.mrap.pattern.TaskPartition;
  *
  * <p>A restructured file (written by {@code mrap-copy}, carrying its layout) is read as
  * {@value #RESTRUCTURED} says: {@code stored} (default) refuses a pattern other than the one
- * it was restructured for, naming both, and gives a split per packed task; {@code index} reads
- * any pattern through the layout.
+ * it was restructured for, naming both, and gives a split per packed task (per tile, for a
+ * file stored tile by tile: one read each); {@code index} reads any pattern through the
+ * layout.
  *
  * <p>Reading: regions of one block whose gap is at most {@value #COALESCE_GAP} bytes (default
  * 64 KiB) are read with one positioned read, up to 8 MiB at once. That reads the gaps too (more

@@ -1,6 +1,8 @@
 package org.opass.mrap.mapreduce;
 
 import java.io.IOException;
+import java.util.Arrays;
+import java.util.Comparator;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.opass.mrap.layout.RestructuredLayout;
 
@@ -9,11 +11,21 @@ import org.opass.mrap.layout.RestructuredLayout;
  * original bytes come from a few places of the file at once (a task's packed chunks, and the
  * other bytes after them), so runs shorter than a window are served from a few windows over
  * the file, each filled by one positioned read, instead of a read a run: a file of 4-byte
- * regions read in order costs a read a window, not two a record. Memory: the windows. Not
- * thread-safe.
+ * regions read in order costs a read a window, not two a record. A request of many runs (a
+ * tile-major file read in original order: a row piece from each tile) is read in the file's
+ * order instead, near runs joined. Memory: the windows, and a request's runs up to
+ * {@value #BATCH} at a time. Not thread-safe.
  */
 public final class LogicalReads {
   private static final int WINDOWS = 4;
+  /** Runs of one request sorted and joined at once. */
+  private static final int BATCH = 1 << 16;
+  /** What a read costs beyond its bytes, in bytes: a gap this long is worth reading through. */
+  private static final int REQUEST = 4 * 1024;
+  /** Longest gap read through to join two runs (the coalescing gap's default). */
+  private static final int MAX_GAP = 64 * 1024;
+  /** Most bytes one joined read brings. */
+  private static final int MAX_JOINED = 8 << 20;
 
   private final FSDataInputStream in;
   private final RestructuredLayout layout;
@@ -24,6 +36,11 @@ public final class LogicalReads {
   private final long[] used = new long[WINDOWS]; // when each was last used, for eviction
   private long clock;
   private RestructuredLayout.LogicalCursor view;
+  // the runs of the request being read: where each goes in dst, where it lies, its length
+  private int[] runAt = new int[16];
+  private long[] runPhysical = new long[16];
+  private int[] runLength = new int[16];
+  private byte[] joined = new byte[0];
   private long reads;
   private long bytesRead;
 
@@ -43,18 +60,89 @@ public final class LogicalReads {
     } else {
       view.seek(from, from + len);
     }
-    while (view.next()) {
-      int at = off + (int) (view.logical() - from);
-      int n = (int) view.length();
-      long p = view.physical();
-      if (n >= window) {
-        in.readFully(p, dst, at, n);
+    boolean more = view.next();
+    while (more) {
+      int runs = 0;
+      do { // a batch of the request's runs
+        if (runs == runAt.length) {
+          runAt = Arrays.copyOf(runAt, 2 * runs);
+          runPhysical = Arrays.copyOf(runPhysical, 2 * runs);
+          runLength = Arrays.copyOf(runLength, 2 * runs);
+        }
+        runAt[runs] = off + (int) (view.logical() - from);
+        runPhysical[runs] = view.physical();
+        runLength[runs] = (int) view.length();
+        runs++;
+        more = view.next();
+      } while (more && runs < BATCH);
+      if (runs == 1) {
+        readRun(runPhysical[0], dst, runAt[0], runLength[0]);
+      } else {
+        readRuns(runs, dst);
+      }
+    }
+  }
+
+  /** One run: through a window when shorter than one (the next runs may be in it too). */
+  private void readRun(long p, byte[] dst, int at, int n) throws IOException {
+    if (n >= window) {
+      in.readFully(p, dst, at, n);
+      reads++;
+      bytesRead += n;
+      return;
+    }
+    int w = windowHolding(p, n);
+    System.arraycopy(buf[w], (int) (p - start[w]), dst, at, n);
+  }
+
+  /**
+   * A request's runs in the order they lie in the file (a tile-major file holds the rows of a
+   * time step in every tile), runs at most a window (and 64 KiB) apart joined into one read as
+   * long as the gaps read through stay within the runs' own bytes and a request's cost:
+   * reading in original order would refill a window for each tile.
+   */
+  private void readRuns(int runs, byte[] dst) throws IOException {
+    Integer[] order = new Integer[runs];
+    for (int i = 0; i < runs; i++) {
+      order[i] = i;
+    }
+    Arrays.sort(order, Comparator.comparingLong(i -> runPhysical[i]));
+    int i = 0;
+    while (i < runs) {
+      int first = order[i];
+      long begin = runPhysical[first];
+      long end = begin + runLength[first];
+      long needed = runLength[first];
+      long gaps = 0;
+      int j = i + 1;
+      for (; j < runs; j++) {
+        int k = order[j];
+        long gap = runPhysical[k] - end;
+        if (gap > Math.min(window, MAX_GAP) || gaps + gap > needed + runLength[k] + REQUEST
+            || runPhysical[k] + runLength[k] - begin > MAX_JOINED) {
+          break;
+        }
+        gaps += gap;
+        needed += runLength[k];
+        end = runPhysical[k] + runLength[k];
+      }
+      if (j == i + 1) {
+        readRun(begin, dst, runAt[first], runLength[first]);
+      } else {
+        int n = (int) (end - begin);
+        if (joined.length < n) {
+          joined = new byte[n];
+        }
+        in.readFully(begin, joined, 0, n);
         reads++;
         bytesRead += n;
-        continue;
+        for (int q = i; q < j; q++) {
+          int k = order[q];
+          System.arraycopy(joined, (int) (runPhysical[k] - begin), dst, runAt[k],
+              runLength[k]);
+        }
       }
-      int w = windowHolding(p, n);
-      System.arraycopy(buf[w], (int) (p - start[w]), dst, at, n);
+      i = j;
     }
   }
 
