@@ -246,7 +246,10 @@ final class MrapStridedBench implements BenchMain.Bench {
     return read(cluster, system, file, patternConf(new Configuration(false), p), r);
   }
 
-  /** {@link #read}, the pattern given by its keys in {@code pattern} (any kind). */
+  /**
+   * {@link #read}, the pattern given by its keys in {@code pattern} (any kind, with any
+   * {@code mrap.access.*} setting).
+   */
   static Result read(EmulatedCluster cluster, String system, Path file, Configuration pattern,
       int r) throws Exception {
     Configuration conf = new Configuration(cluster.conf());
@@ -255,8 +258,8 @@ final class MrapStridedBench implements BenchMain.Bench {
       FixedLengthInputFormat.setRecordLength(conf, r);
       format = new FixedLengthInputFormat();
     } else {
-      for (Map.Entry<String, String> e : pattern) {
-        if (PatternConfig.hasOurPrefix(e.getKey())) {
+      for (Map.Entry<String, String> e : pattern) { // the pattern, and mrap.access.*
+        if (PatternConfig.hasOurPrefix(e.getKey()) || e.getKey().startsWith("mrap.")) {
           conf.set(e.getKey(), e.getValue());
         }
       }

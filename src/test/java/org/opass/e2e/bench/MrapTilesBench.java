@@ -10,6 +10,7 @@ import org.apache.hadoop.fs.Path;
 import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.mrap.copy.CopyOptions;
 import org.opass.mrap.copy.RestructuringCopy;
+import org.opass.mrap.mapreduce.AccessInputFormat;
 import org.opass.mrap.mapreduce.MrapConf;
 import org.opass.mrap.pattern.PatternConfig;
 import org.opass.mrap.pattern.TiledPattern;
@@ -18,11 +19,13 @@ import org.opass.mrap.pattern.TiledPattern;
  * Tile-major restructuring (issue 24, part 3) on the emulated cluster: a climate-shaped array
  * of 4-byte values (T time steps x 512 latitudes x 512 longitudes) read a task a tile, each
  * tile every time step over a 32 x 32 box, by tasks pinned to DataNode hosts as in
- * {@link MrapStridedBench}, two ways: {@code plain}, {@code AccessInputFormat} on the file as
- * it is (a tile is a 128-byte row piece per time step and latitude; rows joined across gaps up
- * to 64 KiB, the default), and {@code restructured}, the same tiled job on a copy
- * {@code mrap-copy} stored tile by tile (a tile one read). The copy's own time is reported
- * too: it is paid once. Every run checks the records' checksum against the tiles' bytes.
+ * {@link MrapStridedBench}, three ways: {@code plain}, {@code AccessInputFormat} on the file
+ * as it is (a tile is a 128-byte row piece per time step and latitude; rows joined across gaps
+ * up to 64 KiB, the default), {@code plain-nojoin} (the same reading exactly the rows), and
+ * {@code restructured}, the same tiled job on a copy {@code mrap-copy} stored tile by tile (a
+ * tile one read); the speedup is against the faster plain way. The copy's own time is
+ * reported too: it is paid once. Every run checks the records' checksum against the tiles'
+ * bytes.
  */
 final class MrapTilesBench implements BenchMain.Bench {
   private static final int DATANODES = 8;
@@ -70,7 +73,7 @@ final class MrapTilesBench implements BenchMain.Bench {
           .pattern(MrapConf.pattern(withKeys)).mode(CopyOptions.Mode.SINGLE).build(), null);
       double copySeconds = (System.nanoTime() - t0) / 1e9;
       cluster.replicas().waitFor(packed, (short) 3);
-      String[] systems = {"plain", "restructured"};
+      String[] systems = {"plain", "plain-nojoin", "restructured"};
       Map<String, double[]> time = new LinkedHashMap<>();
       Map<String, double[]> bytes = new LinkedHashMap<>();
       Map<String, double[]> calls = new LinkedHashMap<>();
@@ -84,14 +87,14 @@ final class MrapTilesBench implements BenchMain.Bench {
           + "%11s %14s%n", length >> 20, steps, LAT, LON, tiles.tileCount(),
           steps * BOX * BOX * 4 >> 10, DATANODES, READ_BANDWIDTH >> 20, reps, copySeconds,
           "system", "time s", "MiB read", "read/int.", "reads a tile");
+      for (String s : systems) { // a pass of each first, not measured: JIT, caches
+        read(cluster, s, s.startsWith("plain") ? original : packed, keys, expected);
+      }
       for (int rep = 0; rep < reps; rep++) {
         for (int k = 0; k < systems.length; k++) {
           String s = systems[(k + rep) % systems.length]; // who goes first rotates
-          MrapStridedBench.Result res = MrapStridedBench.read(cluster, "access",
-              s.equals("plain") ? original : packed, keys, 0);
-          if (res.checksum != expected) {
-            throw new IllegalStateException(s + " delivered other bytes than the tiles'");
-          }
+          MrapStridedBench.Result res = read(cluster, s,
+              s.startsWith("plain") ? original : packed, keys, expected);
           time.get(s)[rep] = res.seconds;
           bytes.get(s)[rep] = res.bytesRead;
           calls.get(s)[rep] = res.calls;
@@ -111,14 +114,17 @@ final class MrapTilesBench implements BenchMain.Bench {
         System.out.printf("%-13s %10s %12.1f %11.2f %14.1f%n", s, t, b.mean / (1 << 20),
             b.mean / length, perTile);
       }
-      Stats speedup = Stats.ratio(time.get("plain"), time.get("restructured"));
-      System.out.println("restructured over plain: " + speedup + " x faster");
+      // against the faster of the two plain ways
+      String best = Stats.of(time.get("plain")).mean <= Stats.of(time.get("plain-nojoin")).mean
+          ? "plain" : "plain-nojoin";
+      Stats speedup = Stats.ratio(time.get(best), time.get("restructured"));
+      System.out.println("restructured over " + best + ": " + speedup + " x faster");
       Map<String, Object> summary = new LinkedHashMap<>();
       speedup.putInto(summary, "tiles_speedup_restructured_vs_plain");
       summary.put("tiles_reads_per_tile_restructured",
           Stats.of(calls.get("restructured")).mean / tiles.tileCount());
       summary.put("tiles_reads_per_tile_plain",
-          Stats.of(calls.get("plain")).mean / tiles.tileCount());
+          Stats.of(calls.get(best)).mean / tiles.tileCount());
       summary.put("tiles_copy_seconds", copySeconds);
       doc.put("summary", summary);
       doc.put("setup", Map.of("datanodes", DATANODES, "block_bytes", BLOCK,
@@ -128,5 +134,19 @@ final class MrapTilesBench implements BenchMain.Bench {
       doc.put("by_system", bySystem);
     }
     return doc;
+  }
+
+  /** One tiled read of {@code file}, its records checked against the tiles' bytes. */
+  private static MrapStridedBench.Result read(EmulatedCluster cluster, String system, Path file,
+      Configuration keys, long expected) throws Exception {
+    Configuration pattern = new Configuration(keys);
+    if (system.equals("plain-nojoin")) {
+      pattern.setLong(AccessInputFormat.COALESCE_GAP, 0);
+    }
+    MrapStridedBench.Result res = MrapStridedBench.read(cluster, "access", file, pattern, 0);
+    if (res.checksum != expected) {
+      throw new IllegalStateException(system + " delivered other bytes than the tiles'");
+    }
+    return res;
   }
 }
