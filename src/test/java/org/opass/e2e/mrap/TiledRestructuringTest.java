@@ -50,7 +50,7 @@ import org.opass.mrap.pattern.TiledPattern;
 /**
  * Tiled restructuring on a MiniDFSCluster (4 DataNodes, 64 KiB blocks): a climate-shaped array
  * (a 100-byte header, then 48 time steps x 60 latitudes x 120 longitudes of 4-byte values,
- * then 77 bytes) restructured by {@code mrap-copy} for tiles of every time step over a 10 x 10
+ * then 77 bytes) restructured by {@code mrap-copy} for tiles of every time step over a 30 x 10
  * box, in one stream and by the parallel copy's chunk writers. The tiled job reads each tile
  * with one read, its split preferring a holder of the block the tile starts in, and its
  * records are the tiles' regions of the original (the oracle: cut from the bytes by hand);
@@ -63,8 +63,9 @@ class TiledRestructuringTest {
   private static final int BLOCK = 64 * 1024;
   private static final int HEAD = 100;
   private static final long[] SHAPE = {48, 60, 120};
-  private static final long[] TILE = {48, 10, 10};
-  private static final int TILES = 6 * 12;
+  // a tile is 48 x 30 row pieces: more than a reader looks ahead (1024 records), one read
+  private static final long[] TILE = {48, 30, 10};
+  private static final int TILES = 2 * 12;
   private EmulatedCluster cluster;
   private FileSystem fs;
   private byte[] original;
@@ -89,7 +90,7 @@ class TiledRestructuringTest {
         + property(PatternConfig.ARRAY_OFFSET, Integer.toString(HEAD))
         + property(PatternConfig.ARRAY_SHAPE, "48,60,120")
         + property(PatternConfig.ARRAY_ELEMENT, "4")
-        + property(PatternConfig.TILE_SHAPE, "48,10,10") + "</configuration>");
+        + property(PatternConfig.TILE_SHAPE, "48,30,10") + "</configuration>");
     plain = new Path("/tiled/plain");
     try (var out = fs.create(plain)) {
       out.write(original);
@@ -117,7 +118,7 @@ class TiledRestructuringTest {
     conf.setLong(PatternConfig.ARRAY_OFFSET, HEAD);
     conf.set(PatternConfig.ARRAY_SHAPE, "48,60,120");
     conf.set(PatternConfig.ARRAY_ELEMENT, "4");
-    conf.set(PatternConfig.TILE_SHAPE, "48,10,10");
+    conf.set(PatternConfig.TILE_SHAPE, "48,30,10");
     return conf;
   }
 

@@ -176,10 +176,15 @@ public final class RestructuringCopy {
    * default) of the pattern's regions, or for tiles the array tile by tile.
    *
    * @throws CopyException (usage) for a pattern that does not fit the source or cannot be
-   *     restructured, or tasks smaller than a chunk
+   *     restructured, tasks smaller than a chunk, or a task size given for tiles
    */
   private static RestructuredLayout plan(CopyOptions options, SourceFile source, long chunk)
       throws CopyException {
+    boolean tiles = options.pattern().tiles() != null;
+    if (tiles && options.taskBytes() > 0) {
+      throw new CopyException(true, "-task-bytes does not apply to tiles: a task of a file "
+          + "stored tile by tile reads one tile");
+    }
     long taskBytes = options.taskBytes() > 0 ? options.taskBytes() : chunk;
     if (taskBytes < chunk) {
       throw new CopyException(true, "-task-bytes " + taskBytes + " is less than a chunk ("
@@ -188,7 +193,7 @@ public final class RestructuringCopy {
     }
     try {
       options.pattern().checkWithin(source.length(), source.path().toString());
-      if (options.pattern().tiles() != null) { // a task a tile: -task-bytes does not apply
+      if (tiles) {
         return TiledLayout.plan(options.pattern().tiles(), chunk, source.length());
       }
       AccessPattern p = options.pattern().pattern();

@@ -198,6 +198,10 @@ class MrapCopyTest {
     r = run(tiled, src.getPath(), dst.getPath());
     assertEquals(2, r[0]);
     assertTrue(r[2].toString().contains(PatternConfig.ARRAY_SHAPE), r[2].toString());
+    tiled.set(PatternConfig.ARRAY_SHAPE, "10,10");
+    r = run(tiled, "-task-bytes", "1m", src.getPath(), dst.getPath());
+    assertEquals(2, r[0]);
+    assertTrue(r[2].toString().contains("-task-bytes does not apply to tiles"), r[2].toString());
     assertFalse(dst.exists());
     assertNoLeftovers(tmp);
     File exists = write(tmp, "exists", new byte[1]);

@@ -42,6 +42,7 @@ public class AccessRecordReader extends RecordReader<LongWritable, BytesWritable
   private long gap;
   private boolean join; // whether records may be read together
   private long blockSize;
+  private long contiguousEnd = -1; // a packed task whose regions lie end to end: its end
   private long maxRecord;
   // null where the framework gives no counters (Spark's task contexts)
   private Counter readCalls;
@@ -100,6 +101,7 @@ public class AccessRecordReader extends RecordReader<LongWritable, BytesWritable
         join = true;
         gap = 0;
         blockSize = Long.MAX_VALUE;
+        contiguousEnd = split.contiguousEnd();
         break;
       case THROUGH_INDEX: // each record is read through the layout
         source = inOrder(split);
@@ -274,13 +276,18 @@ public class AccessRecordReader extends RecordReader<LongWritable, BytesWritable
   /**
    * Joins the next records into one read while each starts within {@code gap} of the bytes
    * read so far (not before them), in the same block (a packed task: in the task), and the
-   * read stays under the size limit. A record that joins no other is read straight into the value instead.
+   * read stays under the size limit; a packed task whose regions lie end to end is read on up
+   * to 8 MiB at once, however many records that holds. A record that joins no other is read straight into the value instead.
    */
   private void plan(long off, int len) throws IOException {
     long blockEnd = blockSize == Long.MAX_VALUE ? blockSize : (off / blockSize + 1) * blockSize;
     long end = off + len;
     int joined = 1;
-    while (join && end <= blockEnd && queued(joined + 1)) {
+    if (contiguousEnd > end) { // the next records follow this one: read on, up to 8 MiB
+      end = Math.min(contiguousEnd, Math.max(end, off + AccessInputFormat.MAX_JOINED_READ));
+      joined = 2; // and more: not counted
+    }
+    while (contiguousEnd < 0 && join && end <= blockEnd && queued(joined + 1)) {
       long o = queuedOffset[head + joined];
       long e = o + queuedLength[head + joined];
       if (o < off || o - end > gap || e > blockEnd || e - off > AccessInputFormat.MAX_JOINED_READ) {

@@ -92,6 +92,14 @@ public final class AccessSplit extends InputSplit implements Writable {
     return s;
   }
 
+  /**
+   * For {@link Layout#PACKED}: where the task's bytes end when its regions lie end to end (a
+   * tile, a contiguous layout's task), else -1.
+   */
+  long contiguousEnd() {
+    return contiguousStart >= 0 ? contiguousStart + getLength() : -1;
+  }
+
   /** For {@link Layout#PACKED}: the placer that puts the task's regions where they lie. */
   TaskPlacer placer() {
     return contiguousStart >= 0 ? TaskPlacer.contiguous(contiguousStart)
