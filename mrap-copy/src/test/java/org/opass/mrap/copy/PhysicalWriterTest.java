@@ -56,30 +56,8 @@ class PhysicalWriterTest {
       }
       long chunk = RestructuredLayout.HEADER_BYTES + 1 + rnd.nextInt(rnd.nextBoolean() ? 300
           : 20_000);
-      PackedLayout layout = PackedLayout.plan(p, chunk, length, 1 + rnd.nextInt(3));
-      byte[] expected = PackedLayoutTest.restructure(original, layout);
-      String what = "case " + c + " " + layout;
-      try (SourceFile.Reader in = source.open()) {
-        ByteArrayOutputStream whole = new ByteArrayOutputStream();
-        PhysicalWriter.Sums sums = new PhysicalWriter(in, layout, length).write(0,
-            layout.physicalLength(), whole, null);
-        assertArrayEquals(expected, whole.toByteArray(), what);
-        assertEquals(crc(expected), sums.written, what);
-        assertEquals(crc(original), sums.original, what);
-        Crc32c.Accumulator byChunk = new Crc32c.Accumulator(length);
-        ByteArrayOutputStream joined = new ByteArrayOutputStream();
-        for (long lo = 0; lo < layout.physicalLength(); lo += chunk) {
-          long hi = Math.min(layout.physicalLength(), lo + chunk);
-          ByteArrayOutputStream part = new ByteArrayOutputStream();
-          PhysicalWriter.Sums s = new PhysicalWriter(in, layout, length).write(lo, hi, part,
-              null);
-          assertEquals(crc(part.toByteArray()), s.written, what + " chunk at " + lo);
-          byChunk.addValue(s.original);
-          joined.write(part.toByteArray());
-        }
-        assertArrayEquals(expected, joined.toByteArray(), what + " by chunk");
-        assertEquals(crc(original), byChunk.value(), what + " by chunk");
-      }
+      assertWritesWholeAndByChunk(source, original, PackedLayout.plan(p, chunk, length,
+          1 + rnd.nextInt(3)), "case " + c);
       // a plain copy is the original
       try (SourceFile.Reader in = source.open()) {
         ByteArrayOutputStream plain = new ByteArrayOutputStream();
@@ -130,26 +108,41 @@ class PhysicalWriterTest {
       File f = new File(tmp, "tiles" + c);
       Files.write(f.toPath(), original);
       long chunk = RestructuredLayout.HEADER_BYTES + 1 + rnd.nextInt(300);
-      TiledLayout layout = TiledLayout.plan(tiles, chunk, length);
-      byte[] expected = PackedLayoutTest.restructure(original, layout);
-      String what = "case " + c + " " + layout;
-      try (SourceFile.Reader in = SourceFile.of(conf, new Path(f.toURI())).open()) {
-        ByteArrayOutputStream whole = new ByteArrayOutputStream();
-        PhysicalWriter.Sums sums = new PhysicalWriter(in, layout, length).write(0,
-            layout.physicalLength(), whole, null);
-        assertArrayEquals(expected, whole.toByteArray(), what);
-        assertEquals(crc(original), sums.original, what);
-        Crc32c.Accumulator byChunk = new Crc32c.Accumulator(length);
-        ByteArrayOutputStream joined = new ByteArrayOutputStream();
-        for (long lo = 0; lo < layout.physicalLength(); lo += chunk) {
-          long hi = Math.min(layout.physicalLength(), lo + chunk);
-          PhysicalWriter.Sums s = new PhysicalWriter(in, layout, length).write(lo, hi, joined,
-              null);
-          byChunk.addValue(s.original);
-        }
-        assertArrayEquals(expected, joined.toByteArray(), what + " by chunk");
-        assertEquals(crc(original), byChunk.value(), what + " by chunk");
+      assertWritesWholeAndByChunk(SourceFile.of(conf, new Path(f.toURI())), original,
+          TiledLayout.plan(tiles, chunk, length), "case " + c);
+    }
+  }
+
+  /**
+   * The writer gives the layout's own description of the file, written whole and chunk by
+   * chunk, with the CRC32C of what it wrote and its parts of the original's.
+   */
+  private static void assertWritesWholeAndByChunk(SourceFile source, byte[] original,
+      RestructuredLayout layout, String what) throws Exception {
+    what += " " + layout;
+    byte[] expected = PackedLayoutTest.restructure(original, layout);
+    long length = original.length;
+    try (SourceFile.Reader in = source.open()) {
+      ByteArrayOutputStream whole = new ByteArrayOutputStream();
+      PhysicalWriter.Sums sums = new PhysicalWriter(in, layout, length).write(0,
+          layout.physicalLength(), whole, null);
+      assertArrayEquals(expected, whole.toByteArray(), what);
+      assertEquals(crc(expected), sums.written, what);
+      assertEquals(crc(original), sums.original, what);
+      Crc32c.Accumulator byChunk = new Crc32c.Accumulator(length);
+      ByteArrayOutputStream joined = new ByteArrayOutputStream();
+      long chunk = layout.chunkSize();
+      for (long lo = 0; lo < layout.physicalLength(); lo += chunk) {
+        long hi = Math.min(layout.physicalLength(), lo + chunk);
+        ByteArrayOutputStream part = new ByteArrayOutputStream();
+        PhysicalWriter.Sums s = new PhysicalWriter(in, layout, length).write(lo, hi, part,
+            null);
+        assertEquals(crc(part.toByteArray()), s.written, what + " chunk at " + lo);
+        byChunk.addValue(s.original);
+        joined.write(part.toByteArray());
       }
+      assertArrayEquals(expected, joined.toByteArray(), what + " by chunk");
+      assertEquals(crc(original), byChunk.value(), what + " by chunk");
     }
   }
 
