@@ -42,7 +42,6 @@ public final class TiledLayout implements RestructuredLayout {
   private final long element;
   private final long[] shape;
   private final long[] tile;
-  private final long[] grid;
   private final byte[] trailer;
   private final int trailerCrc;
 
@@ -55,7 +54,6 @@ public final class TiledLayout implements RestructuredLayout {
     arrayEnd = tiles.array().end();
     shape = tiles.shape();
     tile = tiles.tileShape();
-    grid = tiles.grid();
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try {
       writeTrailer(new DataOutputStream(bytes));
@@ -195,7 +193,7 @@ public final class TiledLayout implements RestructuredLayout {
     int n = shape.length;
     long[] origin = new long[n];
     long[] extent = new long[n];
-    box(tileOf(index((logical - base) / element)), origin, extent);
+    tiles.box(tiles.tileOf(index((logical - base) / element)), origin, extent);
     long bytes = element;
     for (long e : extent) {
       bytes *= e;
@@ -217,24 +215,6 @@ public final class TiledLayout implements RestructuredLayout {
       e /= shape[d];
     }
     return idx;
-  }
-
-  /** The tile holding array index {@code idx}, row-major over the grid. */
-  private long tileOf(long[] idx) {
-    long t = 0;
-    for (int d = 0; d < shape.length; d++) {
-      t = t * grid[d] + idx[d] / tile[d];
-    }
-    return t;
-  }
-
-  /** Tile {@code t}'s first index and extent per dimension. */
-  private void box(long t, long[] origin, long[] extent) {
-    for (int d = shape.length - 1; d >= 0; d--) {
-      origin[d] = t % grid[d] * tile[d];
-      extent[d] = Math.min(tile[d], shape[d] - origin[d]);
-      t /= grid[d];
-    }
   }
 
   /** Where original byte {@code x} of the array is stored. */
@@ -294,7 +274,7 @@ public final class TiledLayout implements RestructuredLayout {
         hi = mid - 1;
       }
     }
-    box(lo, origin, extent);
+    tiles.box(lo, origin, extent);
     long into = q - tiles.bytesBeforeTile(lo);
     long inTile = into / element;
     long e = 0;
@@ -360,8 +340,8 @@ public final class TiledLayout implements RestructuredLayout {
       } else {
         long[] i = index((x - base) / element);
         System.arraycopy(i, 0, idx, 0, i.length);
-        long t = tileOf(idx);
-        box(t, origin, extent);
+        long t = tiles.tileOf(idx);
+        tiles.box(t, origin, extent);
         p = physicalOf(x, idx, t, origin, extent);
       }
       return emit(Segment.Kind.REGION, x, p, Math.min(runFrom(x, idx, origin, extent), left));

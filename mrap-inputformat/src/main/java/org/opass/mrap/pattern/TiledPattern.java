@@ -73,9 +73,25 @@ public final class TiledPattern {
     return tile.clone();
   }
 
-  /** Tiles per dimension: the tile grid. */
-  public long[] grid() {
-    return tilesPerDim.clone();
+  /** The tile holding array index {@code index}, row-major over the tile grid. */
+  public long tileOf(long[] index) {
+    long t = 0;
+    for (int d = 0; d < shape.length; d++) {
+      t = t * tilesPerDim[d] + index[d] / tile[d];
+    }
+    return t;
+  }
+
+  /**
+   * Tile {@code i}'s first index and extent per dimension, into {@code origin} and
+   * {@code extent}: {@link #tile}'s box without a pattern made, for lookups on a hot path.
+   */
+  public void box(long i, long[] origin, long[] extent) {
+    for (int d = shape.length - 1; d >= 0; d--) {
+      origin[d] = i % tilesPerDim[d] * tile[d];
+      extent[d] = Math.min(tile[d], shape[d] - origin[d]);
+      i /= tilesPerDim[d];
+    }
   }
 
   /** Tile {@code i}, row-major over the tile grid. */
@@ -85,12 +101,7 @@ public final class TiledPattern {
     }
     long[] origin = new long[shape.length];
     long[] extent = new long[shape.length];
-    for (int d = shape.length - 1; d >= 0; d--) {
-      long t = i % tilesPerDim[d];
-      i /= tilesPerDim[d];
-      origin[d] = t * tile[d];
-      extent[d] = Math.min(tile[d], shape[d] - origin[d]);
-    }
+    box(i, origin, extent);
     return SubarrayPattern.of(base, shape, elementSize, origin, extent);
   }
 
