@@ -9,7 +9,6 @@ import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.util.Arrays;
-import java.util.zip.CRC32C;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.PatternCodec;
 import org.opass.mrap.pattern.RegionCursor;
@@ -79,9 +78,7 @@ public final class PackedLayout implements RestructuredLayout {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     writeTrailer(new DataOutputStream(bytes));
     trailer = bytes.toByteArray();
-    CRC32C crc = new CRC32C();
-    crc.update(trailer);
-    trailerCrc = (int) crc.getValue();
+    trailerCrc = RestructuredLayout.crc(trailer);
   }
 
   /**
@@ -283,9 +280,8 @@ public final class PackedLayout implements RestructuredLayout {
   }
 
   @Override
-  public byte[] header() {
-    return new LayoutHeader(VERSION, dataLength, trailer.length, trailerCrc, logicalLength,
-        physicalLength()).bytes();
+  public int version() {
+    return VERSION;
   }
 
   @Override

@@ -40,8 +40,14 @@ public interface RestructuredLayout {
   /** The chunk size the file was written with (its block size). */
   long chunkSize();
 
+  /** The format version the header records: which kind of layout the trailer holds. */
+  int version();
+
   /** The header: the file's first bytes. */
-  byte[] header();
+  default byte[] header() {
+    return new LayoutHeader(version(), dataLength(), trailerLength(), trailerCrc(),
+        logicalLength(), physicalLength()).bytes();
+  }
 
   /** The trailer: this layout, as the file ends with it. */
   byte[] trailer();
@@ -119,6 +125,13 @@ public interface RestructuredLayout {
     return null;
   }
 
+  /** CRC32C of a trailer: what the header records of it. */
+  static int crc(byte[] trailer) {
+    CRC32C crc = new CRC32C();
+    crc.update(trailer);
+    return (int) crc.getValue();
+  }
+
   /**
    * Reads the layout of a restructured file from its header and trailer.
    *
@@ -127,9 +140,7 @@ public interface RestructuredLayout {
    */
   static RestructuredLayout read(LayoutHeader header, byte[] trailer, String source)
       throws IOException {
-    CRC32C crc = new CRC32C();
-    crc.update(trailer);
-    if (trailer.length != header.trailerLength() || (int) crc.getValue() != header.trailerCrc()) {
+    if (trailer.length != header.trailerLength() || crc(trailer) != header.trailerCrc()) {
       throw new IOException(source + ": its MRAP layout (the trailer) does not match its "
           + "header: the file is damaged");
     }

@@ -8,7 +8,6 @@ import java.io.DataOutput;
 import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
-import java.util.zip.CRC32C;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.SubarrayPattern;
 import org.opass.mrap.pattern.TiledPattern;
@@ -61,9 +60,7 @@ public final class TiledLayout implements RestructuredLayout {
       throw new IllegalStateException(e);
     }
     trailer = bytes.toByteArray();
-    CRC32C crc = new CRC32C();
-    crc.update(trailer);
-    trailerCrc = (int) crc.getValue();
+    trailerCrc = RestructuredLayout.crc(trailer);
   }
 
   /**
@@ -114,9 +111,8 @@ public final class TiledLayout implements RestructuredLayout {
   }
 
   @Override
-  public byte[] header() {
-    return new LayoutHeader(VERSION, dataLength(), trailer.length, trailerCrc, logicalLength,
-        physicalLength()).bytes();
+  public int version() {
+    return VERSION;
   }
 
   @Override
