@@ -11,6 +11,7 @@ import java.util.zip.CRC32C;
 import org.opass.mrap.layout.RestructuredLayout;
 import org.opass.mrap.layout.Segment;
 import org.opass.mrap.layout.SegmentCursor;
+import org.opass.mrap.mapreduce.JoinedRead;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.RegionCursor;
 
@@ -35,8 +36,6 @@ final class PhysicalWriter {
   private static final int QUEUE = 4096;
   static final int WINDOW = 8 << 20;
   static final int GAP = 64 * 1024;
-  /** What a positioned read costs beyond its bytes, in bytes. */
-  static final int REQUEST = 4 * 1024;
 
   private final SourceFile.Reader source;
   private final RestructuredLayout layout; // null for a plain copy
@@ -192,7 +191,7 @@ final class PhysicalWriter {
    * How far one read from {@code at} should reach: the end of the current run, and of the
    * queued runs of the same kind that follow within {@value #GAP} bytes, up to
    * {@value #WINDOW} bytes, as long as the gaps read through stay within the runs' own bytes
-   * and a request ({@value #REQUEST}): a read brings at most about twice what is needed (the
+   * and a request ({@link JoinedRead#REQUEST}): a read brings at most about twice what is needed (the
    * source is read once more for the other kind's runs), and a run of tiny regions still goes
    * in a few reads.
    */
@@ -206,7 +205,8 @@ final class PhysicalWriter {
         continue;
       }
       long gap = logical[q] - end;
-      if (logical[q] < at || gap > GAP || gaps + gap > needed + length[q] + REQUEST) {
+      if (logical[q] < at || gap > GAP
+          || gaps + gap > needed + length[q] + JoinedRead.REQUEST) {
         break; // behind (another chunk of a task), too far ahead, or too much read for it
       }
       long to = Math.min(logical[q] + length[q], at + WINDOW);
@@ -244,7 +244,7 @@ final class PhysicalWriter {
   /**
    * The block of the original that a tile-major layout says to read with its runs
    * ({@link RestructuredLayout#readTogether}): its regions end to end in {@code buf}, read
-   * with reads joined as {@link #reach} joins runs.
+   * with joined reads ({@link JoinedRead}, as {@link #reach} joins runs).
    */
   private final class Gather {
     private AccessPattern block;
@@ -285,25 +285,19 @@ final class PhysicalWriter {
         buf = new byte[Math.toIntExact(next.totalBytes())];
       }
       RegionCursor c = next.cursor();
+      JoinedRead read = new JoinedRead(GAP, WINDOW);
+      List<long[]> joined = new ArrayList<>();
       boolean more = c.next();
       int at = 0;
       while (more) {
-        long start = c.offset();
-        long end = start + c.length();
-        // the regions one read reaches, as reach() joins runs: gaps read through stay within
-        // the regions' own bytes and a request, and a read within WINDOW bytes
-        List<long[]> joined = new ArrayList<>();
+        read.begin(c.offset(), c.length());
+        joined.clear();
         joined.add(new long[] {c.offset(), c.length()});
-        long needed = c.length();
-        long gaps = 0;
-        while ((more = c.next()) && c.offset() - end <= GAP
-            && gaps + c.offset() - end <= needed + c.length() + REQUEST
-            && c.offset() + c.length() - start <= WINDOW) {
+        while ((more = c.next()) && read.join(c.offset(), c.length())) {
           joined.add(new long[] {c.offset(), c.length()});
-          gaps += c.offset() - end;
-          needed += c.length();
-          end = c.offset() + c.length();
         }
+        long start = read.start();
+        long end = read.end();
         if (joined.size() == 1) {
           source.read(start, buf, at, (int) (end - start));
           at += (int) (end - start);

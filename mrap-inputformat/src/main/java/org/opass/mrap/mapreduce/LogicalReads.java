@@ -20,8 +20,6 @@ public final class LogicalReads {
   private static final int WINDOWS = 4;
   /** Runs of one request sorted and joined at once. */
   private static final int BATCH = 1 << 16;
-  /** What a read costs beyond its bytes, in bytes: a gap this long is worth reading through. */
-  private static final int REQUEST = 4 * 1024;
   /** Longest gap read through to join two runs (the coalescing gap's default). */
   private static final int MAX_GAP = 64 * 1024;
   /** Most bytes one joined read brings. */
@@ -97,9 +95,8 @@ public final class LogicalReads {
 
   /**
    * A request's runs in the order they lie in the file (a tile-major file holds the rows of a
-   * time step in every tile), runs at most a window (and 64 KiB) apart joined into one read as
-   * long as the gaps read through stay within the runs' own bytes and a request's cost:
-   * reading in original order would refill a window for each tile.
+   * time step in every tile), runs at most a window (and 64 KiB) apart joined into one read
+   * ({@link JoinedRead}): reading in original order would refill a window for each tile.
    */
   private void readRuns(int runs, byte[] dst) throws IOException {
     Integer[] order = new Integer[runs];
@@ -107,29 +104,20 @@ public final class LogicalReads {
       order[i] = i;
     }
     Arrays.sort(order, Comparator.comparingLong(i -> runPhysical[i]));
+    JoinedRead read = new JoinedRead(Math.min(window, MAX_GAP), MAX_JOINED);
     int i = 0;
     while (i < runs) {
       int first = order[i];
-      long begin = runPhysical[first];
-      long end = begin + runLength[first];
-      long needed = runLength[first];
-      long gaps = 0;
+      read.begin(runPhysical[first], runLength[first]);
       int j = i + 1;
-      for (; j < runs; j++) {
-        int k = order[j];
-        long gap = runPhysical[k] - end;
-        if (gap > Math.min(window, MAX_GAP) || gaps + gap > needed + runLength[k] + REQUEST
-            || runPhysical[k] + runLength[k] - begin > MAX_JOINED) {
-          break;
-        }
-        gaps += gap;
-        needed += runLength[k];
-        end = runPhysical[k] + runLength[k];
+      while (j < runs && read.join(runPhysical[order[j]], runLength[order[j]])) {
+        j++;
       }
+      long begin = read.start();
       if (j == i + 1) {
         readRun(begin, dst, runAt[first], runLength[first]);
       } else {
-        int n = (int) (end - begin);
+        int n = (int) (read.end() - begin);
         if (joined.length < n) {
           joined = new byte[n];
         }
