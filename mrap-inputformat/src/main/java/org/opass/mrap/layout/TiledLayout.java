@@ -257,11 +257,10 @@ public final class TiledLayout implements RestructuredLayout {
     return c;
   }
 
-  /** The original byte stored at {@code p} of the array's stored bytes. */
-  private long logicalOf(long p, long[] idx, long[] origin, long[] extent) {
-    long q = p - HEADER_BYTES - base; // bytes into the tiles
+  /** The tile stored at {@code q} bytes into the tiles: the last that starts at or before it. */
+  private long tileAt(long q) {
     long lo = 0;
-    long hi = tiles.tileCount() - 1; // the last tile that starts at or before q
+    long hi = tiles.tileCount() - 1;
     while (lo < hi) {
       long mid = (lo + hi + 1) >>> 1;
       if (tiles.bytesBeforeTile(mid) <= q) {
@@ -270,18 +269,7 @@ public final class TiledLayout implements RestructuredLayout {
         hi = mid - 1;
       }
     }
-    tiles.box(lo, origin, extent);
-    long into = q - tiles.bytesBeforeTile(lo);
-    long inTile = into / element;
-    long e = 0;
-    for (int d = shape.length - 1; d >= 0; d--) {
-      idx[d] = origin[d] + inTile % extent[d];
-      inTile /= extent[d];
-    }
-    for (int d = 0; d < shape.length; d++) {
-      e = e * shape[d] + idx[d];
-    }
-    return base + e * element + into % element;
+    return lo;
   }
 
   /** Both walks: in physical order ({@link #physical}) or in original order. */
@@ -292,6 +280,10 @@ public final class TiledLayout implements RestructuredLayout {
     private final long[] idx = new long[shape.length];
     private final long[] origin = new long[shape.length];
     private final long[] extent = new long[shape.length];
+    // in physical order: the tile of the last run, and its bytes in the tiles
+    private long tile = -1;
+    private long tileFrom;
+    private long tileTo;
 
     Cursor(long from, long to, boolean physicalOrder) {
       this.pos = from;
@@ -332,7 +324,7 @@ public final class TiledLayout implements RestructuredLayout {
       long p;
       if (physicalOrder) {
         p = pos;
-        x = logicalOf(p, idx, origin, extent);
+        x = logicalOf(p);
       } else {
         long[] i = index((x - base) / element);
         System.arraycopy(i, 0, idx, 0, i.length);
@@ -341,6 +333,32 @@ public final class TiledLayout implements RestructuredLayout {
         p = physicalOf(x, idx, t, origin, extent);
       }
       return emit(Segment.Kind.REGION, x, p, Math.min(runFrom(x, idx, origin, extent), left));
+    }
+
+    /**
+     * The original byte stored at {@code p} of the array's stored bytes; sets its index and its
+     * tile's box. Runs in physical order stay in a tile for its length: it is looked up when
+     * they leave it.
+     */
+    private long logicalOf(long p) {
+      long q = p - HEADER_BYTES - base; // bytes into the tiles
+      if (tile < 0 || q < tileFrom || q >= tileTo) {
+        tile = tileAt(q);
+        tileFrom = tiles.bytesBeforeTile(tile);
+        tileTo = tiles.bytesBeforeTile(tile + 1);
+        tiles.box(tile, origin, extent);
+      }
+      long into = q - tileFrom;
+      long inTile = into / element;
+      for (int d = shape.length - 1; d >= 0; d--) {
+        idx[d] = origin[d] + inTile % extent[d];
+        inTile /= extent[d];
+      }
+      long e = 0;
+      for (int d = 0; d < shape.length; d++) {
+        e = e * shape[d] + idx[d];
+      }
+      return base + e * element + into % element;
     }
 
     private boolean emit(Segment.Kind k, long logicalAt, long physicalAt, long n) {
