@@ -227,9 +227,7 @@ public class AccessInputFormat extends FileInputFormat<LongWritable, BytesWritab
     RestructuredLayout layout = file.layout();
     Blocks blocks = new Blocks(file.status(), conf);
     for (int t = 0; t < layout.tasks(); t++) {
-      long start = layout.taskStart(t);
-      out.add(AccessSplit.packed(file, t, blocks.ranked(StridedPattern.vector(start,
-          layout.taskEnd(t) - start, 0, 1))));
+      out.add(AccessSplit.packed(file, t, blocks.rankedTask(layout, t)));
     }
   }
 
@@ -304,6 +302,12 @@ public class AccessInputFormat extends FileInputFormat<LongWritable, BytesWritab
 
     List<String> hosts(int b) throws IOException {
       return b < blocks.length ? Arrays.asList(blocks[b].getHosts()) : List.of();
+    }
+
+    /** The hosts for a packed task of a restructured file: those of its bytes, ranked. */
+    String[] rankedTask(RestructuredLayout layout, int t) throws IOException {
+      long start = layout.taskStart(t);
+      return ranked(StridedPattern.vector(start, layout.taskEnd(t) - start, 0, 1));
     }
 
     /**

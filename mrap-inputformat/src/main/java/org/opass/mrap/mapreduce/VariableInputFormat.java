@@ -24,7 +24,6 @@ import org.opass.mrap.locality.SplitLocality;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.PatternConfig;
 import org.opass.mrap.pattern.RegionCursor;
-import org.opass.mrap.pattern.StridedPattern;
 import org.opass.mrap.pattern.TaskPartition;
 import org.opass.mrap.pattern.TiledPattern;
 import org.opass.mrap.science.Positioned;
@@ -405,8 +404,7 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
         AccessSplit regions;
         String[] hosts;
         if (layout != null && layout.packs(fp.tiles)) {
-          hosts = blocks.ranked(StridedPattern.vector(layout.taskStart(t),
-              layout.taskEnd(t) - layout.taskStart(t), 0, 1));
+          hosts = blocks.rankedTask(layout, t);
           regions = AccessSplit.packed(fp.file, t, hosts);
         } else if (layout != null) {
           hosts = new String[0];
