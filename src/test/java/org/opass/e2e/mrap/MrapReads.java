@@ -24,7 +24,9 @@ import org.opass.e2e.cluster.TestFiles;
 import org.opass.mrap.layout.RestructuredLayout;
 import org.opass.mrap.layout.SegmentCursor;
 import org.opass.mrap.mapreduce.AccessInputFormat;
+import org.opass.mrap.mapreduce.MrapCounter;
 import org.opass.mrap.mapreduce.RestructuredFiles;
+import org.opass.mrap.mapreduce.TaskCounters;
 
 /**
  * Reads a file the way a job with {@link AccessInputFormat} does, without a job: the splits from
@@ -46,24 +48,47 @@ public final class MrapReads {
     }
   }
 
-  /** Every record of {@code input} under the pattern in {@code conf}, splits in order. */
+  /** What one split gave its task: its records, and the positioned reads they took. */
+  public static final class Task {
+    public final List<Rec> records = new ArrayList<>();
+    public long reads;
+  }
+
+  /** Every record of {@code input} under the pattern in {@code conf}, by key. */
   public static List<Rec> records(Configuration conf, Path input)
+      throws IOException, InterruptedException {
+    return all(tasks(conf, input));
+  }
+
+  /** What each split of {@code input} under the pattern in {@code conf} gives, in order. */
+  public static List<Task> tasks(Configuration conf, Path input)
       throws IOException, InterruptedException {
     Job job = Job.getInstance(conf);
     FileInputFormat.setInputPaths(job, input);
     AccessInputFormat format = new AccessInputFormat();
-    List<Rec> out = new ArrayList<>();
+    List<Task> out = new ArrayList<>();
     for (InputSplit s : format.getSplits(job)) {
       InputSplit copy = reserialized(s);
+      TaskCounters counters = new TaskCounters();
       TaskAttemptContextImpl ctx = new TaskAttemptContextImpl(job.getConfiguration(),
-          new TaskAttemptID());
+          new TaskAttemptID(), counters);
+      Task t = new Task();
       try (RecordReader<LongWritable, BytesWritable> r = format.createRecordReader(copy, ctx)) {
         r.initialize(copy, ctx);
         while (r.nextKeyValue()) {
-          out.add(new Rec(r.getCurrentKey().get(), r.getCurrentValue().copyBytes()));
+          t.records.add(new Rec(r.getCurrentKey().get(), r.getCurrentValue().copyBytes()));
         }
       }
+      t.reads = counters.get(MrapCounter.READ_CALLS);
+      out.add(t);
     }
+    return out;
+  }
+
+  /** The tasks' records together, by key. */
+  public static List<Rec> all(List<Task> tasks) {
+    List<Rec> out = new ArrayList<>();
+    tasks.forEach(t -> out.addAll(t.records));
     out.sort((a, b) -> Long.compare(a.key, b.key));
     return out;
   }

@@ -20,15 +20,10 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FsShell;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.io.BytesWritable;
-import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.mapred.InvalidJobConfException;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.Job;
-import org.apache.hadoop.mapreduce.RecordReader;
-import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
-import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 import org.apache.hadoop.util.ToolRunner;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -36,12 +31,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.opass.e2e.cluster.EmulatedCluster;
-import org.opass.mrap.mapreduce.TaskCounters;
 import org.opass.mrap.copy.MrapCopy;
 import org.opass.mrap.layout.TiledLayout;
 import org.opass.mrap.mapreduce.AccessInputFormat;
 import org.opass.mrap.mapreduce.AccessSplit;
-import org.opass.mrap.mapreduce.MrapCounter;
 import org.opass.mrap.mapreduce.RestructuredFiles;
 import org.opass.mrap.pattern.PatternConfig;
 import org.opass.mrap.pattern.RegionCursor;
@@ -130,43 +123,6 @@ class TiledRestructuringTest {
     return p;
   }
 
-  /** A task's records and reads: what one split gives. */
-  private static final class Task {
-    final List<MrapReads.Rec> records = new ArrayList<>();
-    long reads;
-  }
-
-  private List<Task> tasks(Configuration conf, Path input) throws Exception {
-    Job job = Job.getInstance(conf);
-    FileInputFormat.setInputPaths(job, input);
-    AccessInputFormat format = new AccessInputFormat();
-    List<Task> out = new ArrayList<>();
-    for (InputSplit s : format.getSplits(job)) {
-      InputSplit copy = MrapReads.reserialized(s);
-      TaskCounters reporter = new TaskCounters();
-      TaskAttemptContextImpl ctx = new TaskAttemptContextImpl(job.getConfiguration(),
-          new TaskAttemptID(), reporter);
-      Task t = new Task();
-      try (RecordReader<LongWritable, BytesWritable> r = format.createRecordReader(copy, ctx)) {
-        r.initialize(copy, ctx);
-        while (r.nextKeyValue()) {
-          t.records.add(new MrapReads.Rec(r.getCurrentKey().get(),
-              r.getCurrentValue().copyBytes()));
-        }
-      }
-      t.reads = reporter.get(MrapCounter.READ_CALLS);
-      out.add(t);
-    }
-    return out;
-  }
-
-  private static List<MrapReads.Rec> all(List<Task> tasks) {
-    List<MrapReads.Rec> out = new ArrayList<>();
-    tasks.forEach(t -> out.addAll(t.records));
-    out.sort((a, b) -> Long.compare(a.key, b.key));
-    return out;
-  }
-
   /** The oracle: each tile's regions of {@code data} in turn, keyed from the tile's start. */
   private static List<MrapReads.Rec> expected(byte[] data) {
     TiledPattern tiles = TiledPattern.of(HEAD, SHAPE, 4, TILE);
@@ -184,12 +140,12 @@ class TiledRestructuringTest {
   }
 
   private void assertReadsAsTheOriginalATileARead(Path p) throws Exception {
-    List<Task> tasks = tasks(tiled("read"), p);
+    List<MrapReads.Task> tasks = MrapReads.tasks(tiled("read"), p);
     assertEquals(TILES, tasks.size(), "a split a tile");
-    for (Task t : tasks) {
+    for (MrapReads.Task t : tasks) {
       assertEquals(1, t.reads, "a tile is one read");
     }
-    assertNull(MrapReads.difference(expected(original), all(tasks)), p.toString());
+    assertNull(MrapReads.difference(expected(original), MrapReads.all(tasks)), p.toString());
   }
 
   @Test
@@ -235,7 +191,7 @@ class TiledRestructuringTest {
     Files.write(otherFile.toPath(), other);
     assertEquals(0, ToolRunner.run(shell, new String[] {"-put", otherFile.getPath(),
         f.toString()}));
-    assertNull(MrapReads.difference(expected(other), all(tasks(tiled("other"), f))));
+    assertNull(MrapReads.difference(expected(other), MrapReads.records(tiled("other"), f)));
   }
 
   @Test
