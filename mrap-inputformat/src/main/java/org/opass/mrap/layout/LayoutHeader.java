@@ -15,7 +15,8 @@ import java.util.zip.CRC32C;
  *   0  16 bytes  "MRAP-RESTRUCTURE" (ASCII; a plain file that happens to start so still fails
  *                the header's CRC)
  *  16  int       format version ({@value PackedLayout#VERSION}: packed regions;
- *                {@value TiledLayout#VERSION}: tile-major)
+ *                {@value TiledLayout#VERSION}: tile-major; {@value PackedLayout#CONTAINER}: a
+ *                container of many files, packed)
  *  20  long      data length: where the trailer starts
  *  28  int       trailer length
  *  32  int       CRC32C of the trailer
@@ -71,10 +72,11 @@ public final class LayoutHeader {
           + "is damaged (CRC mismatch)");
     }
     int version = b.getInt(16);
-    if (version != PackedLayout.VERSION && version != TiledLayout.VERSION) {
+    if (version != PackedLayout.VERSION && version != TiledLayout.VERSION
+        && version != PackedLayout.CONTAINER) {
       throw new IOException(source + " is an MRAP restructured file of format version "
-          + version + "; this release reads versions " + PackedLayout.VERSION + " and "
-          + TiledLayout.VERSION);
+          + version + "; this release reads versions " + PackedLayout.VERSION + " to "
+          + PackedLayout.CONTAINER);
     }
     LayoutHeader h = new LayoutHeader(version, b.getLong(20), b.getInt(28), b.getInt(32),
         b.getLong(36), b.getLong(44));

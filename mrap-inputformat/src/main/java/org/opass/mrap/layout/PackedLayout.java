@@ -10,6 +10,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.util.Arrays;
 import org.opass.mrap.pattern.AccessPattern;
+import org.opass.mrap.pattern.ConcatenatedPattern;
 import org.opass.mrap.pattern.PatternCodec;
 import org.opass.mrap.pattern.RegionCursor;
 import org.opass.mrap.pattern.TaskPartition;
@@ -37,12 +38,15 @@ import org.opass.mrap.pattern.TaskPartition;
 public final class PackedLayout implements RestructuredLayout {
   /** Format and placement version; a reader refuses others. */
   public static final int VERSION = 2;
+  /** The format version of a container of many files ({@link Members}), else as version 2. */
+  public static final int CONTAINER = 4;
   private static final long TRAILER_MAGIC = 0x4d5241504c41594fL; // "MRAPLAYO"
 
   /** Zeros first fit may add before the layout is made contiguous instead: 1% of the original. */
   static final int MAX_PADDING_PERCENT = 1;
 
   private final AccessPattern pattern;
+  private final Members members; // a container's, else null
   private final long chunk;
   private final long logicalLength;
   private final boolean contiguous;
@@ -57,9 +61,10 @@ public final class PackedLayout implements RestructuredLayout {
   private final byte[] trailer;
   private final int trailerCrc;
 
-  private PackedLayout(AccessPattern pattern, long chunk, long logicalLength,
+  private PackedLayout(AccessPattern pattern, Members members, long chunk, long logicalLength,
       boolean contiguous, long[] taskFrom, long[] taskBin, long[] binUsed) throws IOException {
     this.pattern = pattern;
+    this.members = members;
     this.chunk = chunk;
     this.logicalLength = logicalLength;
     this.contiguous = contiguous;
@@ -91,6 +96,41 @@ public final class PackedLayout implements RestructuredLayout {
    */
   public static PackedLayout plan(AccessPattern pattern, long chunk, long logicalLength,
       long chunksPerTask) {
+    return plan(pattern, null, chunk, logicalLength, chunksPerTask);
+  }
+
+  /**
+   * Plans a container of {@code members} (format version {@value #CONTAINER}): the original is
+   * the members end to end, and {@code pattern} part {@code i} is member {@code i}'s regions,
+   * so that first fit packs the regions of many files into shared chunks (thesis §4.4.3).
+   *
+   * @throws IllegalArgumentException as {@link #plan(AccessPattern, long, long, long)}, and for
+   *     a part that is not its member's (another start, past its end)
+   */
+  public static PackedLayout container(ConcatenatedPattern pattern, Members members, long chunk,
+      long chunksPerTask) {
+    checkMembers(pattern, members);
+    return plan(pattern, members, chunk, members.totalLength(), chunksPerTask);
+  }
+
+  private static void checkMembers(AccessPattern pattern, Members members) {
+    if (!(pattern instanceof ConcatenatedPattern)
+        || ((ConcatenatedPattern) pattern).partCount() != members.count()) {
+      throw new IllegalArgumentException("a container of " + members + " needs a part of the "
+          + "pattern a member, not " + pattern);
+    }
+    ConcatenatedPattern c = (ConcatenatedPattern) pattern;
+    for (int i = 0; i < members.count(); i++) {
+      if (c.start(i) != members.start(i) || c.part(i).end() > members.length(i)) {
+        throw new IllegalArgumentException("part " + i + " of the pattern (" + c.part(i)
+            + " from " + c.start(i) + ") is not within member '" + members.name(i) + "' ("
+            + members.length(i) + " bytes from " + members.start(i) + ")");
+      }
+    }
+  }
+
+  private static PackedLayout plan(AccessPattern pattern, Members members, long chunk,
+      long logicalLength, long chunksPerTask) {
     if (chunk <= HEADER_BYTES) {
       throw new IllegalArgumentException("the chunk size (" + chunk + ") must be more than the "
           + HEADER_BYTES + "-byte header");
@@ -106,12 +146,12 @@ public final class PackedLayout implements RestructuredLayout {
       throw new IllegalArgumentException("regions of " + pattern + " overlap: a restructured "
           + "file holds each byte once");
     }
-    PackedLayout firstFit = firstFit(pattern, chunk, logicalLength, chunksPerTask);
+    PackedLayout firstFit = firstFit(pattern, members, chunk, logicalLength, chunksPerTask);
     return firstFit.zeros() * 100 <= logicalLength * MAX_PADDING_PERCENT ? firstFit
-        : contiguous(pattern, chunk, logicalLength, chunksPerTask);
+        : contiguous(pattern, members, chunk, logicalLength, chunksPerTask);
   }
 
-  private static PackedLayout firstFit(AccessPattern pattern, long chunk,
+  private static PackedLayout firstFit(AccessPattern pattern, Members members, long chunk,
       long logicalLength, long chunksPerTask) {
     LongList from = new LongList();
     LongList bins = new LongList();
@@ -130,7 +170,7 @@ public final class PackedLayout implements RestructuredLayout {
       }
     }
     close(placer, used);
-    return make(pattern, chunk, logicalLength, false, from.toArray(), bins.toArray(),
+    return make(pattern, members, chunk, logicalLength, false, from.toArray(), bins.toArray(),
         used.toArray());
   }
 
@@ -141,7 +181,7 @@ public final class PackedLayout implements RestructuredLayout {
    * first fit gives way to when the room its chunks leave outgrows the original's other bytes
    * (regions of a little over half a chunk leave nearly half of each).
    */
-  private static PackedLayout contiguous(AccessPattern pattern, long chunk,
+  private static PackedLayout contiguous(AccessPattern pattern, Members members, long chunk,
       long logicalLength, long chunksPerTask) {
     TaskPartition tasks = TaskPartition.byBytes(pattern, Math.multiplyExact(chunksPerTask,
         chunk));
@@ -159,13 +199,13 @@ public final class PackedLayout implements RestructuredLayout {
     long[] used = new long[(int) count];
     Arrays.fill(used, chunk);
     used[used.length - 1] = packed - (count - 1) * chunk;
-    return make(pattern, chunk, logicalLength, true, from, bins, used);
+    return make(pattern, members, chunk, logicalLength, true, from, bins, used);
   }
 
-  private static PackedLayout make(AccessPattern pattern, long chunk, long logicalLength,
-      boolean contiguous, long[] from, long[] bins, long[] used) {
+  private static PackedLayout make(AccessPattern pattern, Members members, long chunk,
+      long logicalLength, boolean contiguous, long[] from, long[] bins, long[] used) {
     try {
-      return new PackedLayout(pattern, chunk, logicalLength, contiguous, from, bins,
+      return new PackedLayout(pattern, members, chunk, logicalLength, contiguous, from, bins,
           used);
     } catch (IOException e) { // writing to memory
       throw new IllegalStateException(e);
@@ -266,7 +306,13 @@ public final class PackedLayout implements RestructuredLayout {
 
   @Override
   public String restructuredFor() {
-    return "the pattern " + pattern;
+    return members == null ? "the pattern " + pattern
+        : "the regions of its members, " + members + ", packed together";
+  }
+
+  @Override
+  public Members members() {
+    return members;
   }
 
   /** The task that packs region {@code k}. */
@@ -281,7 +327,7 @@ public final class PackedLayout implements RestructuredLayout {
 
   @Override
   public int version() {
-    return VERSION;
+    return members == null ? VERSION : CONTAINER;
   }
 
   @Override
@@ -676,7 +722,10 @@ public final class PackedLayout implements RestructuredLayout {
 
   private void writeTrailer(DataOutput out) throws IOException {
     out.writeLong(TRAILER_MAGIC);
-    out.writeInt(VERSION);
+    out.writeInt(version());
+    if (members != null) {
+      members.write(out);
+    }
     PatternCodec.write(out, pattern);
     out.writeLong(chunk);
     out.writeLong(logicalLength);
@@ -692,7 +741,7 @@ public final class PackedLayout implements RestructuredLayout {
     }
   }
 
-  /** Reads a version-2 trailer; {@link RestructuredLayout#read} checked its CRC. */
+  /** Reads a version-2 or -4 trailer; {@link RestructuredLayout#read} checked its CRC. */
   static PackedLayout read(byte[] trailer, String source) throws IOException {
     try {
       return readTrailer(new DataInputStream(new ByteArrayInputStream(trailer)), source);
@@ -706,10 +755,11 @@ public final class PackedLayout implements RestructuredLayout {
       throw new IOException(source + ": not an MRAP layout");
     }
     int version = in.readInt();
-    if (version != VERSION) {
+    if (version != VERSION && version != CONTAINER) {
       throw new IOException(source + ": an MRAP layout of version " + version + "; this "
-          + "release reads version " + VERSION);
+          + "release reads versions " + VERSION + " and " + CONTAINER + " here");
     }
+    Members members = version == CONTAINER ? Members.read(in, source) : null;
     AccessPattern pattern = PatternCodec.read(in);
     long chunk = in.readLong();
     long logical = in.readLong();
@@ -747,7 +797,18 @@ public final class PackedLayout implements RestructuredLayout {
       throw corrupt(source, "its chunks hold " + sum + " bytes, not the header and the "
           + pattern.totalBytes() + " bytes of the pattern");
     }
-    return new PackedLayout(pattern, chunk, logical, contiguous, from, bins, used);
+    if (members != null) {
+      try {
+        checkMembers(pattern, members);
+      } catch (IllegalArgumentException e) {
+        throw corrupt(source, e.getMessage());
+      }
+      if (members.totalLength() != logical) {
+        throw corrupt(source, "members of " + members.totalLength() + " bytes in an original "
+            + "of " + logical);
+      }
+    }
+    return new PackedLayout(pattern, members, chunk, logical, contiguous, from, bins, used);
   }
 
   private static int count(long n, long max, String what, String source) throws IOException {
@@ -763,7 +824,8 @@ public final class PackedLayout implements RestructuredLayout {
 
   @Override
   public String toString() {
-    return "layout(v" + VERSION + (contiguous ? ", contiguous, " : ", first fit, ") + pattern
+    return "layout(v" + version() + (members == null ? "" : ", " + members)
+        + (contiguous ? ", contiguous, " : ", first fit, ") + pattern
         + ", " + tasks() + " tasks, " + chunks() + " chunks of " + chunk + ", " + logicalLength
         + " -> " + physicalLength() + " bytes)";
   }

@@ -13,7 +13,9 @@ import org.opass.mrap.pattern.TiledPattern;
  *   <li>{@link PackedLayout} (format version 2): the regions of a pattern packed per task into
  *   chunks by first fit (thesis §4.3.2), or end to end;</li>
  *   <li>{@link TiledLayout} (format version 3): an array re-laid tile by tile, each tile
- *   contiguous, every other byte in place.</li>
+ *   contiguous, every other byte in place;</li>
+ *   <li>a container (format version 4): a {@link PackedLayout} whose original is several
+ *   files end to end ({@link #members()}), their regions packed into shared chunks.</li>
  * </ul>
  * A layout's tasks are what a job that reads the file as it was restructured runs: task
  * {@code t} reads {@code [taskStart(t), taskEnd(t))}, where its regions lie as its
@@ -113,6 +115,14 @@ public interface RestructuredLayout {
     return false;
   }
 
+  /**
+   * The files a container holds ({@code mrap-copy -pack}): its original is they end to end.
+   * Null for a restructured file of one original.
+   */
+  default Members members() {
+    return null;
+  }
+
   /** What the file was restructured for, as a refusal names it. */
   String restructuredFor();
 
@@ -146,6 +156,10 @@ public interface RestructuredLayout {
     }
     RestructuredLayout layout = header.version() == TiledLayout.VERSION
         ? TiledLayout.read(trailer, source) : PackedLayout.read(trailer, source);
+    if (layout.version() != header.version()) {
+      throw new IOException(source + ": its MRAP layout is of format " + layout.version()
+          + ", its header says " + header.version() + ": the file is damaged");
+    }
     if (layout.dataLength() != header.dataLength()
         || layout.logicalLength() != header.logicalLength()) {
       throw new IOException(source + ": its MRAP layout places " + layout.dataLength()

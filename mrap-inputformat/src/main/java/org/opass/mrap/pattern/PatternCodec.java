@@ -17,6 +17,9 @@ public final class PatternCodec {
   private static final int SUBARRAY = 2;
   private static final int INDEXED = 3;
   private static final int SLICE = 4;
+  private static final int CONCATENATED = 5;
+  /** Most parts a concatenated pattern holds when read: a bound on a damaged count. */
+  private static final int MAX_PARTS = 1 << 24;
 
   private PatternCodec() {
   }
@@ -33,6 +36,14 @@ public final class PatternCodec {
       out.writeLong(s.from());
       out.writeLong(s.to());
       body(out, s.whole());
+    } else if (p instanceof ConcatenatedPattern) {
+      ConcatenatedPattern c = (ConcatenatedPattern) p;
+      out.writeByte(CONCATENATED);
+      out.writeInt(c.partCount());
+      for (int i = 0; i < c.partCount(); i++) {
+        out.writeLong(c.start(i));
+        body(out, c.part(i));
+      }
     } else if (p instanceof StridedPattern) {
       StridedPattern s = (StridedPattern) p;
       out.writeByte(STRIDED);
@@ -132,6 +143,19 @@ public final class PatternCodec {
         long[] origin = longs(in);
         long[] extent = longs(in);
         return SubarrayPattern.of(base, shape, element, origin, extent);
+      }
+      case CONCATENATED: {
+        int n = in.readInt();
+        if (n < 1 || n > MAX_PARTS) {
+          throw new IOException("corrupt pattern: " + n + " parts");
+        }
+        long[] starts = new long[n];
+        AccessPattern[] parts = new AccessPattern[n];
+        for (int i = 0; i < n; i++) {
+          starts[i] = in.readLong();
+          parts[i] = body(in);
+        }
+        return ConcatenatedPattern.of(starts, parts);
       }
       case INDEXED: {
         int n = in.readInt();

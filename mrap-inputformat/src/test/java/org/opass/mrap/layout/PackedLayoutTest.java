@@ -121,7 +121,13 @@ public class PackedLayoutTest {
 
   private static void check(byte[] original, AccessPattern p, long chunk, long perTask,
       String what) throws IOException {
-    PackedLayout layout = PackedLayout.plan(p, chunk, original.length, perTask);
+    check(original, PackedLayout.plan(p, chunk, original.length, perTask), perTask, what);
+  }
+
+  private static void check(byte[] original, PackedLayout layout, long perTask, String what)
+      throws IOException {
+    AccessPattern p = layout.pattern();
+    long chunk = layout.chunkSize();
     layout.checkPlacement();
     byte[] physical = restructure(original, layout);
     assertArrayEquals(original, logical(physical, layout, 0, original.length), what);
@@ -178,6 +184,81 @@ public class PackedLayoutTest {
       assertEquals(layout.taskFirstChunk(t), back.taskFirstChunk(t));
     }
     assertArrayEquals(physical, restructure(original, back), what);
+    assertEquals(layout.members(), back.members(), what);
+    assertEquals(layout.members() == null ? PackedLayout.VERSION : PackedLayout.CONTAINER,
+        header.version(), what);
+  }
+
+  /** Files of random lengths and patterns, as a container packs them: the files end to end. */
+  private static PackedLayout container(Random rnd, int files, int maxLength, byte[][] out,
+      long chunk, long perTask) {
+    java.util.List<String> names = new java.util.ArrayList<>();
+    long[] lengths = new long[files];
+    long[] starts = new long[files];
+    AccessPattern[] parts = new AccessPattern[files];
+    java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream();
+    for (int i = 0; i < files; i++) {
+      int length = 1 + rnd.nextInt(maxLength);
+      byte[] b = new byte[length];
+      rnd.nextBytes(b);
+      all.write(b, 0, length);
+      names.add("file_" + i + ".nc");
+      lengths[i] = length;
+      starts[i] = i == 0 ? 0 : starts[i - 1] + lengths[i - 1];
+      parts[i] = randomPattern(rnd, length);
+    }
+    out[0] = all.toByteArray();
+    return PackedLayout.container(org.opass.mrap.pattern.ConcatenatedPattern.of(starts, parts),
+        Members.of(names, lengths), chunk, perTask);
+  }
+
+  @Test
+  void containersOfManyFilesHoldTheirMembersEndToEndAndTheirTable() throws Exception {
+    Random rnd = new Random(44);
+    for (int c = 0; c < 150; c++) {
+      byte[][] original = new byte[1][];
+      long chunk = RestructuredLayout.HEADER_BYTES + 1 + rnd.nextInt(rnd.nextBoolean() ? 300
+          : 40_000);
+      long perTask = 1 + rnd.nextInt(3);
+      PackedLayout layout = container(rnd, 1 + rnd.nextInt(8), 30_000, original, chunk,
+          perTask);
+      check(original[0], layout, perTask, "container " + c + " " + layout);
+    }
+  }
+
+  @Test
+  void theRegionsOfTenFilesShareAChunk() throws Exception {
+    // the thesis's halo catalogues (§4.4.3), scaled: ten files, each a 100,000-byte region
+    // of interest after its header, one 1 MiB chunk holds all ten
+    java.util.List<String> names = new java.util.ArrayList<>();
+    long[] lengths = new long[10];
+    long[] starts = new long[10];
+    AccessPattern[] parts = new AccessPattern[10];
+    for (int i = 0; i < 10; i++) {
+      names.add("halos_" + i);
+      lengths[i] = 180_000;
+      starts[i] = 180_000L * i;
+      parts[i] = StridedPattern.vector(4096, 100_000, 0, 1);
+    }
+    PackedLayout layout = PackedLayout.container(
+        org.opass.mrap.pattern.ConcatenatedPattern.of(starts, parts), Members.of(names, lengths),
+        1 << 20, 1);
+    assertEquals(1, layout.tasks(), layout.toString());
+    assertEquals(1, layout.taskChunks(0), "one chunk");
+    assertEquals(3, layout.members().memberAt(3 * 180_000 + 5));
+    byte[] original = new byte[10 * 180_000];
+    new Random(3).nextBytes(original);
+    check(original, layout, 1, "ten files");
+    // a part that is not its member's is refused, naming it
+    starts[3] += 1;
+    String said = assertThrows(IllegalArgumentException.class, () -> PackedLayout.container(
+        org.opass.mrap.pattern.ConcatenatedPattern.of(starts, parts), Members.of(names, lengths),
+        1 << 20, 1)).getMessage();
+    assertTrue(said.contains("member 'halos_3'"), said);
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> Members.of(
+        java.util.List.of("a", "a"), new long[] {1, 1})).getMessage().contains("'a'"));
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> Members.of(
+        java.util.List.of("a/b"), new long[] {1})).getMessage().contains("'a/b'"));
   }
 
   @Test

@@ -303,45 +303,87 @@ class PatternPropertyTest {
     }
   }
 
+  /** A small random pattern of a kind: 0 strided, 1 subarray, 2 indexed. */
+  static AccessPattern random(Random rnd, int kind) {
+    if (kind == 0) {
+      int levels = 1 + rnd.nextInt(3);
+      long[] count = new long[levels];
+      long[] spacing = new long[levels];
+      for (int l = 0; l < levels; l++) {
+        count[l] = 1 + rnd.nextInt(5);
+        spacing[l] = rnd.nextInt(3) == 0 ? 0 : rnd.nextInt(60);
+      }
+      return StridedPattern.nested(rnd.nextInt(50), 1 + rnd.nextInt(20), spacing, count);
+    }
+    if (kind == 1) {
+      long[] shape = {1 + rnd.nextInt(5), 1 + rnd.nextInt(6), 1 + rnd.nextInt(4)};
+      long[] origin = new long[3];
+      long[] extent = new long[3];
+      for (int d = 0; d < 3; d++) {
+        origin[d] = rnd.nextInt((int) shape[d]);
+        extent[d] = 1 + rnd.nextInt((int) (shape[d] - origin[d]));
+      }
+      return SubarrayPattern.of(rnd.nextInt(30), shape, 1 + rnd.nextInt(5), origin, extent);
+    }
+    int n = 1 + rnd.nextInt(30);
+    long[] o = new long[n];
+    long[] l = new long[n];
+    for (int i = 0; i < n; i++) {
+      o[i] = rnd.nextInt(2000);
+      l[i] = 1 + rnd.nextInt(40);
+    }
+    return IndexedPattern.of(o, l);
+  }
+
+  @Test
+  void concatenationsLookUpAsTheirPartsShifted() throws Exception {
+    Random rnd = new Random(11);
+    for (int c = 0; c < CASES; c++) {
+      int n = 1 + rnd.nextInt(4);
+      long[] starts = new long[n];
+      AccessPattern[] parts = new AccessPattern[n];
+      long end = 0;
+      for (int i = 0; i < n; i++) {
+        AccessPattern part = random(rnd, rnd.nextInt(2)); // an overlapping part cannot be packed
+        starts[i] = end + rnd.nextInt(3) * rnd.nextInt(100);
+        parts[i] = part;
+        end = starts[i] + part.end() + rnd.nextInt(2) * rnd.nextInt(50); // the file's tail
+      }
+      ConcatenatedPattern p = ConcatenatedPattern.of(starts, parts);
+      List<Region> expected = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        for (Region r : parts[i].regions(0, parts[i].regionCount())) {
+          expected.add(Region.of(starts[i] + r.offset(), r.length()));
+        }
+      }
+      assertEquals(expected, p.regions(0, p.regionCount()), p.toString());
+      assertLookups(p, rnd);
+      long from = rnd.nextInt((int) p.regionCount());
+      long to = from + rnd.nextInt((int) (p.regionCount() - from + 1));
+      assertLookups(p.slice(from, to), rnd);
+      assertEquals(expected.subList((int) from, (int) to), p.regions(from, to));
+      java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+      PatternCodec.write(new java.io.DataOutputStream(bytes), p.slice(from, to));
+      AccessPattern back = PatternCodec.read(new java.io.DataInputStream(
+          new java.io.ByteArrayInputStream(bytes.toByteArray())));
+      assertEquals(p.slice(from, to), back, "round trip of " + p);
+      int i = p.partOfRegion(from);
+      assertTrue(p.firstRegion(i) <= from && from < p.firstRegion(i) + parts[i].regionCount());
+    }
+    AccessPattern a = StridedPattern.vector(10, 4, 8, 5);
+    assertTrue(assertThrows(IllegalArgumentException.class,
+        () -> ConcatenatedPattern.of(new long[] {0, 40}, new AccessPattern[] {a, a}))
+        .getMessage().contains("part 1 starts at 40, before part 0 ends (" + a.end() + ")"));
+    assertTrue(assertThrows(IllegalArgumentException.class,
+        () -> ConcatenatedPattern.of(new long[0], new AccessPattern[0])).getMessage()
+        .contains("at least one part"));
+  }
+
   @Test
   void lookupsAreTheNaiveOnesForEveryKindAndSlice() {
     Random rnd = new Random(5);
     for (int c = 0; c < CASES; c++) {
-      AccessPattern p;
-      switch (c % 3) {
-        case 0: {
-          int levels = 1 + rnd.nextInt(3);
-          long[] count = new long[levels];
-          long[] spacing = new long[levels];
-          for (int l = 0; l < levels; l++) {
-            count[l] = 1 + rnd.nextInt(5);
-            spacing[l] = rnd.nextInt(3) == 0 ? 0 : rnd.nextInt(60);
-          }
-          p = StridedPattern.nested(rnd.nextInt(50), 1 + rnd.nextInt(20), spacing, count);
-          break;
-        }
-        case 1: {
-          long[] shape = {1 + rnd.nextInt(5), 1 + rnd.nextInt(6), 1 + rnd.nextInt(4)};
-          long[] origin = new long[3];
-          long[] extent = new long[3];
-          for (int d = 0; d < 3; d++) {
-            origin[d] = rnd.nextInt((int) shape[d]);
-            extent[d] = 1 + rnd.nextInt((int) (shape[d] - origin[d]));
-          }
-          p = SubarrayPattern.of(rnd.nextInt(30), shape, 1 + rnd.nextInt(5), origin, extent);
-          break;
-        }
-        default: {
-          int n = 1 + rnd.nextInt(30);
-          long[] o = new long[n];
-          long[] l = new long[n];
-          for (int i = 0; i < n; i++) {
-            o[i] = rnd.nextInt(2000);
-            l[i] = 1 + rnd.nextInt(40);
-          }
-          p = IndexedPattern.of(o, l);
-        }
-      }
+      AccessPattern p = random(rnd, c % 3);
       assertLookups(p, rnd);
       long from = rnd.nextInt((int) p.regionCount());
       long to = from + rnd.nextInt((int) (p.regionCount() - from + 1));
