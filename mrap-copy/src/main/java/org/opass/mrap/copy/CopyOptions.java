@@ -34,13 +34,24 @@ public final class CopyOptions {
 
   /** These options with another pattern (a variable's slab, planned for each source). */
   public CopyOptions withPattern(PatternConfig p) {
-    Builder b = new Builder();
+    Builder b = toBuilder();
     b.pattern(p);
+    return new CopyOptions(b);
+  }
+
+  /** These options with another mode. */
+  CopyOptions withMode(Mode m) {
+    return toBuilder().mode(m).build();
+  }
+
+  private Builder toBuilder() {
+    Builder b = new Builder();
+    b.pattern = pattern;
     b.taskBytes = taskBytes;
     b.verify = verify;
     b.overwrite = overwrite;
     b.mode = mode;
-    return new CopyOptions(b);
+    return b;
   }
 
   /** The pattern to restructure for, or null for a plain copy. */

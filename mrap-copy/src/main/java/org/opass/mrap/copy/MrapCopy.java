@@ -10,7 +10,6 @@ import java.util.Locale;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
-import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapred.InvalidJobConfException;
@@ -18,6 +17,7 @@ import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
 import org.opass.mrap.mapreduce.MrapConf;
 import org.opass.mrap.mapreduce.VariableInputFormat;
+import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.PatternConfig;
 import org.opass.mrap.pattern.PatternException;
 import org.opass.mrap.pattern.PatternFile;
@@ -56,13 +56,17 @@ public class MrapCopy extends Configured implements Tool {
   }
 
   static String usage() {
-    return "usage: hadoop jar mrap-copy.jar [generic options] [-pattern FILE] [-task-bytes N] "
-        + "[-mode auto|single|parallel] [-overwrite] [-no-verify] SRC... DST\n"
+    return "usage: hadoop jar mrap-copy.jar [generic options] [-pattern FILE] [-pack] "
+        + "[-task-bytes N] [-mode auto|single|parallel] [-overwrite] [-no-verify] SRC... DST\n"
         + "  -pattern FILE     restructure for the access pattern in this Hadoop XML file, "
         + "local unless it names its file system (strided.*, mrap.pattern.*; -D works too; "
         + "kind tiled stores each tile in one piece), or for a NetCDF or HDF5 variable's slab "
         + "or tiles (mrap.pattern.kind=netcdf|hdf5, mrap.science.variable, mrap.science.slab "
         + "or mrap.science.tile)\n"
+        + "  -pack             pack the variable's slab of every source into one container, "
+        + "DST (the regions of many small files share chunks; VariableInputFormat reads it, "
+        + "each record naming its file as DST/name; mrap-copy DST FOLDER copies the files "
+        + "back out)\n"
         + "  -task-bytes N     bytes one map task reads, in whole chunks (default: one chunk, "
         + "the block size)\n"
         + "  -mode M           single: one stream from here; parallel: a MapReduce job of "
@@ -71,7 +75,8 @@ public class MrapCopy extends Configured implements Tool {
         + " (default 1g)\n"
         + "  -overwrite        replace an existing destination\n"
         + "  -no-verify        skip the checksum comparison after the copy\n"
-        + "  SRC...            files of any file system (file://, hdfs://, another cluster)\n"
+        + "  SRC...            files of any file system (file://, hdfs://, another cluster); a "
+        + "container stands for its files\n"
         + "  DST               the new file, or a folder for several sources\n"
         + "exit codes: 0 copied, 1 a copy failed (nothing published), 2 a mistake in what was "
         + "asked";
@@ -81,6 +86,7 @@ public class MrapCopy extends Configured implements Tool {
   public int run(String[] args) throws Exception {
     List<String> paths = new ArrayList<>();
     String patternFile = null;
+    boolean pack = false;
     CopyOptions.Builder options = CopyOptions.builder();
     Configuration conf = getConf();
     try {
@@ -103,6 +109,9 @@ public class MrapCopy extends Configured implements Tool {
             break;
           case "-overwrite":
             options.overwrite(true);
+            break;
+          case "-pack":
+            pack = true;
             break;
           case "-no-verify":
             options.verify(false);
@@ -149,28 +158,27 @@ public class MrapCopy extends Configured implements Tool {
         }
       }
       CopyOptions o = options.build();
-      List<Path> sources = new ArrayList<>();
+      // a container stands for its members: copied out, or packed again
+      List<SourceFile> sources = new ArrayList<>();
       for (String s : paths.subList(0, paths.size() - 1)) {
-        sources.add(new Path(s));
+        SourceFile f = SourceFile.of(conf, new Path(s));
+        List<SourceFile> members = f.members();
+        sources.addAll(members != null ? members : List.of(f));
       }
       Path dst = new Path(paths.get(paths.size() - 1));
+      if (pack) {
+        pack(conf, sources, dst, o, variable);
+        return 0;
+      }
       FileSystem dstFs = dst.getFileSystem(conf);
       boolean intoFolder = sources.size() > 1
           || (dstFs.exists(dst) && dstFs.getFileStatus(dst).isDirectory());
-      for (Path src : sources) {
-        Path target = intoFolder ? new Path(dst, src.getName()) : dst;
+      for (SourceFile src : sources) {
+        Path target = intoFolder ? new Path(dst, src.name()) : dst;
         long t0 = System.nanoTime();
         RestructuringCopy.Result r = RestructuringCopy.copy(conf, src, target,
             variable == null ? o : o.withPattern(slabOf(variable, src)), progressLine(src));
-        double s = (System.nanoTime() - t0) / 1e9;
-        if (System.console() != null) {
-          err.print("\r");
-        }
-        out.printf(Locale.ROOT, "%s: %s -> %s, %d bytes in %.1f s (%.1f MiB/s%s)%s%n", NAME,
-            src, r.destination(), r.bytes(), s, r.bytes() / 1048576.0 / Math.max(s, 1e-9),
-            r.parallel() ? ", a MapReduce job of chunk writers" : "",
-            r.layout() == null ? "" : ", restructured for " + r.layout().tasks()
-                + (r.layout().tasks() == 1 ? " map task" : " map tasks"));
+        report(src.toString(), r, t0, "");
       }
       return 0;
     } catch (CopyException e) {
@@ -188,6 +196,45 @@ public class MrapCopy extends Configured implements Tool {
     }
   }
 
+  /**
+   * {@code -pack}: the sources' regions of the variable's slab packed into one container.
+   *
+   * @throws CopyException (usage) without a variable, with tiles, or for sources that cannot
+   *     share a container (two of one name)
+   */
+  private void pack(Configuration conf, List<SourceFile> sources, Path dst, CopyOptions o,
+      Configuration variable) throws IOException {
+    if (variable == null) {
+      throw new CopyException(true, "-pack packs the slab of a NetCDF or HDF5 variable of "
+          + "each file: set " + PatternConfig.KIND + "=netcdf|hdf5 and "
+          + VariableInputFormat.VARIABLE + " (-D or -pattern)");
+    }
+    if (variable.get(VariableInputFormat.TILE) != null) {
+      throw new CopyException(true, "-pack packs a slab; " + VariableInputFormat.TILE
+          + " stores a file of its own tile by tile: leave out one of them");
+    }
+    List<AccessPattern> patterns = new ArrayList<>();
+    for (SourceFile src : sources) {
+      patterns.add(slabOf(variable, src).pattern());
+    }
+    long t0 = System.nanoTime();
+    RestructuringCopy.Result r = RestructuringCopy.pack(conf, sources, patterns, dst, o,
+        progressLine(null));
+    report(sources.size() + " files", r, t0, ", packed into one container");
+  }
+
+  private void report(String what, RestructuringCopy.Result r, long t0, String more) {
+    double s = (System.nanoTime() - t0) / 1e9;
+    if (System.console() != null) {
+      err.print("\r");
+    }
+    out.printf(Locale.ROOT, "%s: %s -> %s, %d bytes in %.1f s (%.1f MiB/s%s)%s%s%n", NAME,
+        what, r.destination(), r.bytes(), s, r.bytes() / 1048576.0 / Math.max(s, 1e-9),
+        r.parallel() ? ", a MapReduce job of chunk writers" : "", more,
+        r.layout() == null ? "" : ", restructured for " + r.layout().tasks()
+            + (r.layout().tasks() == 1 ? " map task" : " map tasks"));
+  }
+
   /** Whether {@code mrap.pattern.kind} names a scientific format (netcdf, hdf5). */
   private static boolean isVariable(Configuration conf) {
     String kind = conf.getTrimmed(PatternConfig.KIND, "").toLowerCase(Locale.ROOT);
@@ -199,16 +246,16 @@ public class MrapCopy extends Configured implements Tool {
    *
    * @throws CopyException (usage) naming the key, the file and why, where it cannot serve them
    */
-  private static PatternConfig slabOf(Configuration variable, Path src) throws IOException {
-    FileStatus status;
+  private static PatternConfig slabOf(Configuration variable, SourceFile src)
+      throws IOException {
     try {
-      status = src.getFileSystem(variable).getFileStatus(src);
-    } catch (FileNotFoundException e) {
-      throw new CopyException(true, src + ": no such file");
-    }
-    try {
-      VariableInputFormat.FilePlan fp = VariableInputFormat.plan(variable, List.of(status))
-          .get(0);
+      VariableInputFormat.FilePlan fp = null;
+      for (VariableInputFormat.FilePlan p : VariableInputFormat.plan(variable,
+          List.of(src.status()))) { // a container's: the member's plan
+        if (src.whole() || src.name().equals(p.member())) {
+          fp = p;
+        }
+      }
       SlabPlan plan = fp.plan();
       if (fp.tiles() != null) { // each tile stored in one piece
         return PatternConfig.plannedTiles(fp.tiles(), VariableInputFormat.TILE,
@@ -232,7 +279,7 @@ public class MrapCopy extends Configured implements Tool {
   }
 
   /** A progress line on a terminal only (the console shows progress and results). */
-  private RestructuringCopy.Progress progressLine(Path src) {
+  private RestructuringCopy.Progress progressLine(SourceFile src) {
     if (System.console() == null) {
       return null;
     }
@@ -241,7 +288,8 @@ public class MrapCopy extends Configured implements Tool {
       long now = System.nanoTime();
       if (now - last[0] > 500_000_000L || bytes == total) {
         last[0] = now;
-        err.printf(Locale.ROOT, "\r%s: %s %5.1f%% (%d of %d MiB)", NAME, src.getName(),
+        err.printf(Locale.ROOT, "\r%s: %s %5.1f%% (%d of %d MiB)", NAME,
+            src == null ? "packing" : src.name(),
             total == 0 ? 100.0 : 100.0 * bytes / total, bytes >> 20, total >> 20);
       }
     };

@@ -671,9 +671,8 @@ final class ParallelCopy {
       if (conf.getBoolean(VERIFY, true)) {
         Publisher.verifyWritten(conf, fs, temp, length, written, dst);
         if (conf.getBoolean(SOURCE_PLAIN, true)) {
-          Path src = new Path(conf.get(SOURCE));
-          Publisher.verifySource(conf, src.getFileSystem(conf), src, original.value(),
-              conf.getLong(LOGICAL, -1));
+          Publisher.verifySource(conf, SourceFile.of(conf, new Path(conf.get(SOURCE))),
+              original.value());
         }
       }
       Publisher.publish(conf, fs, temp, dst, conf.getBoolean(OVERWRITE, false));

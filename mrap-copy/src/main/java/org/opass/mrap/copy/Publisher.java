@@ -44,16 +44,16 @@ final class Publisher {
   }
 
   /**
-   * Checks the original bytes read against a plain source's checksum, where its file system
-   * gives one without a read (HDFS).
+   * Checks the original bytes read against the source's checksum, where its file system gives
+   * one without a read (HDFS; a concatenation's composed from its files').
    *
    * @throws CopyException if they differ
    */
-  static void verifySource(Configuration conf, FileSystem fs, Path src, int original,
-      long length) throws IOException {
-    Integer stored = compositeCrc(conf, fs, src);
-    if (length > 0 && stored != null && stored != original) {
-      throw new CopyException(false, "the bytes read from " + src + " do not match its "
+  static void verifySource(Configuration conf, SourceFile source, int original)
+      throws IOException {
+    Integer stored = source.length() > 0 ? source.storedCrc(conf) : null;
+    if (stored != null && stored != original) {
+      throw new CopyException(false, "the bytes read from " + source + " do not match its "
           + "checksum (CRC32C " + Integer.toHexString(original) + " against "
           + Integer.toHexString(stored) + "): was it changed during the copy?");
     }
@@ -91,21 +91,32 @@ final class Publisher {
   }
 
   /** The file's whole-file CRC32C as HDFS computes it from its block checksums, or null. */
-  private static Integer compositeCrc(Configuration conf, FileSystem fs, Path p)
+  static Integer compositeCrc(Configuration conf, FileSystem fs, Path p) throws IOException {
+    return compositeCrcs(conf, fs, java.util.List.of(p))[0];
+  }
+
+  /**
+   * {@link #compositeCrc} of several files of one file system, through one client; an entry
+   * is null where the file system gives none.
+   */
+  static Integer[] compositeCrcs(Configuration conf, FileSystem fs, java.util.List<Path> files)
       throws IOException {
+    Integer[] out = new Integer[files.size()];
     if (!"hdfs".equals(fs.getUri().getScheme())) {
-      return null;
+      return out;
     }
     Configuration c = new Configuration(conf);
     c.set("dfs.checksum.combine.mode", "COMPOSITE_CRC");
-    try (FileSystem composite = FileSystem.newInstance(p.toUri(), c)) {
-      FileChecksum sum = composite.getFileChecksum(p);
-      if (!(sum instanceof CompositeCrcFileChecksum)
-          || !sum.getAlgorithmName().endsWith("CRC32C")) {
-        return null; // another checksum type: re-read instead
+    try (FileSystem composite = FileSystem.newInstance(fs.getUri(), c)) {
+      for (int i = 0; i < out.length; i++) {
+        FileChecksum sum = composite.getFileChecksum(files.get(i));
+        if (sum instanceof CompositeCrcFileChecksum
+            && sum.getAlgorithmName().endsWith("CRC32C")) { // else another type: re-read
+          out[i] = ByteBuffer.wrap(sum.getBytes()).getInt(); // big-endian, as HDFS writes it
+        }
       }
-      return ByteBuffer.wrap(sum.getBytes()).getInt(); // big-endian, as HDFS writes it
     }
+    return out;
   }
 
   private static int reread(FileSystem fs, Path p) throws IOException {

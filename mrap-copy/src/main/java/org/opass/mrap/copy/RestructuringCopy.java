@@ -10,10 +10,12 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.opass.mrap.layout.Members;
 import org.opass.mrap.layout.PackedLayout;
 import org.opass.mrap.layout.RestructuredLayout;
 import org.opass.mrap.layout.TiledLayout;
 import org.opass.mrap.pattern.AccessPattern;
+import org.opass.mrap.pattern.ConcatenatedPattern;
 import org.opass.mrap.pattern.PatternException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -90,10 +92,65 @@ public final class RestructuringCopy {
    */
   public static Result copy(Configuration conf, Path src, Path dst, CopyOptions options,
       Progress progress) throws IOException {
+    SourceFile source = SourceFile.of(conf, src);
+    if (source.members() != null) {
+      throw new CopyException(true, src + " is a container of " + source.layout().members()
+          + " (mrap-copy -pack): copy its members out, mrap-copy " + src + " FOLDER");
+    }
+    return copy(conf, source, dst, options, progress);
+  }
+
+  /** Copies a file, or a container's member, to {@code dst}. */
+  static Result copy(Configuration conf, SourceFile source, Path dst, CopyOptions options,
+      Progress progress) throws IOException {
+    CopySettings settings = settings(conf, dst, options);
+    RestructuredLayout layout = options.pattern() == null ? null
+        : plan(options, source, settings.blockSize);
+    return write(conf, source, layout, dst, settings, options, progress);
+  }
+
+  /**
+   * Packs files into one container at {@code dst} (thesis §4.4.3): its original is the files
+   * end to end, and the regions of each file's pattern ({@code patterns}, one a file, at its
+   * own offsets) are packed into shared chunks, a task of {@code -task-bytes} (a chunk by
+   * default) holding the regions of as many files as fit. Written by one stream.
+   *
+   * @throws CopyException naming the problem ({@link CopyException#usage()} for what was asked)
+   */
+  static Result pack(Configuration conf, List<SourceFile> files, List<AccessPattern> patterns,
+      Path dst, CopyOptions options, Progress progress) throws IOException {
+    CopySettings settings = settings(conf, dst, options);
+    if (options.mode() == CopyOptions.Mode.PARALLEL) {
+      throw new CopyException(true, "-pack writes its container from one stream: leave out "
+          + "-mode parallel");
+    }
+    List<String> names = new ArrayList<>();
+    long[] lengths = new long[files.size()];
+    long[] starts = new long[files.size()];
+    for (int i = 0; i < files.size(); i++) {
+      names.add(files.get(i).name());
+      lengths[i] = files.get(i).length();
+      starts[i] = i == 0 ? 0 : starts[i - 1] + lengths[i - 1];
+    }
+    RestructuredLayout layout;
+    try {
+      Members members = Members.of(names, lengths);
+      layout = PackedLayout.container(ConcatenatedPattern.of(starts,
+          patterns.toArray(new AccessPattern[0])), members, settings.blockSize,
+          chunksPerTask(options, settings.blockSize));
+    } catch (IllegalArgumentException e) {
+      throw new CopyException(true, "cannot pack " + files.size() + " files into " + dst
+          + ": " + e.getMessage(), e);
+    }
+    return write(conf, SourceFile.concatenation(files, dst.getName()), layout, dst, settings,
+        options.withMode(CopyOptions.Mode.SINGLE), progress);
+  }
+
+  private static CopySettings settings(Configuration conf, Path dst, CopyOptions options)
+      throws IOException {
     FileSystem dstFs = dst.getFileSystem(conf);
     dst = dstFs.makeQualified(dst);
     CopySettings settings = CopySettings.of(conf, dstFs, dst);
-    SourceFile source = SourceFile.of(conf, src);
     try {
       FileStatus existing = dstFs.getFileStatus(dst);
       if (existing.isDirectory()) {
@@ -106,10 +163,17 @@ public final class RestructuringCopy {
     } catch (FileNotFoundException fresh) {
       // the usual case
     }
-    RestructuredLayout layout = options.pattern() == null ? null
-        : plan(options, source, settings.blockSize);
+    return settings;
+  }
+
+  /** Writes {@code source} to {@code dst} as {@code layout} (null: plainly). */
+  private static Result write(Configuration conf, SourceFile source, RestructuredLayout layout,
+      Path dst, CopySettings settings, CopyOptions options, Progress progress)
+      throws IOException {
+    FileSystem dstFs = dst.getFileSystem(conf);
+    dst = dstFs.makeQualified(dst);
     long physicalLength = layout != null ? layout.physicalLength() : source.length();
-    boolean parallel = parallel(options.mode(), settings, source.fs(), dstFs, physicalLength);
+    boolean parallel = parallel(options.mode(), settings, source, dstFs, physicalLength);
     List<Path> made = mkdirs(dstFs, dst.getParent());
     // this copy's work lives in a hidden folder of the destination's own, which the next copy
     // to the destination removes whatever a copy that died left in it
@@ -140,16 +204,13 @@ public final class RestructuringCopy {
         }
         if (options.verify()) {
           Publisher.verifyWritten(conf, dstFs, temp, physicalLength, sums.written, dst);
-          if (source.layout() == null) { // a restructured source's checksum covers its layout
-            Publisher.verifySource(conf, source.fs(), source.path(), sums.original,
-                source.length());
-          }
+          Publisher.verifySource(conf, source, sums.original);
         }
         Publisher.publish(conf, dstFs, temp, dst, options.overwrite());
       }
       done = true;
       Publisher.quietDelete(dstFs, work);
-      LOG.info("{} -> {}: {} bytes{} in {} ms", src, dst, physicalLength,
+      LOG.info("{} -> {}: {} bytes{} in {} ms", source, dst, physicalLength,
           parallel ? " in parallel" : "", (System.nanoTime() - t0) / 1_000_000);
       return new Result(dst, physicalLength, layout, parallel);
     } finally {
@@ -185,26 +246,32 @@ public final class RestructuringCopy {
       throw new CopyException(true, "-task-bytes does not apply to tiles: a task of a file "
           + "stored tile by tile reads one tile");
     }
+    long chunksPerTask = chunksPerTask(options, chunk);
+    try {
+      options.pattern().checkWithin(source.length(), source.toString());
+      if (tiles) {
+        return TiledLayout.plan(options.pattern().tiles(), chunk, source.length());
+      }
+      AccessPattern p = options.pattern().pattern();
+      return PackedLayout.plan(p, chunk, source.length(), chunksPerTask);
+    } catch (PatternException e) {
+      throw new CopyException(true, e.getMessage(), e);
+    } catch (IllegalArgumentException e) { // overlapping regions
+      throw new CopyException(true, options.pattern().extentProperty() + ": cannot "
+          + "restructure " + source + " for " + options.pattern() + ": "
+          + e.getMessage(), e);
+    }
+  }
+
+  /** Chunks a task of a restructured file reads: {@code -task-bytes} in whole chunks. */
+  private static long chunksPerTask(CopyOptions options, long chunk) throws CopyException {
     long taskBytes = options.taskBytes() > 0 ? options.taskBytes() : chunk;
     if (taskBytes < chunk) {
       throw new CopyException(true, "-task-bytes " + taskBytes + " is less than a chunk ("
           + chunk + " bytes, dfs.blocksize): each task of a restructured file reads whole "
           + "chunks; for smaller tasks copy with a smaller -D dfs.blocksize");
     }
-    try {
-      options.pattern().checkWithin(source.length(), source.path().toString());
-      if (tiles) {
-        return TiledLayout.plan(options.pattern().tiles(), chunk, source.length());
-      }
-      AccessPattern p = options.pattern().pattern();
-      return PackedLayout.plan(p, chunk, source.length(), taskBytes / chunk);
-    } catch (PatternException e) {
-      throw new CopyException(true, e.getMessage(), e);
-    } catch (IllegalArgumentException e) { // overlapping regions
-      throw new CopyException(true, options.pattern().extentProperty() + ": cannot "
-          + "restructure " + source.path() + " for " + options.pattern() + ": "
-          + e.getMessage(), e);
-    }
+    return taskBytes / chunk;
   }
 
   /**
@@ -213,12 +280,17 @@ public final class RestructuringCopy {
    * source is on this machine only, where the cluster's tasks cannot read it).
    */
   private static boolean parallel(CopyOptions.Mode mode, CopySettings settings,
-      FileSystem srcFs, FileSystem dstFs, long physicalLength) throws CopyException {
+      SourceFile source, FileSystem dstFs, long physicalLength) throws CopyException {
     boolean intoHdfs = "hdfs".equals(dstFs.getUri().getScheme());
-    if (mode == CopyOptions.Mode.SINGLE) {
+    if (mode == CopyOptions.Mode.SINGLE || (mode == CopyOptions.Mode.AUTO && !source.whole())) {
       return false;
     }
+    FileSystem srcFs = source.fs();
     if (mode == CopyOptions.Mode.PARALLEL) {
+      if (!source.whole()) {
+        throw new CopyException(true, "-mode parallel copies whole files: " + source
+            + " is a member of a container; leave out -mode parallel");
+      }
       if (!intoHdfs) {
         throw new CopyException(true, "-mode parallel joins its parts with HDFS's concat: "
             + "copy into hdfs://, or use -mode single");

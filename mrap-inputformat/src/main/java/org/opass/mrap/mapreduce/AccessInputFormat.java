@@ -138,6 +138,12 @@ public class AccessInputFormat extends FileInputFormat<LongWritable, BytesWritab
     List<String> misfits = new ArrayList<>();
     List<String> empty = new ArrayList<>();
     for (RestructuredFiles.Inspected f : RestructuredFiles.inspectAll(conf, listed)) {
+      if (f.layout() != null && f.layout().members() != null) {
+        throw new InvalidJobConfException(f.status().getPath() + " is a container of "
+            + f.layout().members() + " packed by mrap-copy -pack: its records would not say "
+            + "which file they came from; read its members' variable with VariableInputFormat, "
+            + "or copy its members out (mrap-copy " + f.status().getPath() + " FOLDER)");
+      }
       if (f.logicalLength() == 0) {
         empty.add(f.status().getPath().toString());
       } else if (pc.end() > f.logicalLength()) {

@@ -19,9 +19,11 @@ import org.apache.hadoop.mapreduce.JobContext;
 import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.opass.mrap.layout.Members;
 import org.opass.mrap.layout.RestructuredLayout;
 import org.opass.mrap.locality.SplitLocality;
 import org.opass.mrap.pattern.AccessPattern;
+import org.opass.mrap.pattern.ConcatenatedPattern;
 import org.opass.mrap.pattern.PatternConfig;
 import org.opass.mrap.pattern.RegionCursor;
 import org.opass.mrap.pattern.TaskPartition;
@@ -92,28 +94,42 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
     }
   }
 
-  /** One input file's variable and the plan of its slab, and what reading its header cost. */
+  /**
+   * One input file's variable and the plan of its slab, and what reading its header cost; for
+   * a container ({@code mrap-copy -pack}), one of its members'.
+   */
   @InterfaceAudience.Private
   public static final class FilePlan {
     final RestructuredFiles.Inspected file;
     final FileStatus status;
+    final String name; // the file as keys name it: its path, or container/member
+    final long start; // where it starts in its container's original, else 0
     final SlabPlan plan;
     final TiledPattern tiles; // with mrap.science.tile, else null
     final long headerReads;
     final long headerNanos;
 
-    FilePlan(RestructuredFiles.Inspected file, SlabPlan plan, TiledPattern tiles,
-        long headerReads, long headerNanos) {
+    FilePlan(RestructuredFiles.Inspected file, String name, long start, SlabPlan plan,
+        TiledPattern tiles, long headerReads, long headerNanos) {
       this.file = file;
       this.status = file.status();
+      this.name = name;
+      this.start = start;
       this.plan = plan;
       this.tiles = tiles;
       this.headerReads = headerReads;
       this.headerNanos = headerNanos;
     }
 
+    /** The file (for a member, its container). */
     public FileStatus status() {
       return status;
+    }
+
+    /** The member of a container this plan is of, or null for a file of its own. */
+    public String member() {
+      return file.layout() != null && file.layout().members() != null
+          ? name.substring(name.lastIndexOf('/') + 1) : null;
     }
 
     public SlabPlan plan() {
@@ -190,7 +206,8 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
   }
 
   /**
-   * Reads every file's header (eight at a time) and plans its slab.
+   * Reads every file's header (eight files at a time; a container's members one after
+   * another) and plans its slab: a plan a file, or a container's members' in order.
    *
    * @throws InvalidJobConfException naming the key, the file and why, for a variable or slab
    *     that a file cannot serve
@@ -198,10 +215,14 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
   @InterfaceAudience.Private
   public static List<FilePlan> plan(Configuration conf, List<FileStatus> files)
       throws IOException {
-    return plan(conf, checkSettings(conf), files);
+    List<FilePlan> all = new ArrayList<>();
+    for (List<FilePlan> one : plan(conf, checkSettings(conf), files)) {
+      all.addAll(one);
+    }
+    return all;
   }
 
-  private static List<FilePlan> plan(Configuration conf, ScienceFiles.Kind kind,
+  private static List<List<FilePlan>> plan(Configuration conf, ScienceFiles.Kind kind,
       List<FileStatus> files) throws IOException {
     String variable = MrapConf.get(conf, VARIABLE);
     String slab = MrapConf.get(conf, SLAB);
@@ -211,8 +232,29 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
         f -> planOne(conf, f, kind, variable.trim(), slab, tile, record));
   }
 
-  private static FilePlan planOne(Configuration conf, FileStatus f, ScienceFiles.Kind kind,
-      String variable, String slabText, String tileText, long record) throws IOException {
+  /** Bytes {@code [start, start + length)} of a restructured file's original, as a file. */
+  private static Positioned stretch(LogicalReads original, long start, long length) {
+    return new Positioned() {
+      @Override
+      public long length() {
+        return length;
+      }
+
+      @Override
+      protected int readAt(long pos, byte[] b, int off, int len) throws IOException {
+        if (pos >= length) {
+          return -1;
+        }
+        int n = (int) Math.min(len, length - pos);
+        original.read(start + pos, b, off, n);
+        return n;
+      }
+    };
+  }
+
+  private static List<FilePlan> planOne(Configuration conf, FileStatus f,
+      ScienceFiles.Kind kind, String variable, String slabText, String tileText, long record)
+      throws IOException {
     long t0 = System.nanoTime();
     FileSystem fs = f.getPath().getFileSystem(conf);
     String name = f.getPath().toString();
@@ -231,56 +273,61 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
       // one read of the front tells a restructured file, and holds most headers
       byte[] head = plain.keepHead(ScienceFiles.HEAD);
       RestructuredFiles.Inspected inspected = RestructuredFiles.inspect(in, f, head);
+      RestructuredLayout layout = inspected.layout();
+      if (layout == null) {
+        return List.of(planVariable(plain, inspected, name, 0, kind, variable, slabText,
+            tileText, record, 0, t0));
+      }
       // a restructured file's header is read at its original offsets, through its layout
-      Positioned file = inspected.layout() == null ? plain : new Positioned() {
-        private final LogicalReads original = new LogicalReads(in, inspected.layout(),
-            64 * 1024);
-
-        @Override
-        public long length() {
-          return inspected.logicalLength();
-        }
-
-        @Override
-        protected int readAt(long pos, byte[] b, int off, int len) throws IOException {
-          if (pos >= inspected.logicalLength()) {
-            return -1;
-          }
-          int n = (int) Math.min(len, inspected.logicalLength() - pos);
-          original.read(pos, b, off, n);
-          return n;
-        }
-      };
-      Variable v;
-      try {
-        v = ScienceFiles.variable(file, name, kind, variable);
-      } catch (ScienceFormatException e) {
-        throw new InvalidJobConfException(VARIABLE + "=" + variable + ": " + e.getMessage());
+      LogicalReads original = new LogicalReads(in, layout, 64 * 1024);
+      Members members = layout.members();
+      if (members == null) {
+        return List.of(planVariable(stretch(original, 0, layout.logicalLength()), inspected,
+            name, 0, kind, variable, slabText, tileText, record, plain.reads(), t0));
       }
-      Slab slab;
-      try {
-        slab = Slab.parse(slabText, v.shape());
-      } catch (IllegalArgumentException e) {
-        throw new InvalidJobConfException(SLAB + "=" + slabText + " does not fit " + name + "'s "
-            + v + ": " + e.getMessage());
+      List<FilePlan> out = new ArrayList<>();
+      for (int i = 0; i < members.count(); i++) { // a container: each member's header
+        out.add(planVariable(stretch(original, members.start(i), members.length(i)), inspected,
+            name + "/" + members.name(i), members.start(i), kind, variable, slabText, tileText,
+            record, i == 0 ? plain.reads() : 0, i == 0 ? t0 : System.nanoTime()));
       }
-      TiledPattern tiles = null;
-      if (tileText != null) {
-        try {
-          tiles = VariableTiles.of(v, tileText);
-        } catch (ScienceFormatException e) {
-          throw new InvalidJobConfException(TILE + "=" + tileText + ": " + e.getMessage());
-        }
-      }
-      SlabPlan plan;
-      try {
-        plan = SlabPlan.of(v, slab, record);
-      } catch (ScienceFormatException e) {
-        throw new InvalidJobConfException(VARIABLE + "=" + variable + ": " + e.getMessage());
-      }
-      return new FilePlan(inspected, plan, tiles,
-          plain.reads() + (file == plain ? 0 : file.reads()), System.nanoTime() - t0);
+      return out;
     }
+  }
+
+  /** The plan of one file's (or member's) variable, from its header read through {@code file}. */
+  private static FilePlan planVariable(Positioned file, RestructuredFiles.Inspected inspected,
+      String name, long start, ScienceFiles.Kind kind, String variable, String slabText,
+      String tileText, long record, long readsBefore, long t0) throws IOException {
+    Variable v;
+    try {
+      v = ScienceFiles.variable(file, name, kind, variable);
+    } catch (ScienceFormatException e) {
+      throw new InvalidJobConfException(VARIABLE + "=" + variable + ": " + e.getMessage());
+    }
+    Slab slab;
+    try {
+      slab = Slab.parse(slabText, v.shape());
+    } catch (IllegalArgumentException e) {
+      throw new InvalidJobConfException(SLAB + "=" + slabText + " does not fit " + name + "'s "
+          + v + ": " + e.getMessage());
+    }
+    TiledPattern tiles = null;
+    if (tileText != null) {
+      try {
+        tiles = VariableTiles.of(v, tileText);
+      } catch (ScienceFormatException e) {
+        throw new InvalidJobConfException(TILE + "=" + tileText + ": " + e.getMessage());
+      }
+    }
+    SlabPlan plan;
+    try {
+      plan = SlabPlan.of(v, slab, record);
+    } catch (ScienceFormatException e) {
+      throw new InvalidJobConfException(VARIABLE + "=" + variable + ": " + e.getMessage());
+    }
+    return new FilePlan(inspected, name, start, plan, tiles, readsBefore + file.reads(),
+        System.nanoTime() - t0);
   }
 
   @Override
@@ -300,17 +347,21 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
           + conf.get(VARIABLE));
     }
     long t0 = System.nanoTime();
-    List<FilePlan> plans = plan(conf, kind, files);
+    List<List<FilePlan>> byFile = plan(conf, kind, files);
     long reads = 0;
-    for (FilePlan p : plans) {
-      reads += p.headerReads;
+    int headers = 0;
+    for (List<FilePlan> one : byFile) {
+      for (FilePlan p : one) {
+        reads += p.headerReads;
+        headers++;
+      }
     }
-    LOG.info("read {} headers in {} ms, {} positioned reads", plans.size(),
+    LOG.info("read {} headers in {} ms, {} positioned reads", headers,
         (System.nanoTime() - t0) / 1_000_000, reads);
     boolean stored = MrapConf.choice(conf, AccessInputFormat.RESTRUCTURED, "stored", "index")
         .equals("stored");
-    if (plans.get(0).tiles != null) {
-      return tileSplits(conf, plans, stored);
+    if (byFile.get(0).get(0).tiles != null) {
+      return tileSplits(conf, byFile, stored);
     }
     // each file's regions cut by block; the pieces of all files shared out over their hosts
     List<VariableSplit.Part> parts = new ArrayList<>();
@@ -318,14 +369,16 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
     long blockSize = 0;
     long total = 0;
     java.util.Set<String> hosts = new java.util.HashSet<>();
-    for (FilePlan fp : plans) {
+    for (List<FilePlan> one : byFile) {
+      FilePlan fp = one.get(0);
       AccessInputFormat.Blocks blocks = new AccessInputFormat.Blocks(fp.status, conf);
-      AccessPattern p = fp.plan.pattern();
+      AccessPattern p = pattern(one);
       RestructuredLayout layout = fp.file.layout();
+      boolean[] started = new boolean[one.size()]; // whose first part has been made
       if (layout != null && layout.packs(p)) {
         for (int t = 0; t < layout.tasks(); t++) { // packed for this slab: a task's chunks
           AccessSplit packed = AccessSplit.packed(fp.file, t, new String[0]);
-          parts.add(part(fp, packed, t == 0));
+          parts.add(part(one, packed, started));
           List<String> holders = blocks.hosts(blocks.indexOf(layout.taskStart(t)));
           pieces.add(new SplitLocality.Piece(packed.getLength(), holders));
           hosts.addAll(holders);
@@ -342,7 +395,7 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
         for (int k = 0; k < byBytes.tasks(); k++) {
           AccessSplit through = AccessSplit.throughIndex(fp.file, byBytes.task(k),
               byBytes.logicalStart(k));
-          parts.add(part(fp, through, k == 0));
+          parts.add(part(one, through, started));
           pieces.add(new SplitLocality.Piece(through.getLength(), List.of()));
           total += through.getLength();
         }
@@ -350,8 +403,8 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
         TaskPartition byBlock = TaskPartition.byBlocks(p, blocks.starts);
         for (int k = 0; k < byBlock.tasks(); k++) {
           AccessPattern regions = byBlock.task(k);
-          parts.add(part(fp, new AccessSplit(fp.status.getPath(), fp.status.getLen(), regions,
-              byBlock.logicalStart(k), fp.status.getBlockSize(), new String[0]), k == 0));
+          parts.add(part(one, new AccessSplit(fp.status.getPath(), fp.status.getLen(), regions,
+              byBlock.logicalStart(k), fp.status.getBlockSize(), new String[0]), started));
           List<String> holders = blocks.hosts(blocks.indexOf(regions.offsetOf(0)));
           pieces.add(new SplitLocality.Piece(regions.totalBytes(), holders));
           hosts.addAll(holders);
@@ -380,12 +433,19 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
    * A split a tile of each file, on the hosts of the block it starts in: in place, packed by a
    * copy restructured for these tiles (one read), or through another layout when asked.
    */
-  private static List<InputSplit> tileSplits(Configuration conf, List<FilePlan> plans,
+  private static List<InputSplit> tileSplits(Configuration conf, List<List<FilePlan>> byFile,
       boolean stored) throws IOException {
     List<InputSplit> splits = new ArrayList<>();
-    for (FilePlan fp : plans) {
+    for (List<FilePlan> one : byFile) {
+      FilePlan fp = one.get(0);
       AccessInputFormat.Blocks blocks = new AccessInputFormat.Blocks(fp.status, conf);
       RestructuredLayout layout = fp.file.layout();
+      if (layout != null && layout.members() != null) {
+        throw new InvalidJobConfException(TILE + "=" + conf.get(TILE) + ": "
+            + fp.status.getPath() + " is a container of " + layout.members() + " (mrap-copy "
+            + "-pack); tiles are read from files of their own: copy its members out first "
+            + "(mrap-copy " + fp.status.getPath() + " FOLDER)");
+      }
       if (layout != null && !layout.packs(fp.tiles) && stored) {
         throw new InvalidJobConfException(fp.status.getPath() + " was restructured for "
             + layout.restructuredFor() + ", and this job reads " + fp.plan.variable().name()
@@ -415,32 +475,63 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
               fp.status.getBlockSize(), hosts);
         }
         splits.add(new VariableSplit(List.of(new VariableSplit.Part(regions,
-            fp.status.getModificationTime(), fp.plan.variable(),
-            VariableTiles.slab(fp.tiles, t), new long[0][])), hosts));
+            fp.status.getModificationTime(), List.of(new VariableSplit.Member(fp.name, 0,
+            fp.plan.variable(), VariableTiles.slab(fp.tiles, t), new long[0][])))), hosts));
       }
     }
     return splits;
   }
 
-  /**
-   * A file's regions for one task, with only the chunks they are; the file's {@code first}
-   * part also gives its chunks never written, as fill values.
-   */
-  private static VariableSplit.Part part(FilePlan fp, AccessSplit regions, boolean first) {
-    Variable v = fp.plan.variable();
-    if (v.chunked()) {
-      Variable.Chunks all = fp.plan.chunks();
-      AccessPattern mine = regions.parts().get(0);
-      int[] keep = new int[(int) mine.regionCount()];
-      RegionCursor c = mine.cursor();
-      for (int i = 0; c.next(); i++) {
-        keep[i] = all.at(c.offset());
-      }
-      Arrays.sort(keep);
-      v = v.withChunks(all.subset(keep));
+  /** The regions of a file's slab: a container's, each member's at its start. */
+  private static AccessPattern pattern(List<FilePlan> one) {
+    if (one.size() == 1 && one.get(0).start == 0 && one.get(0).member() == null) {
+      return one.get(0).plan.pattern();
     }
-    return new VariableSplit.Part(regions, fp.status.getModificationTime(), v, fp.plan.slab(),
-        first ? fp.plan.unwritten() : new long[0][]);
+    long[] starts = new long[one.size()];
+    AccessPattern[] parts = new AccessPattern[one.size()];
+    for (int i = 0; i < parts.length; i++) {
+      starts[i] = one.get(i).start;
+      parts[i] = one.get(i).plan.pattern();
+    }
+    return ConcatenatedPattern.of(starts, parts);
+  }
+
+  /**
+   * A file's regions for one task, with the files (a container's members) they belong to, each
+   * with only the chunks they are; a file's first part also gives its chunks never written,
+   * as fill values.
+   */
+  private static VariableSplit.Part part(List<FilePlan> one, AccessSplit regions,
+      boolean[] started) {
+    AccessPattern mine = regions.parts().get(0);
+    List<VariableSplit.Member> members = new ArrayList<>();
+    RegionCursor c = mine.cursor();
+    boolean more = c.next();
+    int i = 0;
+    while (more) {
+      while (i + 1 < one.size() && one.get(i + 1).start <= c.offset()) {
+        i++;
+      }
+      FilePlan fp = one.get(i);
+      long end = i + 1 < one.size() ? one.get(i + 1).start : Long.MAX_VALUE;
+      Variable v = fp.plan.variable();
+      Variable.Chunks all = v.chunked() ? fp.plan.chunks() : null;
+      java.util.List<Integer> keep = new ArrayList<>();
+      while (more && c.offset() < end) { // this file's regions
+        if (all != null) {
+          keep.add(all.at(c.offset() - fp.start));
+        }
+        more = c.next();
+      }
+      if (all != null) {
+        int[] sorted = keep.stream().mapToInt(Integer::intValue).sorted().toArray();
+        v = v.withChunks(all.subset(sorted));
+      }
+      members.add(new VariableSplit.Member(fp.name, fp.start, v, fp.plan.slab(),
+          started[i] ? new long[0][] : fp.plan.unwritten()));
+      started[i] = true;
+    }
+    return new VariableSplit.Part(regions, one.get(0).status.getModificationTime(), members);
   }
 
   @Override

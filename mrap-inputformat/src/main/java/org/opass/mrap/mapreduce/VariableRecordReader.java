@@ -11,6 +11,7 @@ import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.science.SlabPlan;
+import org.opass.mrap.science.Variable;
 
 /**
  * Reads a {@link VariableSplit}: each part's regions through an {@link AccessRecordReader}
@@ -41,21 +42,23 @@ public class VariableRecordReader extends RecordReader<ArrayIndex, ArrayPiece> {
       if (regions != null && regions.nextKeyValue()) {
         VariableSplit.Part p = split.parts().get(part);
         BytesWritable b = regions.getCurrentValue();
-        String file = p.path().toString();
-        SlabPlan.pieces(p.variable, p.slab, p.variable.chunks(), originalOffset(p),
+        long at = originalOffset(p);
+        VariableSplit.Member m = p.memberAt(at);
+        SlabPlan.pieces(m.variable, m.slab, m.variable.chunks(), at - m.start,
             // a strided run's piece is the region reader's buffer itself: it stays as it is
             // until the queue is empty, as the next region is read only then
             b.getBytes(), b.getLength(), (origin, shape, step, bytes, off, len) ->
-                pending.add(new Pending(file, origin, shape, step, bytes, off, len)));
+                pending.add(new Pending(m, origin, shape, step, bytes, off, len)));
         continue;
       }
       if (regions != null) {
         regions.close();
         regions = null;
-        VariableSplit.Part p = split.parts().get(part);
-        for (long[] origin : p.unwritten) { // never written: the fill value, as HDF5 reads it
-          SlabPlan.fillPieces(p.variable, p.slab, origin, (o, shape, step, bytes, off, len) ->
-              pending.add(new Pending(p.path().toString(), o, shape, step, bytes, off, len)));
+        for (VariableSplit.Member m : split.parts().get(part).members) {
+          for (long[] origin : m.unwritten) { // never written: the fill value, as HDF5 reads it
+            SlabPlan.fillPieces(m.variable, m.slab, origin, (o, shape, step, bytes, off, len) ->
+                pending.add(new Pending(m, o, shape, step, bytes, off, len)));
+          }
         }
         if (!pending.isEmpty()) {
           continue;
@@ -69,17 +72,16 @@ public class VariableRecordReader extends RecordReader<ArrayIndex, ArrayPiece> {
       if (now.getModificationTime() != p.modificationTime) {
         throw new IOException(p.path() + " changed since the job was submitted (modified at "
             + now.getModificationTime() + ", planned from the file of " + p.modificationTime
-            + "): its header may no longer say where " + p.variable.name() + " lies; run the "
+            + "): its header may no longer say where " + p.variable().name() + " lies; run the "
             + "job again");
       }
       regions = new AccessRecordReader();
       regions.initialize(p.regions, context);
     }
     Pending next = pending.poll();
-    VariableSplit.Part p = split.parts().get(part);
-    key.set(next.file, next.origin);
-    value.set(p.variable.type(), p.variable.order(), next.shape, next.step, next.bytes,
-        next.offset, next.length);
+    Variable v = next.member.variable;
+    key.set(next.member.file, next.origin);
+    value.set(v.type(), v.order(), next.shape, next.step, next.bytes, next.offset, next.length);
     if (slabBytes != null) {
       slabBytes.increment(next.length);
     }
@@ -88,7 +90,7 @@ public class VariableRecordReader extends RecordReader<ArrayIndex, ArrayPiece> {
 
   /** A piece made from the last region read, not yet handed out. */
   private static final class Pending {
-    final String file;
+    final VariableSplit.Member member;
     final long[] origin;
     final int[] shape;
     final long[] step;
@@ -96,9 +98,9 @@ public class VariableRecordReader extends RecordReader<ArrayIndex, ArrayPiece> {
     final int offset;
     final int length;
 
-    Pending(String file, long[] origin, int[] shape, long[] step, byte[] bytes, int offset,
-        int length) {
-      this.file = file;
+    Pending(VariableSplit.Member member, long[] origin, int[] shape, long[] step, byte[] bytes,
+        int offset, int length) {
+      this.member = member;
       this.origin = origin;
       this.shape = shape;
       this.step = step;
@@ -108,7 +110,7 @@ public class VariableRecordReader extends RecordReader<ArrayIndex, ArrayPiece> {
     }
   }
 
-  /** Where the current record's bytes lay in the original file. */
+  /** Where the current record's bytes lay in the original file (a container's: its members). */
   private long originalOffset(VariableSplit.Part p) {
     if (p.layout() != AccessSplit.Layout.PACKED) {
       return regions.currentOffset(); // in place, or read through the layout at its offset

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.Text;
 import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.io.WritableUtils;
 import org.apache.hadoop.mapreduce.InputSplit;
@@ -19,26 +20,60 @@ import org.opass.mrap.science.VariableCodec;
  * What one {@link VariableInputFormat} task reads: parts of one or more files (the thesis's
  * ADAT case: a task reads a set of files), each the regions of a block or of adjacent blocks,
  * with the variable as that file's header describes it (only the chunks the part reads), and
- * the host that holds them all. A part records its file's modification time too: the header it
+ * the host that holds them all. A part of a container ({@code mrap-copy -pack}) reads the
+ * regions of several of its members, packed together, and names each. A part records its file's modification time too: the header it
  * was planned from must still be the file's when the task reads it (another file of the same
  * length put in its place would otherwise be read through the old header).
  */
 public final class VariableSplit extends InputSplit implements Writable {
-  /** A part of one file: its regions, as an {@link AccessSplit} reads them, and the variable. */
-  public static final class Part {
-    final AccessSplit regions;
-    final long modificationTime;
+  /**
+   * A file whose variable a part reads: the file itself, or a member of a container packed by
+   * {@code mrap-copy -pack} (its original the members end to end), with the variable as its
+   * header describes it.
+   */
+  public static final class Member {
+    final String file;
+    final long start;
     final Variable variable;
     final Slab slab;
     final long[][] unwritten; // chunks never written this part gives as fill values
 
-    Part(AccessSplit regions, long modificationTime, Variable variable, Slab slab,
-        long[][] unwritten) {
-      this.regions = regions;
-      this.modificationTime = modificationTime;
+    Member(String file, long start, Variable variable, Slab slab, long[][] unwritten) {
+      this.file = file;
+      this.start = start;
       this.variable = variable;
       this.slab = slab;
       this.unwritten = unwritten;
+    }
+
+    /** The file, as record keys name it ({@code container/member} for a member). */
+    public String file() {
+      return file;
+    }
+
+    /** Where the file starts in its container's original (0 for a file of its own). */
+    public long start() {
+      return start;
+    }
+
+    public Variable variable() {
+      return variable;
+    }
+  }
+
+  /**
+   * A part of one file: its regions, as an {@link AccessSplit} reads them, and the files they
+   * belong to (one, or the members of a container whose regions the part reads), in order.
+   */
+  public static final class Part {
+    final AccessSplit regions;
+    final long modificationTime;
+    final List<Member> members;
+
+    Part(AccessSplit regions, long modificationTime, List<Member> members) {
+      this.regions = regions;
+      this.modificationTime = modificationTime;
+      this.members = new ArrayList<>(members);
     }
 
     public Path path() {
@@ -55,8 +90,29 @@ public final class VariableSplit extends InputSplit implements Writable {
       return regions.layout();
     }
 
+    /** The files whose regions it reads, by where they start. */
+    public List<Member> members() {
+      return Collections.unmodifiableList(members);
+    }
+
+    /** The variable of its (first) file. */
     public Variable variable() {
-      return variable;
+      return members.get(0).variable;
+    }
+
+    /** The member holding original byte {@code offset}. */
+    Member memberAt(long offset) {
+      int lo = 0;
+      int hi = members.size() - 1;
+      while (lo < hi) { // the last member starting at or before offset
+        int mid = (lo + hi + 1) >>> 1;
+        if (members.get(mid).start <= offset) {
+          lo = mid;
+        } else {
+          hi = mid - 1;
+        }
+      }
+      return members.get(lo);
     }
   }
 
@@ -96,11 +152,16 @@ public final class VariableSplit extends InputSplit implements Writable {
     for (Part p : parts) {
       p.regions.write(out);
       out.writeLong(p.modificationTime);
-      VariableCodec.write(out, p.variable, p.variable.chunks(), p.slab);
-      WritableUtils.writeVInt(out, p.unwritten.length);
-      for (long[] origin : p.unwritten) {
-        for (long o : origin) {
-          WritableUtils.writeVLong(out, o);
+      WritableUtils.writeVInt(out, p.members.size());
+      for (Member m : p.members) {
+        Text.writeString(out, m.file);
+        WritableUtils.writeVLong(out, m.start);
+        VariableCodec.write(out, m.variable, m.variable.chunks(), m.slab);
+        WritableUtils.writeVInt(out, m.unwritten.length);
+        for (long[] origin : m.unwritten) {
+          for (long o : origin) {
+            WritableUtils.writeVLong(out, o);
+          }
         }
       }
     }
@@ -115,14 +176,21 @@ public final class VariableSplit extends InputSplit implements Writable {
       AccessSplit regions = new AccessSplit();
       regions.readFields(in);
       long modified = in.readLong();
-      VariableCodec.Read v = VariableCodec.read(in);
-      long[][] unwritten = new long[WritableUtils.readVInt(in)][v.variable.rank()];
-      for (long[] origin : unwritten) {
-        for (int d = 0; d < origin.length; d++) {
-          origin[d] = WritableUtils.readVLong(in);
+      int count = WritableUtils.readVInt(in);
+      List<Member> members = new ArrayList<>(count);
+      for (int j = 0; j < count; j++) {
+        String file = Text.readString(in);
+        long start = WritableUtils.readVLong(in);
+        VariableCodec.Read v = VariableCodec.read(in);
+        long[][] unwritten = new long[WritableUtils.readVInt(in)][v.variable.rank()];
+        for (long[] origin : unwritten) {
+          for (int d = 0; d < origin.length; d++) {
+            origin[d] = WritableUtils.readVLong(in);
+          }
         }
+        members.add(new Member(file, start, v.variable, v.slab, unwritten));
       }
-      parts.add(new Part(regions, modified, v.variable, v.slab, unwritten));
+      parts.add(new Part(regions, modified, members));
     }
   }
 
