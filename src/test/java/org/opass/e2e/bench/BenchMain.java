@@ -29,6 +29,7 @@ public final class BenchMain {
       Map.entry("mrap-memory", new MrapMemoryBench()),
       Map.entry("mrap-science", new MrapScienceBench()),
       Map.entry("mrap-tiles", new MrapTilesBench()),
+      Map.entry("mrap-pack", new MrapPackBench()),
       Map.entry("sim-write", new SimWriteBench()),
       Map.entry("sim-read", new SimReadBench()),
       Map.entry("copy", new CopyBench()),

@@ -30,6 +30,7 @@ import org.opass.e2e.cluster.DataNodeCounter;
 import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.mrap.mapreduce.TaskCounters;
 import org.opass.mrap.mapreduce.ArrayPiece;
+import org.opass.mrap.mapreduce.MrapCounter;
 import org.opass.mrap.mapreduce.VariableInputFormat;
 import org.opass.mrap.mapreduce.VariableRecordReader;
 import org.opass.mrap.pattern.RegionCursor;
@@ -135,7 +136,7 @@ final class MrapScienceBench implements BenchMain.Bench {
             long s0 = System.nanoTime();
             // the tasks' bytes: the headers read at submission are counted apart
             double sum = read(cluster, s, conf, statuses, plans,
-                () -> before[0] = cluster.counters().perDataNode(DataNodeCounter.BYTES_READ));
+                () -> before[0] = cluster.counters().perDataNode(DataNodeCounter.BYTES_READ)).sum;
             time.get(s)[rep] = (System.nanoTime() - s0) / 1e9;
             Thread.sleep(200); // DataNode counters settle after the last packet
             bytes.get(s)[rep] = Arrays.stream(cluster.counters().since(
@@ -204,7 +205,7 @@ final class MrapScienceBench implements BenchMain.Bench {
   }
 
   /** The data set, written by the reference libraries once per size. */
-  private static File generate(File dir, int files, int records) throws Exception {
+  static File generate(File dir, int files, int records) throws Exception {
     File marker = new File(dir, "made-" + files + "x" + records);
     if (marker.exists()) {
       return dir;
@@ -226,8 +227,21 @@ final class MrapScienceBench implements BenchMain.Bench {
     return dir;
   }
 
-  /** Reads the slab as {@code system} does, every DataNode host a reader; the values' sum. */
-  private static double read(EmulatedCluster cluster, String system, Configuration conf,
+  /** What a read of the slab gave: the values' sum, and its tasks' positioned reads. */
+  static final class Read {
+    final double sum;
+    final long tasks;
+    final long reads;
+
+    Read(double sum, long tasks, long reads) {
+      this.sum = sum;
+      this.tasks = tasks;
+      this.reads = reads;
+    }
+  }
+
+  /** Reads the slab as {@code system} does, every DataNode host a reader. */
+  static Read read(EmulatedCluster cluster, String system, Configuration conf,
       List<FileStatus> files, List<VariableInputFormat.FilePlan> plans, Runnable submitted)
       throws Exception {
     List<InputSplit> splits = new ArrayList<>();
@@ -257,6 +271,7 @@ final class MrapScienceBench implements BenchMain.Bench {
       planOf.put(p.status().getPath(), p.plan());
     }
     DoubleAdder sum = new DoubleAdder();
+    java.util.concurrent.atomic.LongAdder reads = new java.util.concurrent.atomic.LongAdder();
     ExecutorService pool = Executors.newFixedThreadPool(cluster.size());
     List<Future<?>> done = new ArrayList<>();
     for (int k = 0; k < cluster.size(); k++) {
@@ -273,8 +288,9 @@ final class MrapScienceBench implements BenchMain.Bench {
         try {
           for (InputSplit split : byHost.get(host)) {
             if (system.equals("variable")) {
+              TaskCounters counters = new TaskCounters();
               TaskAttemptContextImpl ctx = new TaskAttemptContextImpl(hostConf,
-                  new TaskAttemptID(), new TaskCounters());
+                  new TaskAttemptID(), counters);
               try (VariableRecordReader rr = new VariableRecordReader()) {
                 rr.initialize(split, ctx);
                 while (rr.nextKeyValue()) {
@@ -286,6 +302,7 @@ final class MrapScienceBench implements BenchMain.Bench {
                   sum.add(s);
                 }
               }
+              reads.add(counters.get(MrapCounter.READ_CALLS));
             } else {
               FileSplit fsplit = (FileSplit) split;
               sum.add(scan(hostFs, fsplit, system.equals("whole-file")
@@ -302,7 +319,7 @@ final class MrapScienceBench implements BenchMain.Bench {
       f.get();
     }
     pool.shutdown();
-    return sum.sum();
+    return new Read(sum.sum(), splits.size(), reads.sum());
   }
 
   /**

@@ -6,10 +6,13 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapred.InvalidJobConfException;
@@ -173,11 +176,13 @@ public class MrapCopy extends Configured implements Tool {
       FileSystem dstFs = dst.getFileSystem(conf);
       boolean intoFolder = sources.size() > 1
           || (dstFs.exists(dst) && dstFs.getFileStatus(dst).isDirectory());
-      for (SourceFile src : sources) {
+      List<PatternConfig> slabs = variable == null ? null : slabsOf(variable, sources);
+      for (int i = 0; i < sources.size(); i++) {
+        SourceFile src = sources.get(i);
         Path target = intoFolder ? new Path(dst, src.name()) : dst;
         long t0 = System.nanoTime();
         RestructuringCopy.Result r = RestructuringCopy.copy(conf, src, target,
-            variable == null ? o : o.withPattern(slabOf(variable, src)), progressLine(src));
+            slabs == null ? o : o.withPattern(slabs.get(i)), progressLine(src));
         report(src.toString(), r, t0, "");
       }
       return 0;
@@ -214,8 +219,8 @@ public class MrapCopy extends Configured implements Tool {
           + " stores a file of its own tile by tile: leave out one of them");
     }
     List<AccessPattern> patterns = new ArrayList<>();
-    for (SourceFile src : sources) {
-      patterns.add(slabOf(variable, src).pattern());
+    for (PatternConfig slab : slabsOf(variable, sources)) {
+      patterns.add(slab.pattern());
     }
     long t0 = System.nanoTime();
     RestructuringCopy.Result r = RestructuringCopy.pack(conf, sources, patterns, dst, o,
@@ -242,31 +247,42 @@ public class MrapCopy extends Configured implements Tool {
   }
 
   /**
-   * The pattern of a variable's slab (or tiles) in {@code src}, from its header.
+   * The pattern of a variable's slab (or tiles) in each source, from its header: the headers
+   * of all of them read first (eight files at a time, a container's members once), so that
+   * nothing is written before every source is known to serve the variable.
    *
    * @throws CopyException (usage) naming the key, the file and why, where it cannot serve them
    */
-  private static PatternConfig slabOf(Configuration variable, SourceFile src)
+  private static List<PatternConfig> slabsOf(Configuration variable, List<SourceFile> sources)
       throws IOException {
+    Map<Path, FileStatus> files = new LinkedHashMap<>();
+    for (SourceFile src : sources) {
+      files.putIfAbsent(src.path(), src.status());
+    }
+    Map<String, VariableInputFormat.FilePlan> plans = new HashMap<>();
     try {
-      VariableInputFormat.FilePlan fp = null;
       for (VariableInputFormat.FilePlan p : VariableInputFormat.plan(variable,
-          List.of(src.status()))) { // a container's: the member's plan
-        if (src.whole() || src.name().equals(p.member())) {
-          fp = p;
-        }
+          new ArrayList<>(files.values()))) {
+        plans.put(p.status().getPath() + (p.member() == null ? "" : "/" + p.member()), p);
       }
-      SlabPlan plan = fp.plan();
-      if (fp.tiles() != null) { // each tile stored in one piece
-        return PatternConfig.plannedTiles(fp.tiles(), VariableInputFormat.TILE,
-            variable.getTrimmed(VariableInputFormat.TILE));
-      }
-      String slab = variable.getTrimmed(VariableInputFormat.SLAB, "");
-      return PatternConfig.planned(plan.pattern(), VariableInputFormat.VARIABLE,
-          plan.variable().name() + (slab.isEmpty() ? "" : "[" + slab + "]"));
     } catch (InvalidJobConfException e) {
       throw new CopyException(true, e.getMessage(), e);
     }
+    String slab = variable.getTrimmed(VariableInputFormat.SLAB, "");
+    List<PatternConfig> out = new ArrayList<>();
+    for (SourceFile src : sources) {
+      VariableInputFormat.FilePlan fp = plans.get(src.path()
+          + (src.whole() ? "" : "/" + src.name()));
+      if (fp.tiles() != null) { // each tile stored in one piece
+        out.add(PatternConfig.plannedTiles(fp.tiles(), VariableInputFormat.TILE,
+            variable.getTrimmed(VariableInputFormat.TILE)));
+      } else {
+        SlabPlan plan = fp.plan();
+        out.add(PatternConfig.planned(plan.pattern(), VariableInputFormat.VARIABLE,
+            plan.variable().name() + (slab.isEmpty() ? "" : "[" + slab + "]")));
+      }
+    }
+    return out;
   }
 
   private static boolean hasPatternKeys(Configuration conf) throws CopyException {
