@@ -38,7 +38,8 @@ def main(out, files, records):
                 ds.createVariable(v, 'f4', ('time', 'lat', 'lon'))[:] = data[v]
         with h5py.File(os.path.join(out, 'h5', 'run_%03d.h5' % i), 'w') as f:
             for v in VARIABLES:
-                f.create_dataset(v, data=data[v], chunks=CHUNKS)
+                # a chunk no longer than the file's time steps (bin/bench mrap-pack's have one)
+                f.create_dataset(v, data=data[v], chunks=(min(CHUNKS[0], records),) + CHUNKS[1:])
 
 
 if __name__ == '__main__':

@@ -186,14 +186,19 @@ class ContainerPackingTest {
   void aSeriesPackedIntoOneContainerIsReadAsItsFilesInOneRead() throws Exception {
     String slab = series().get("slab").asText();
     Configuration conf = conf("pack", slab);
-    List<String> sources = localSeries();
+    localSeries();
     // the files as they are, for the reads they cost
     for (String f : SERIES) {
       fs.copyFromLocalFile(new Path(local.resolve(f).toUri()), new Path("/plain/" + f));
     }
     long plainReads = readAll(conf, "/plain", new ArrayList<>(), new HashMap<>());
+    // packed from HDFS: the bytes read checked against the files' checksums, composed
+    List<String> inHdfs = new ArrayList<>();
+    for (String f : SERIES) {
+      inHdfs.add(fs.makeQualified(new Path("/plain/" + f)).toString());
+    }
     StringBuilder err = new StringBuilder();
-    assertEquals(0, copy(conf, err, args(List.of("-pack"), args(sources, "/packed/series.pack"))),
+    assertEquals(0, copy(conf, err, args(List.of("-pack"), args(inHdfs, "/packed/series.pack"))),
         err.toString());
     RestructuredLayout layout = RestructuredFiles.layoutOf(fs, new Path("/packed/series.pack"));
     assertEquals(SERIES.length, layout.members().count(), layout.toString());

@@ -39,11 +39,6 @@ public final class CopyOptions {
     return new CopyOptions(b);
   }
 
-  /** These options with another mode. */
-  CopyOptions withMode(Mode m) {
-    return toBuilder().mode(m).build();
-  }
-
   private Builder toBuilder() {
     Builder b = new Builder();
     b.pattern = pattern;

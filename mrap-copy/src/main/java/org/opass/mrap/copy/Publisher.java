@@ -53,8 +53,8 @@ final class Publisher {
       throws IOException {
     Integer stored = source.length() > 0 ? source.storedCrc(conf) : null;
     if (stored != null && stored != original) {
-      throw new CopyException(false, "the bytes read from " + source + " do not match its "
-          + "checksum (CRC32C " + Integer.toHexString(original) + " against "
+      throw new CopyException(false, "the bytes read from " + source + " do not match the "
+          + "checksum its file system holds (CRC32C " + Integer.toHexString(original) + " against "
           + Integer.toHexString(stored) + "): was it changed during the copy?");
     }
   }

@@ -120,10 +120,6 @@ public final class RestructuringCopy {
   static Result pack(Configuration conf, List<SourceFile> files, List<AccessPattern> patterns,
       Path dst, CopyOptions options, Progress progress) throws IOException {
     CopySettings settings = settings(conf, dst, options);
-    if (options.mode() == CopyOptions.Mode.PARALLEL) {
-      throw new CopyException(true, "-pack writes its container from one stream: leave out "
-          + "-mode parallel");
-    }
     List<String> names = new ArrayList<>();
     long[] lengths = new long[files.size()];
     long[] starts = new long[files.size()];
@@ -142,8 +138,8 @@ public final class RestructuringCopy {
       throw new CopyException(true, "cannot pack " + files.size() + " files into " + dst
           + ": " + e.getMessage(), e);
     }
-    return write(conf, SourceFile.concatenation(files, dst.getName()), layout, dst, settings,
-        options.withMode(CopyOptions.Mode.SINGLE), progress);
+    return write(conf, SourceFile.concatenation(files), layout, dst, settings, options,
+        progress);
   }
 
   private static CopySettings settings(Configuration conf, Path dst, CopyOptions options)
@@ -288,8 +284,9 @@ public final class RestructuringCopy {
     FileSystem srcFs = source.fs();
     if (mode == CopyOptions.Mode.PARALLEL) {
       if (!source.whole()) {
-        throw new CopyException(true, "-mode parallel copies whole files: " + source
-            + " is a member of a container; leave out -mode parallel");
+        throw new CopyException(true, "-mode parallel copies one whole file at a time, and "
+            + source + " is not one (a container's member, or files packed together): leave "
+            + "out -mode parallel");
       }
       if (!intoHdfs) {
         throw new CopyException(true, "-mode parallel joins its parts with HDFS's concat: "

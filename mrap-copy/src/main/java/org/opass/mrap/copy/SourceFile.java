@@ -91,12 +91,12 @@ final class SourceFile {
   }
 
   /** Several sources end to end, as one original (a container's). */
-  static SourceFile concatenation(List<SourceFile> sources, String name) {
+  static SourceFile concatenation(List<SourceFile> sources) {
     List<Piece> all = new ArrayList<>();
     for (SourceFile s : sources) {
       all.addAll(s.pieces);
     }
-    return new SourceFile(Collections.unmodifiableList(all), name, sources.size()
+    return new SourceFile(Collections.unmodifiableList(all), null, sources.size()
         + " files end to end");
   }
 
@@ -134,7 +134,7 @@ final class SourceFile {
     return status().getPath();
   }
 
-  /** The name a copy of it takes in a folder: the file's, or the member's. */
+  /** The name a copy of it takes in a folder: the file's, or the member's; null for several. */
   String name() {
     return name;
   }

@@ -504,34 +504,34 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
   private static VariableSplit.Part part(List<FilePlan> one, AccessSplit regions,
       boolean[] started) {
     AccessPattern mine = regions.parts().get(0);
+    long n = mine.regionCount();
     List<VariableSplit.Member> members = new ArrayList<>();
-    RegionCursor c = mine.cursor();
-    boolean more = c.next();
-    int i = 0;
-    while (more) {
-      while (i + 1 < one.size() && one.get(i + 1).start <= c.offset()) {
-        i++;
-      }
+    // the files of its first and last regions, and all between (each has regions): no walk
+    for (int i = fileAt(one, mine.offsetOf(0)); i <= fileAt(one, mine.offsetOf(n - 1)); i++) {
       FilePlan fp = one.get(i);
-      long end = i + 1 < one.size() ? one.get(i + 1).start : Long.MAX_VALUE;
       Variable v = fp.plan.variable();
-      Variable.Chunks all = v.chunked() ? fp.plan.chunks() : null;
-      java.util.List<Integer> keep = new ArrayList<>();
-      while (more && c.offset() < end) { // this file's regions
-        if (all != null) {
-          keep.add(all.at(c.offset() - fp.start));
+      if (v.chunked()) { // only the chunks this part reads: its regions in this file
+        Variable.Chunks all = fp.plan.chunks();
+        long from = mine.firstAtOrAfter(fp.start);
+        long to = i + 1 < one.size() ? mine.firstAtOrAfter(one.get(i + 1).start) : n;
+        int[] keep = new int[(int) (to - from)];
+        RegionCursor c = mine.cursor(from, to);
+        for (int k = 0; c.next(); k++) {
+          keep[k] = all.at(c.offset() - fp.start);
         }
-        more = c.next();
-      }
-      if (all != null) {
-        int[] sorted = keep.stream().mapToInt(Integer::intValue).sorted().toArray();
-        v = v.withChunks(all.subset(sorted));
+        Arrays.sort(keep);
+        v = v.withChunks(all.subset(keep));
       }
       members.add(new VariableSplit.Member(fp.name, fp.start, v, fp.plan.slab(),
           started[i] ? new long[0][] : fp.plan.unwritten()));
       started[i] = true;
     }
     return new VariableSplit.Part(regions, one.get(0).status.getModificationTime(), members);
+  }
+
+  /** The file (of a container's members, by where they start) holding original byte at. */
+  private static int fileAt(List<FilePlan> one, long at) {
+    return VariableSplit.lastAtOrBefore(one, fp -> fp.start, at);
   }
 
   @Override

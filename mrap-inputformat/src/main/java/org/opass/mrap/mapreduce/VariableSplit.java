@@ -102,18 +102,24 @@ public final class VariableSplit extends InputSplit implements Writable {
 
     /** The member holding original byte {@code offset}. */
     Member memberAt(long offset) {
-      int lo = 0;
-      int hi = members.size() - 1;
-      while (lo < hi) { // the last member starting at or before offset
-        int mid = (lo + hi + 1) >>> 1;
-        if (members.get(mid).start <= offset) {
-          lo = mid;
-        } else {
-          hi = mid - 1;
-        }
-      }
-      return members.get(lo);
+      return members.get(lastAtOrBefore(members, m -> m.start, offset));
     }
+  }
+
+  /** The last of {@code items}, in order of {@code start}, that starts at or before {@code at}. */
+  static <T> int lastAtOrBefore(List<T> items, java.util.function.ToLongFunction<T> start,
+      long at) {
+    int lo = 0;
+    int hi = items.size() - 1;
+    while (lo < hi) {
+      int mid = (lo + hi + 1) >>> 1;
+      if (start.applyAsLong(items.get(mid)) <= at) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return lo;
   }
 
   private List<Part> parts = new ArrayList<>();
