@@ -35,7 +35,8 @@ import org.opass.mrap.science.ScienceFiles;
  * </ul>
  * Both must give the same sum of the slab's values. Reported: time (mean and 95% interval),
  * positioned reads per task and per file, the data bytes the DataNodes sent over the bytes
- * of interest, the headers' cost at submission, and the copy's time (once).
+ * of interest, the headers' cost at submission, the files and blocks the NameNode holds, and
+ * the copy's time (once).
  */
 final class MrapPackBench implements BenchMain.Bench {
   private static final int DATANODES = 8;
@@ -156,6 +157,13 @@ final class MrapPackBench implements BenchMain.Bench {
         m.put("reads_per_task", (double) r.reads / r.tasks);
         m.put("reads_per_file", (double) r.reads / files);
         m.put("header_reads_per_file", headerReads.get(s));
+        long blocks = 0;
+        for (FileStatus f : inputs.get(s)) {
+          blocks += fs.getFileBlockLocations(f, 0, f.getLen()).length;
+        }
+        // what the NameNode holds for them: an inode a file, a block object a block
+        m.put("namenode_files", inputs.get(s).size());
+        m.put("namenode_blocks", blocks);
         ways.put(s, m);
         System.out.printf("%-7s %10s %12.1f %10.3f %10d %10.2f%n", s, t, b.mean / 1048576.0,
             b.mean * DATA_SHARE / interest, r.tasks, (double) r.reads / r.tasks);

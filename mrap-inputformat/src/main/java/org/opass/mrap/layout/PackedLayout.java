@@ -700,7 +700,7 @@ public final class PackedLayout implements RestructuredLayout {
       return;
     }
     for (int t = 0; t < tasks(); t++) {
-      TaskPlacer p = placer(t);
+      TaskPlacer p = new TaskPlacer(chunk, HEADER_BYTES, taskBin[t], taskChunks(t));
       RegionCursor c = pattern.cursor(taskFrom(t), taskTo(t));
       while (c.next()) {
         if (p.place(c.length()) < 0) {

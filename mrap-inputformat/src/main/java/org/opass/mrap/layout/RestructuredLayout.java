@@ -99,9 +99,17 @@ public interface RestructuredLayout {
   /** The chunks of task {@code t}. */
   long taskChunks(int t);
 
+  /**
+   * Whether task {@code t}'s regions lie end to end from {@link #taskStart}: every task of a
+   * contiguous layout, and a task of one chunk (first fit fills a single chunk in order).
+   */
+  default boolean endToEnd(int t) {
+    return contiguous() || taskChunks(t) == 1;
+  }
+
   /** A placer that replays where task {@code t}'s regions lie, region by region. */
   default TaskPlacer placer(int t) {
-    return contiguous() ? TaskPlacer.contiguous(taskStart(t))
+    return endToEnd(t) ? TaskPlacer.contiguous(taskStart(t))
         : new TaskPlacer(chunkSize(), HEADER_BYTES, taskFirstChunk(t), taskChunks(t));
   }
 

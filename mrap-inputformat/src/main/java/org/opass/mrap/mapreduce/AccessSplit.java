@@ -88,7 +88,7 @@ public final class AccessSplit extends InputSplit implements Writable {
     s.chunkSize = layout.chunkSize();
     s.firstChunk = layout.taskFirstChunk(t);
     s.chunks = layout.taskChunks(t);
-    s.contiguousStart = layout.contiguous() ? layout.taskStart(t) : -1;
+    s.contiguousStart = layout.endToEnd(t) ? layout.taskStart(t) : -1;
     return s;
   }
 
