@@ -47,7 +47,7 @@ final class MrapPackBench implements BenchMain.Bench {
   @Override
   public Map<String, Object> run(File outDir, boolean quick) throws Exception {
     int files = quick ? 96 : 384;
-    int reps = quick ? 3 : 5;
+    int reps = quick ? 3 : 8;
     File data = MrapScienceBench.generate(new File(outDir, "mrap-pack-data"), files, 1);
     Map<String, Object> doc = new LinkedHashMap<>();
     try (EmulatedCluster cluster = EmulatedCluster.builder().dataNodes(DATANODES).racks(2)

@@ -177,7 +177,7 @@ class PhysicalWriterTest {
   }
 
   /** The local file system, uncached: not the cached file:// of other tests. */
-  private static Configuration localConf() {
+  static Configuration localConf() {
     Configuration conf = new Configuration(false);
     conf.set("fs.file.impl", org.apache.hadoop.fs.RawLocalFileSystem.class.getName());
     conf.setBoolean("fs.file.impl.disable.cache", true);
