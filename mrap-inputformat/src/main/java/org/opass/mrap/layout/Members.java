@@ -85,31 +85,6 @@ public final class Members {
     return starts[names.length];
   }
 
-  /** The member holding byte {@code offset} of the original (the last empty ones skipped). */
-  public int memberAt(long offset) {
-    if (offset < 0 || offset >= totalLength()) {
-      throw new IndexOutOfBoundsException("byte " + offset + " of " + totalLength());
-    }
-    int i = Arrays.binarySearch(starts, 0, names.length, offset);
-    if (i < 0) {
-      return -i - 2;
-    }
-    while (i + 1 < names.length && starts[i + 1] == offset) { // empty members start here too
-      i++;
-    }
-    return i;
-  }
-
-  /** The member named {@code name}, or -1. */
-  public int indexOf(String name) {
-    for (int i = 0; i < names.length; i++) {
-      if (names[i].equals(name)) {
-        return i;
-      }
-    }
-    return -1;
-  }
-
   void write(DataOutput out) throws IOException {
     Varint.write(out, names.length);
     for (int i = 0; i < names.length; i++) {

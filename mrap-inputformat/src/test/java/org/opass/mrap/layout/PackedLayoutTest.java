@@ -245,7 +245,7 @@ public class PackedLayoutTest {
         1 << 20, 1);
     assertEquals(1, layout.tasks(), layout.toString());
     assertEquals(1, layout.taskChunks(0), "one chunk");
-    assertEquals(3, layout.members().memberAt(3 * 180_000 + 5));
+    assertEquals(3 * 180_000, layout.members().start(3));
     byte[] original = new byte[10 * 180_000];
     new Random(3).nextBytes(original);
     check(original, layout, 1, "ten files");
