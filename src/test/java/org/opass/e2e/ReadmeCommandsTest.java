@@ -150,7 +150,7 @@ class ReadmeCommandsTest {
             "bin/opass plan --names "
                 + "--processes " + cluster.hostAddress(0) + ":"
                 + cluster.dataNode(0).getXferPort() + " /data/reads"),
-        "bin/mrap-copy [generic options] [-pattern pattern.xml] "
+        "bin/mrap-copy [generic options] [-pattern pattern.xml] [-pack] "
             + "[-task-bytes N] [-mode auto|single|parallel] [-overwrite] [-no-verify] SRC... DST",
         List.of("bin/mrap-copy -D dfs.replication=2 "
                 + "-D dfs.blocksize=1m -pattern conf/mrap-pattern-strided.xml -task-bytes 2m "
@@ -159,7 +159,11 @@ class ReadmeCommandsTest {
             "bin/mrap-copy -mode parallel -overwrite -no-verify "
                 + "/data/reads /data/reference /copies",
             "bin/mrap-copy -mode auto -overwrite "
-                + "/data/reads /copies/a"));
+                + "/data/reads /copies/a",
+            // two NetCDF files' slabs packed into one container
+            "bin/mrap-copy -D mrap.pattern.kind=netcdf -D mrap.science.variable=temperature "
+                + "-D mrap.science.slab=:,10:30,5:45 -pack " + series("run_00.nc") + " "
+                + series("run_01.nc") + " /copies/series.pack"));
     Set<String> shown = commands().stream().filter(c -> c.contains("[") || c.contains("PATH..."))
         .collect(Collectors.toSet());
     assertEquals(synopses.keySet(), shown, "the README's synopses changed: run the new ones");
@@ -176,6 +180,12 @@ class ReadmeCommandsTest {
     }
     assertTrue(run("bin/opass heat --json").contains("node_id"),
         "the heat table lists the DataNodes our placement has seen");
+  }
+
+  /** A fixture of the NetCDF time series, as a file:// URI. */
+  private static String series(String name) {
+    return ROOT.resolve("mrap-inputformat/src/test/resources/science/series").resolve(name)
+        .toUri().toString();
   }
 
   // ---- the README ----
