@@ -108,8 +108,8 @@ public class AccessInputFormat extends FileInputFormat<LongWritable, BytesWritab
     job.getConfiguration().set(CHUNKS, independent ? "independent" : "together");
   }
 
-  /** The most bytes of one record; a bad value names the key. */
-  static long recordBytes(Configuration conf) throws InvalidJobConfException {
+  /** The most bytes of one record (a longer region is several); a bad value names the key. */
+  public static long recordBytes(Configuration conf) throws InvalidJobConfException {
     long n = MrapConf.bytes(conf, RECORD_BYTES, RECORD_BYTES_DEFAULT, 1);
     if (n > MAX_RECORD_BYTES) {
       throw new InvalidJobConfException(RECORD_BYTES + "=" + conf.get(RECORD_BYTES) + " is "

@@ -1,0 +1,99 @@
+package org.opass.mrap.spark;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapred.InvalidJobConfException;
+import org.apache.hadoop.mapreduce.InputSplit;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.apache.spark.sql.connector.read.Batch;
+import org.apache.spark.sql.connector.read.InputPartition;
+import org.apache.spark.sql.connector.read.PartitionReaderFactory;
+import org.apache.spark.sql.connector.read.Scan;
+import org.apache.spark.sql.connector.read.ScanBuilder;
+import org.apache.spark.sql.connector.read.SupportsPushDownRequiredColumns;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import org.opass.mrap.mapreduce.AccessInputFormat;
+import org.opass.mrap.mapreduce.AccessSplit;
+
+/**
+ * One read's plan on the driver: the columns asked for, and a partition an
+ * {@link AccessInputFormat} split (virtual splits and set-cover hosts included), each with the
+ * split's hosts as its preferred locations.
+ */
+final class MrapScan implements ScanBuilder, SupportsPushDownRequiredColumns, Scan, Batch {
+  private final Configuration conf;
+  private final List<String> paths;
+  private StructType columns = MrapSource.BYTES_SCHEMA;
+
+  MrapScan(Configuration conf, List<String> paths) {
+    this.conf = conf;
+    this.paths = paths;
+  }
+
+  @Override
+  public void pruneColumns(StructType required) {
+    StructType kept = new StructType();
+    for (StructField f : MrapSource.BYTES_SCHEMA.fields()) {
+      if (required.getFieldIndex(f.name()).isDefined()) {
+        kept = kept.add(f);
+      }
+    }
+    columns = kept;
+  }
+
+  @Override
+  public Scan build() {
+    return this;
+  }
+
+  @Override
+  public StructType readSchema() {
+    return columns;
+  }
+
+  @Override
+  public String description() {
+    return "mrap " + String.join(", ", paths) + " " + columns.simpleString();
+  }
+
+  @Override
+  public Batch toBatch() {
+    return this;
+  }
+
+  /**
+   * The InputFormat's splits.
+   *
+   * @throws IllegalArgumentException naming a setting or a file the InputFormat refuses (a
+   *     pattern past a file's end, a restructured file read with another pattern)
+   */
+  @Override
+  public InputPartition[] planInputPartitions() {
+    try {
+      Job job = Job.getInstance(conf);
+      for (String p : paths) {
+        FileInputFormat.addInputPath(job, new Path(p));
+      }
+      List<InputSplit> splits = new AccessInputFormat().getSplits(job);
+      InputPartition[] out = new InputPartition[splits.size()];
+      for (int i = 0; i < out.length; i++) {
+        out[i] = new MrapPartition((AccessSplit) splits.get(i));
+      }
+      return out;
+    } catch (InvalidJobConfException e) {
+      throw new IllegalArgumentException("mrap: " + e.getMessage(), e);
+    } catch (IOException e) {
+      throw new UncheckedIOException("mrap: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public PartitionReaderFactory createReaderFactory() {
+    return new MrapReaders(conf, columns);
+  }
+}

@@ -1,0 +1,73 @@
+package org.opass.mrap.spark;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.spark.sql.connector.catalog.Table;
+import org.apache.spark.sql.connector.catalog.TableProvider;
+import org.apache.spark.sql.connector.expressions.Transform;
+import org.apache.spark.sql.sources.DataSourceRegister;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+import org.opass.mrap.pattern.PatternConfig;
+
+/**
+ * {@code spark.read.format("mrap")}: the regions an MRAP access pattern names, one row a
+ * record of {@code AccessInputFormat} (a region, or a piece of one longer than
+ * {@code mrap.access.record.bytes}), with columns {@code file} (string), {@code offset} (long,
+ * the logical offset: the bytes of the file's regions before this one) and {@code bytes}
+ * (binary). Options are the pattern's keys ({@code strided.*}, {@code mrap.pattern.*}) and
+ * {@code mrap.access.*}; {@code .load(paths)} names the files or folders. Partitions are the
+ * InputFormat's splits, with their hosts as preferred locations. Selecting no {@code bytes}
+ * reads no data.
+ */
+public final class MrapSource implements TableProvider, DataSourceRegister {
+  /** The format's name for {@code spark.read.format}. */
+  public static final String NAME = "mrap";
+  /** The columns of a byte pattern's rows. */
+  static final StructType BYTES_SCHEMA = new StructType()
+      .add("file", DataTypes.StringType, false)
+      .add("offset", DataTypes.LongType, false)
+      .add("bytes", DataTypes.BinaryType, false);
+  /** Prefixes of the settings a read takes, beside {@code path} and {@code paths}. */
+  static final List<String> PREFIXES;
+
+  static {
+    List<String> p = new ArrayList<>(List.of(PatternConfig.PREFIXES));
+    p.add("mrap.access.");
+    PREFIXES = List.copyOf(p);
+  }
+
+  @Override
+  public String shortName() {
+    return NAME;
+  }
+
+  @Override
+  public StructType inferSchema(CaseInsensitiveStringMap options) {
+    ReadOptions.of(options); // an unknown option is named here, before anything runs
+    return BYTES_SCHEMA;
+  }
+
+  @Override
+  public Table getTable(StructType schema, Transform[] partitioning,
+      Map<String, String> properties) {
+    return new MrapTable(ReadOptions.of(new CaseInsensitiveStringMap(properties)));
+  }
+
+  /** Whether {@code key} (as given) is one of ours. */
+  static boolean ours(String key) {
+    String k = key.toLowerCase(Locale.ROOT);
+    if (k.equals("path") || k.equals("paths")) {
+      return true;
+    }
+    for (String prefix : PREFIXES) {
+      if (k.startsWith(prefix)) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

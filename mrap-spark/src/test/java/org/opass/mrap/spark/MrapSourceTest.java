@@ -1,0 +1,200 @@
+package org.opass.mrap.spark;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.mapreduce.InputSplit;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.connector.read.InputPartition;
+import org.apache.spark.sql.connector.read.Scan;
+import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.opass.mrap.mapreduce.AccessInputFormat;
+import org.opass.mrap.pattern.PatternConfig;
+
+/**
+ * {@code spark.read.format("mrap")} in {@code local[2]} over a MiniDFSCluster: the rows are
+ * the pattern's records byte for byte (worked out from the file's bytes by hand), across block
+ * boundaries and over several files; selecting offsets only gives the same offsets without a
+ * byte read; the partitions' preferred locations are the InputFormat's split hosts; unknown
+ * options and bad settings are refused by name before anything runs.
+ */
+class MrapSourceTest {
+  private static final int BLOCK = 64 * 1024;
+  private static MiniDFSCluster dfs;
+  private static SparkSession spark;
+  private static final Map<String, byte[]> FILES = new HashMap<>();
+
+  @BeforeAll
+  static void start() throws Exception {
+    Configuration conf = new Configuration();
+    conf.setLong("dfs.blocksize", BLOCK);
+    conf.setLong("dfs.namenode.fs-limits.min-block-size", 4096);
+    conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR,
+        new File("target/mrap-spark-dfs").getAbsolutePath());
+    dfs = new MiniDFSCluster.Builder(conf).numDataNodes(3).build();
+    dfs.waitActive();
+    FileSystem fs = dfs.getFileSystem();
+    Random rnd = new Random(3);
+    for (String name : new String[] {"/data/a.bin", "/data/b.bin"}) {
+      byte[] b = new byte[5 * BLOCK + 1234];
+      rnd.nextBytes(b);
+      try (FSDataOutputStream out = fs.create(new Path(name), (short) 2)) {
+        out.write(b);
+      }
+      FILES.put(fs.makeQualified(new Path(name)).toString(), b);
+    }
+    spark = SparkSession.builder().master("local[2]").appName("mrap-source-test")
+        .config("spark.ui.enabled", "false")
+        .config("spark.hadoop.fs.defaultFS", dfs.getURI().toString())
+        .config("spark.hadoop.dfs.blocksize", Integer.toString(BLOCK))
+        .getOrCreate();
+  }
+
+  @AfterAll
+  static void stop() {
+    if (spark != null) {
+      spark.stop();
+    }
+    if (dfs != null) {
+      dfs.shutdown();
+    }
+  }
+
+  /** A strided pattern of 3,000-byte regions every 10,000 bytes (some across blocks). */
+  private static Map<String, String> pattern() {
+    Map<String, String> o = new HashMap<>();
+    o.put(PatternConfig.STRIDED_START, "100");
+    o.put(PatternConfig.STRIDED_SIZE, "3000");
+    o.put(PatternConfig.STRIDED_SPACING, "7000");
+    o.put(PatternConfig.STRIDED_COUNT, "32");
+    o.put(AccessInputFormat.RECORD_BYTES, "1024"); // a region is three records
+    return o;
+  }
+
+  /** The records by hand: per file, each region cut into records of 1024 bytes. */
+  private static Map<String, List<byte[]>> expected() {
+    Map<String, List<byte[]>> out = new HashMap<>();
+    for (Map.Entry<String, byte[]> f : FILES.entrySet()) {
+      List<byte[]> records = new ArrayList<>();
+      for (int k = 0; k < 32; k++) {
+        int start = 100 + k * 10_000;
+        for (int o = 0; o < 3000; o += 1024) {
+          records.add(Arrays.copyOfRange(f.getValue(), start + o, start + Math.min(3000,
+              o + 1024)));
+        }
+      }
+      out.put(f.getKey(), records);
+    }
+    return out;
+  }
+
+  @Test
+  void rowsAreThePatternsRecordsByteForByte() {
+    Dataset<Row> df = spark.read().format(MrapSource.NAME).options(pattern())
+        .load("/data/a.bin", "/data/b.bin");
+    assertEquals(List.of("file", "offset", "bytes"), Arrays.asList(df.columns()));
+    Map<String, List<Row>> byFile = new HashMap<>();
+    for (Row r : df.collectAsList()) {
+      byFile.computeIfAbsent(r.getString(0), f -> new ArrayList<>()).add(r);
+    }
+    Map<String, List<byte[]>> expected = expected();
+    assertEquals(expected.keySet(), byFile.keySet());
+    for (Map.Entry<String, List<Row>> f : byFile.entrySet()) {
+      List<Row> rows = f.getValue();
+      rows.sort((x, y) -> Long.compare(x.getLong(1), y.getLong(1)));
+      List<byte[]> want = expected.get(f.getKey());
+      assertEquals(want.size(), rows.size(), f.getKey());
+      long logical = 0;
+      for (int i = 0; i < rows.size(); i++) {
+        assertEquals(logical, rows.get(i).getLong(1), f.getKey() + " record " + i);
+        assertArrayEquals(want.get(i), (byte[]) rows.get(i).get(2), f.getKey() + " record " + i);
+        logical += want.get(i).length;
+      }
+    }
+  }
+
+  @Test
+  void offsetsAloneAreTheSameWithoutAByteRead() {
+    Dataset<Row> df = spark.read().format(MrapSource.NAME).options(pattern())
+        .load("/data/a.bin", "/data/b.bin");
+    List<String> all = new ArrayList<>();
+    for (Row r : df.select("file", "offset").collectAsList()) {
+      all.add(r.getString(0) + "@" + r.getLong(1));
+    }
+    List<String> pruned = new ArrayList<>();
+    for (Row r : df.select("file", "offset", "bytes").collectAsList()) {
+      pruned.add(r.getString(0) + "@" + r.getLong(1));
+    }
+    all.sort(null);
+    pruned.sort(null);
+    assertEquals(pruned, all);
+    assertTrue(df.select("offset").queryExecution().executedPlan().toString()
+        .contains("struct<offset:bigint>"), "only the offsets are read: "
+        + df.select("offset").queryExecution().executedPlan());
+  }
+
+  @Test
+  void partitionsPreferTheSplitsHosts() throws Exception {
+    Map<String, String> options = new HashMap<>(pattern());
+    options.put("path", "/data/a.bin");
+    Scan scan = ((org.apache.spark.sql.connector.catalog.SupportsRead) new MrapSource()
+        .getTable(null, null, options)).newScanBuilder(new CaseInsensitiveStringMap(options))
+        .build();
+    InputPartition[] partitions = scan.toBatch().planInputPartitions();
+    Configuration conf = new Configuration(spark.sparkContext().hadoopConfiguration());
+    pattern().forEach(conf::set);
+    Job job = Job.getInstance(conf);
+    FileInputFormat.addInputPath(job, new Path("/data/a.bin"));
+    List<InputSplit> splits = new AccessInputFormat().getSplits(job);
+    assertEquals(splits.size(), partitions.length);
+    for (int i = 0; i < partitions.length; i++) {
+      assertArrayEquals(splits.get(i).getLocations(), partitions[i].preferredLocations(),
+          "partition " + i);
+      assertTrue(partitions[i].preferredLocations().length > 0, "partition " + i);
+    }
+  }
+
+  @Test
+  void unknownOptionsAndBadSettingsAreRefusedByName() {
+    String said = assertThrows(IllegalArgumentException.class, () -> spark.read()
+        .format(MrapSource.NAME).options(pattern()).option("strided.sise", "5")
+        .load("/data/a.bin")).getMessage();
+    assertTrue(said.contains("strided.sise"), said);
+    said = assertThrows(IllegalArgumentException.class, () -> spark.read()
+        .format(MrapSource.NAME).options(pattern()).option("header", "true")
+        .load("/data/a.bin")).getMessage();
+    assertTrue(said.contains("'header'"), said);
+    said = assertThrows(IllegalArgumentException.class, () -> spark.read()
+        .format(MrapSource.NAME).options(pattern()).option("mrap.access.gap", "1")
+        .load("/data/a.bin")).getMessage();
+    assertTrue(said.contains("mrap.access.gap"), said);
+    // a pattern past the file's end: named when the read is planned, before a task runs
+    Map<String, String> far = pattern();
+    far.put(PatternConfig.STRIDED_COUNT, "100000");
+    said = assertThrows(IllegalArgumentException.class, () -> spark.read()
+        .format(MrapSource.NAME).options(far).load("/data/a.bin").collectAsList())
+        .getMessage();
+    assertTrue(said.contains(PatternConfig.STRIDED_COUNT) || said.contains("a.bin"), said);
+  }
+}
