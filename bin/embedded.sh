@@ -9,7 +9,9 @@ run_embedded() {
   echo "building (mvn install -DskipTests)..." >&2
   local built=$SECONDS
   # Maven's own output (escape codes even when quiet) goes to a file, shown if the build fails
-  if ! { mvn -q -B install -DskipTests && mvn -q -B -pl src/test dependency:build-classpath \
+  # the Spark data source is not needed here (nor Spark's jars on a first run)
+  if ! { mvn -q -B install -DskipTests -pl '!mrap-spark' \
+      && mvn -q -B -pl src/test dependency:build-classpath \
       -Dmdep.includeScope=test -Dmdep.outputFile="$PWD/target/bench/classpath.txt"; } \
       > target/bench/build.log 2>&1; then
     tail -40 target/bench/build.log >&2
