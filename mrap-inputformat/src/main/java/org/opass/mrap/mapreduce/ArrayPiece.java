@@ -71,7 +71,9 @@ public final class ArrayPiece implements Writable {
 
   /** The elements' bytes, in the file's byte order, read-only. */
   public ByteBuffer buffer() {
-    return ByteBuffer.wrap(bytes, 0, length).slice().order(order).asReadOnlyBuffer();
+    // the order last: slice() and asReadOnlyBuffer() give big-endian buffers whatever the
+    // source's order
+    return ByteBuffer.wrap(bytes, 0, length).slice().asReadOnlyBuffer().order(order);
   }
 
   /** Element {@code i} (C order) as a double. */
