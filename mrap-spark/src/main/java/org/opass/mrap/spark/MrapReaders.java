@@ -11,6 +11,7 @@ import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.catalyst.expressions.UnsafeArrayData;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
@@ -19,14 +20,19 @@ import org.apache.spark.unsafe.types.UTF8String;
 import org.opass.mrap.mapreduce.AccessInputFormat;
 import org.opass.mrap.mapreduce.AccessRecordReader;
 import org.opass.mrap.mapreduce.AccessSplit;
+import org.opass.mrap.mapreduce.ArrayIndex;
+import org.opass.mrap.mapreduce.ArrayPiece;
+import org.opass.mrap.mapreduce.VariableRecordReader;
+import org.opass.mrap.mapreduce.VariableSplit;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.RegionCursor;
 
 /**
  * Reads a partition on an executor: its split through {@link AccessRecordReader} (positioned
  * reads of the regions only, the file checked unchanged since the read was planned), a row a
- * record. Without the {@code bytes} column the rows come from the split's pattern alone, and
- * no data is read.
+ * record, or through {@link VariableRecordReader}, a row a piece of the slab. Without the
+ * {@code bytes} column the rows of a byte pattern come from the split's pattern alone, and no
+ * data is read.
  */
 final class MrapReaders implements PartitionReaderFactory {
   private static final long serialVersionUID = 1L;
@@ -50,13 +56,64 @@ final class MrapReaders implements PartitionReaderFactory {
 
   @Override
   public PartitionReader<InternalRow> createReader(InputPartition partition) {
-    AccessSplit split = ((MrapPartition) partition).split();
+    MrapPartition p = (MrapPartition) partition;
     Configuration c = conf();
     try {
+      if (p.variable()) {
+        return new Pieces((VariableSplit) p.split(), c);
+      }
+      AccessSplit split = (AccessSplit) p.split();
       return Arrays.asList(columns).contains("bytes") ? new Records(split, c)
           : new OffsetsOnly(split, AccessInputFormat.recordBytes(c), columns);
     } catch (IOException e) {
-      throw new UncheckedIOException("mrap: " + split.path() + ": " + e.getMessage(), e);
+      throw new UncheckedIOException("mrap: " + e.getMessage(), e);
+    }
+  }
+
+  /** The pieces of a variable's split, read and decoded. */
+  private final class Pieces implements PartitionReader<InternalRow> {
+    private final VariableRecordReader reader = new VariableRecordReader();
+
+    Pieces(VariableSplit split, Configuration c) {
+      reader.initialize(split, new TaskAttemptContextImpl(c, new TaskAttemptID()));
+    }
+
+    @Override
+    public boolean next() throws IOException {
+      try {
+        return reader.nextKeyValue();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted", e);
+      }
+    }
+
+    @Override
+    public InternalRow get() {
+      ArrayIndex key = reader.getCurrentKey();
+      ArrayPiece piece = reader.getCurrentValue();
+      Object[] v = new Object[columns.length];
+      for (int i = 0; i < columns.length; i++) {
+        switch (columns[i]) {
+          case "file":
+            v[i] = UTF8String.fromString(key.file());
+            break;
+          case "origin":
+            v[i] = UnsafeArrayData.fromPrimitiveArray(key.origin());
+            break;
+          case "shape":
+            v[i] = UnsafeArrayData.fromPrimitiveArray(piece.shape());
+            break;
+          default:
+            v[i] = ElementColumns.values(piece);
+        }
+      }
+      return new GenericInternalRow(v);
+    }
+
+    @Override
+    public void close() throws IOException {
+      reader.close();
     }
   }
 

@@ -18,27 +18,34 @@ import org.apache.spark.sql.connector.read.SupportsPushDownRequiredColumns;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.opass.mrap.mapreduce.AccessInputFormat;
-import org.opass.mrap.mapreduce.AccessSplit;
+import org.opass.mrap.mapreduce.VariableInputFormat;
+import org.opass.mrap.mapreduce.VariableSplit;
+import org.opass.mrap.science.ElementType;
 
 /**
  * One read's plan on the driver: the columns asked for, and a partition an
- * {@link AccessInputFormat} split (virtual splits and set-cover hosts included), each with the
- * split's hosts as its preferred locations.
+ * {@link AccessInputFormat} or {@link VariableInputFormat} split (virtual splits and set-cover
+ * hosts included), each with the split's hosts as its preferred locations.
  */
 final class MrapScan implements ScanBuilder, SupportsPushDownRequiredColumns, Scan, Batch {
   private final Configuration conf;
   private final List<String> paths;
-  private StructType columns = MrapSource.BYTES_SCHEMA;
+  private final StructType schema;
+  private final ElementType type; // a variable's, else null
+  private StructType columns;
 
-  MrapScan(Configuration conf, List<String> paths) {
+  MrapScan(Configuration conf, List<String> paths, StructType schema, ElementType type) {
     this.conf = conf;
     this.paths = paths;
+    this.schema = schema;
+    this.type = type;
+    this.columns = schema;
   }
 
   @Override
   public void pruneColumns(StructType required) {
     StructType kept = new StructType();
-    for (StructField f : MrapSource.BYTES_SCHEMA.fields()) {
+    for (StructField f : schema.fields()) {
       if (required.getFieldIndex(f.name()).isDefined()) {
         kept = kept.add(f);
       }
@@ -79,16 +86,33 @@ final class MrapScan implements ScanBuilder, SupportsPushDownRequiredColumns, Sc
       for (String p : paths) {
         FileInputFormat.addInputPath(job, new Path(p));
       }
-      List<InputSplit> splits = new AccessInputFormat().getSplits(job);
+      List<InputSplit> splits = type == null ? new AccessInputFormat().getSplits(job)
+          : new VariableInputFormat().getSplits(job);
       InputPartition[] out = new InputPartition[splits.size()];
       for (int i = 0; i < out.length; i++) {
-        out[i] = new MrapPartition((AccessSplit) splits.get(i));
+        if (type != null) {
+          sameType((VariableSplit) splits.get(i));
+        }
+        out[i] = new MrapPartition(splits.get(i));
       }
       return out;
     } catch (InvalidJobConfException e) {
       throw new IllegalArgumentException("mrap: " + e.getMessage(), e);
     } catch (IOException e) {
       throw new UncheckedIOException("mrap: " + e.getMessage(), e);
+    }
+  }
+
+  /** @throws IllegalArgumentException naming a file whose variable is of another type */
+  private void sameType(VariableSplit split) {
+    for (VariableSplit.Part p : split.parts()) {
+      for (VariableSplit.Member m : p.members()) {
+        if (m.variable().type() != type) {
+          throw new IllegalArgumentException("mrap: " + m.file() + "'s " + m.variable().name()
+              + " holds " + m.variable().type() + ", the first file's " + type + ": one column "
+              + "holds one type; read them apart");
+        }
+      }
     }
   }
 

@@ -8,6 +8,7 @@ import org.apache.spark.sql.connector.catalog.Table;
 import org.apache.spark.sql.connector.catalog.TableProvider;
 import org.apache.spark.sql.connector.expressions.Transform;
 import org.apache.spark.sql.sources.DataSourceRegister;
+import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
@@ -18,10 +19,14 @@ import org.opass.mrap.pattern.PatternConfig;
  * record of {@code AccessInputFormat} (a region, or a piece of one longer than
  * {@code mrap.access.record.bytes}), with columns {@code file} (string), {@code offset} (long,
  * the logical offset: the bytes of the file's regions before this one) and {@code bytes}
- * (binary). Options are the pattern's keys ({@code strided.*}, {@code mrap.pattern.*}) and
- * {@code mrap.access.*}; {@code .load(paths)} names the files or folders. Partitions are the
- * InputFormat's splits, with their hosts as preferred locations. Selecting no {@code bytes}
- * reads no data.
+ * (binary); or, with {@code mrap.pattern.kind=netcdf|hdf5}, a variable's slab, one row a
+ * piece of {@code VariableInputFormat}: {@code file}, {@code origin} (the array index of its
+ * first element), {@code shape} and {@code values} (its elements in C order, typed as the
+ * variable is: {@link ElementColumns}). Options are the pattern's keys ({@code strided.*},
+ * {@code mrap.pattern.*}, {@code mrap.science.*}) and {@code mrap.access.*};
+ * {@code .load(paths)} names the files or folders. Partitions are the InputFormat's splits,
+ * with their hosts as preferred locations. Selecting no {@code bytes} of a byte pattern reads
+ * no data.
  */
 public final class MrapSource implements TableProvider, DataSourceRegister {
   /** The format's name for {@code spark.read.format}. */
@@ -37,6 +42,7 @@ public final class MrapSource implements TableProvider, DataSourceRegister {
   static {
     List<String> p = new ArrayList<>(List.of(PatternConfig.PREFIXES));
     p.add("mrap.access.");
+    p.add("mrap.science.");
     PREFIXES = List.copyOf(p);
   }
 
@@ -47,14 +53,23 @@ public final class MrapSource implements TableProvider, DataSourceRegister {
 
   @Override
   public StructType inferSchema(CaseInsensitiveStringMap options) {
-    ReadOptions.of(options); // an unknown option is named here, before anything runs
-    return BYTES_SCHEMA;
+    // an unknown option is named here, before anything runs
+    return new MrapTable(ReadOptions.of(options.asCaseSensitiveMap())).schema();
+  }
+
+  /** The columns of a variable's rows, its elements as {@code type}. */
+  static StructType variableSchema(DataType type) {
+    return new StructType()
+        .add("file", DataTypes.StringType, false)
+        .add("origin", DataTypes.createArrayType(DataTypes.LongType, false), false)
+        .add("shape", DataTypes.createArrayType(DataTypes.IntegerType, false), false)
+        .add("values", DataTypes.createArrayType(type, false), false);
   }
 
   @Override
   public Table getTable(StructType schema, Transform[] partitioning,
       Map<String, String> properties) {
-    return new MrapTable(ReadOptions.of(new CaseInsensitiveStringMap(properties)));
+    return new MrapTable(ReadOptions.of(properties));
   }
 
   /** Whether {@code key} (as given) is one of ours. */

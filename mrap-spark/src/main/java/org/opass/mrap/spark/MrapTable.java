@@ -1,9 +1,15 @@
 package org.opass.mrap.spark;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapred.InvalidJobConfException;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.catalog.SupportsRead;
 import org.apache.spark.sql.connector.catalog.TableCapability;
@@ -11,25 +17,64 @@ import org.apache.spark.sql.connector.read.ScanBuilder;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 import org.opass.mrap.mapreduce.MrapConf;
+import org.opass.mrap.mapreduce.VariableInputFormat;
+import org.opass.mrap.science.ElementType;
 
 /**
- * The files of one read and their pattern: the session's Hadoop configuration with the MRAP
- * settings on it, the pattern checked here, on the driver, before anything runs.
+ * The files of one read and what it reads in them: the session's Hadoop configuration with the
+ * MRAP settings on it, the pattern checked here, on the driver, before anything runs; for a
+ * variable, its element type from the first file's header (the other files must agree, checked
+ * when the read is planned).
  */
 final class MrapTable implements SupportsRead {
   private final ReadOptions options;
   private final Configuration conf;
+  private final ElementType type; // a variable's, else null
+  private final StructType schema;
 
-  /** @throws IllegalArgumentException naming a pattern setting at fault */
+  /** @throws IllegalArgumentException naming a setting at fault, or a file without the variable */
   MrapTable(ReadOptions options) {
     this.options = options;
     this.conf = new Configuration(SparkSession.active().sparkContext().hadoopConfiguration());
     options.applyTo(conf);
     try {
-      MrapConf.pattern(conf);
-    } catch (IOException e) {
+      if (options.variable()) {
+        type = firstFilesType();
+        schema = MrapSource.variableSchema(ElementColumns.of(type));
+      } else {
+        MrapConf.pattern(conf);
+        type = null;
+        schema = MrapSource.BYTES_SCHEMA;
+      }
+    } catch (InvalidJobConfException e) {
       throw new IllegalArgumentException("mrap: " + e.getMessage(), e);
+    } catch (IOException e) {
+      throw new UncheckedIOException("mrap: " + e.getMessage(), e);
     }
+  }
+
+  /** The variable's element type in the first file of the paths that holds bytes. */
+  private ElementType firstFilesType() throws IOException {
+    for (String p : options.paths()) {
+      Path path = new Path(p);
+      FileSystem fs = path.getFileSystem(conf);
+      FileStatus[] matched = fs.globStatus(path);
+      for (FileStatus m : matched == null ? new FileStatus[0] : matched) {
+        for (FileStatus f : m.isDirectory() ? fs.listStatus(m.getPath()) : new FileStatus[] {m}) {
+          String name = f.getPath().getName();
+          if (f.isFile() && f.getLen() > 0 && !name.startsWith("_") && !name.startsWith(".")) {
+            return VariableInputFormat.plan(conf, List.of(f)).get(0).plan().variable().type();
+          }
+        }
+      }
+    }
+    throw new InvalidJobConfException("no file of " + String.join(", ", options.paths())
+        + " holds any bytes, so none holds " + conf.get(VariableInputFormat.VARIABLE));
+  }
+
+  /** The variable's element type, or null for a byte pattern. */
+  ElementType type() {
+    return type;
   }
 
   @Override
@@ -39,7 +84,7 @@ final class MrapTable implements SupportsRead {
 
   @Override
   public StructType schema() {
-    return MrapSource.BYTES_SCHEMA;
+    return schema;
   }
 
   @Override
@@ -49,6 +94,6 @@ final class MrapTable implements SupportsRead {
 
   @Override
   public ScanBuilder newScanBuilder(CaseInsensitiveStringMap ignored) {
-    return new MrapScan(conf, options.paths());
+    return new MrapScan(conf, options.paths(), schema, type);
   }
 }

@@ -11,10 +11,13 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapred.InvalidJobConfException;
 import org.opass.mrap.mapreduce.AccessInputFormat;
 import org.opass.mrap.mapreduce.MrapConf;
+import org.opass.mrap.mapreduce.VariableInputFormat;
+import org.opass.mrap.science.ScienceFiles;
 
 /**
  * The options of one read, checked on the driver before anything runs: the paths, and the
- * MRAP settings (pattern, {@code mrap.access.*}); any other option is refused, naming it.
+ * MRAP settings (a byte pattern, or a variable and slab, and {@code mrap.access.*}); any other
+ * option is refused, naming it.
  * Immutable.
  */
 final class ReadOptions {
@@ -56,8 +59,18 @@ final class ReadOptions {
     Configuration alone = new Configuration(false);
     o.applyTo(alone);
     try { // what can be checked without a file system: unknown keys, the record size
-      MrapConf.checkKeys(alone, "mrap.access.", AccessInputFormat.KEYS);
-      AccessInputFormat.recordBytes(alone);
+      if (o.variable()) {
+        VariableInputFormat.checkSettings(alone);
+      } else {
+        MrapConf.checkKeys(alone, "mrap.access.", AccessInputFormat.KEYS);
+        AccessInputFormat.recordBytes(alone);
+        for (String key : settings.keySet()) {
+          if (key.startsWith("mrap.science.")) {
+            throw new IllegalArgumentException("mrap: " + key + " names a variable: set "
+                + VariableInputFormat.KIND + "=netcdf or hdf5 with it");
+          }
+        }
+      }
     } catch (InvalidJobConfException e) {
       throw new IllegalArgumentException("mrap: " + e.getMessage(), e);
     }
@@ -78,6 +91,13 @@ final class ReadOptions {
 
   List<String> paths() {
     return paths;
+  }
+
+  /** Whether the read is of a NetCDF or HDF5 variable ({@code mrap.pattern.kind}). */
+  boolean variable() {
+    String kind = settings.get(VariableInputFormat.KIND);
+    return kind != null && (kind.trim().equalsIgnoreCase(ScienceFiles.Kind.NETCDF.key())
+        || kind.trim().equalsIgnoreCase(ScienceFiles.Kind.HDF5.key()));
   }
 
   /** Sets the MRAP settings on {@code conf}. */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.File;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -25,25 +26,31 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.Scan;
+import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.opass.mrap.mapreduce.AccessInputFormat;
+import org.opass.mrap.mapreduce.VariableInputFormat;
 import org.opass.mrap.pattern.PatternConfig;
+import org.opass.mrap.science.Fixtures;
 
 /**
  * {@code spark.read.format("mrap")} in {@code local[2]} over a MiniDFSCluster: the rows are
  * the pattern's records byte for byte (worked out from the file's bytes by hand), across block
  * boundaries and over several files; selecting offsets only gives the same offsets without a
- * byte read; the partitions' preferred locations are the InputFormat's split hosts; unknown
- * options and bad settings are refused by name before anything runs.
+ * byte read; the partitions' preferred locations are the InputFormat's split hosts; a NetCDF
+ * variable's slab over a folder of files (one of them NetCDF-4, chunked and deflated) as typed
+ * rows whose figures per time step are netCDF-C's; unknown options and bad settings are refused
+ * by name before anything runs.
  */
 class MrapSourceTest {
   private static final int BLOCK = 64 * 1024;
   private static MiniDFSCluster dfs;
   private static SparkSession spark;
   private static final Map<String, byte[]> FILES = new HashMap<>();
+  private static final String[] SERIES = {"run_00.nc", "run_01.nc", "run_02.nc", "run_03.nc"};
 
   @BeforeAll
   static void start() throws Exception {
@@ -63,6 +70,11 @@ class MrapSourceTest {
         out.write(b);
       }
       FILES.put(fs.makeQualified(new Path(name)).toString(), b);
+    }
+    for (String f : SERIES) { // a NetCDF time series written by netCDF-C
+      try (FSDataOutputStream out = fs.create(new Path("/series/" + f), (short) 2)) {
+        out.write(Fixtures.bytes("series/" + f));
+      }
     }
     spark = SparkSession.builder().master("local[2]").appName("mrap-source-test")
         .config("spark.ui.enabled", "false")
@@ -176,6 +188,49 @@ class MrapSourceTest {
   }
 
   @Test
+  void aVariablesSlabIsTypedRowsWithTheReferenceLibrarysFigures() throws Exception {
+    JsonNode series = Fixtures.expected().get("series");
+    Dataset<Row> df = spark.read().format(MrapSource.NAME)
+        .option(VariableInputFormat.KIND, "netcdf")
+        .option(VariableInputFormat.VARIABLE, series.get("variable").asText())
+        .option(VariableInputFormat.SLAB, series.get("slab").asText())
+        .load("/series");
+    assertEquals(List.of("file", "origin", "shape", "values"), Arrays.asList(df.columns()));
+    assertEquals(DataTypes.createArrayType(DataTypes.FloatType, false),
+        df.schema().apply("values").dataType(), "float32 as floats");
+    // per file and time step (a piece lies in one step: a row, or a chunk of one step)
+    df.createOrReplaceTempView("pieces");
+    List<Row> stats = spark.sql("SELECT file, origin[0] AS t, avg(v), min(v), max(v), count(v) "
+        + "FROM pieces LATERAL VIEW explode(values) x AS v GROUP BY file, origin[0]")
+        .collectAsList();
+    Map<String, Row> byStep = new HashMap<>();
+    for (Row r : stats) {
+      byStep.put(new Path(r.getString(0)).getName() + "@" + r.getLong(1), r);
+    }
+    assertEquals(series.get("steps").size(), byStep.size(), byStep.keySet().toString());
+    for (JsonNode step : series.get("steps")) {
+      String key = step.get("file").asText() + "@" + step.get("time_index").asInt();
+      Row r = byStep.get(key);
+      assertEquals(step.get("mean").asDouble(), r.getDouble(2), 1e-9, key);
+      assertEquals(step.get("min").asDouble(), r.getFloat(3), 0.0, key);
+      assertEquals(step.get("max").asDouble(), r.getFloat(4), 0.0, key);
+      assertEquals(step.get("count").asLong(), r.getLong(5), key);
+    }
+    // an integer variable comes as integers: the time axis, 6 steps a file
+    Dataset<Row> time = spark.read().format(MrapSource.NAME)
+        .option(VariableInputFormat.KIND, "netcdf").option(VariableInputFormat.VARIABLE, "time")
+        .load("/series/run_01.nc");
+    assertEquals(DataTypes.createArrayType(DataTypes.IntegerType, false),
+        time.schema().apply("values").dataType());
+    List<Integer> steps = new ArrayList<>();
+    for (Row r : time.collectAsList()) {
+      steps.addAll(r.getList(3));
+    }
+    steps.sort(null);
+    assertEquals(List.of(6, 7, 8, 9, 10, 11), steps, "run_01.nc's time steps");
+  }
+
+  @Test
   void unknownOptionsAndBadSettingsAreRefusedByName() {
     String said = assertThrows(IllegalArgumentException.class, () -> spark.read()
         .format(MrapSource.NAME).options(pattern()).option("strided.sise", "5")
@@ -196,5 +251,14 @@ class MrapSourceTest {
         .format(MrapSource.NAME).options(far).load("/data/a.bin").collectAsList())
         .getMessage();
     assertTrue(said.contains(PatternConfig.STRIDED_COUNT) || said.contains("a.bin"), said);
+    // a variable the files lack, and a science key without a scientific kind
+    said = assertThrows(IllegalArgumentException.class, () -> spark.read()
+        .format(MrapSource.NAME).option(VariableInputFormat.KIND, "netcdf")
+        .option(VariableInputFormat.VARIABLE, "pressure").load("/series")).getMessage();
+    assertTrue(said.contains("pressure") && said.contains("run_0"), said);
+    said = assertThrows(IllegalArgumentException.class, () -> spark.read()
+        .format(MrapSource.NAME).options(pattern()).option(VariableInputFormat.SLAB, "1:2")
+        .load("/data/a.bin")).getMessage();
+    assertTrue(said.contains(VariableInputFormat.SLAB), said);
   }
 }
