@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.File;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -17,7 +16,6 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
@@ -28,7 +26,6 @@ import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.opass.mrap.mapreduce.AccessInputFormat;
@@ -46,22 +43,15 @@ import org.opass.mrap.science.Fixtures;
  * by name before anything runs.
  */
 class MrapSourceTest {
-  private static final int BLOCK = 64 * 1024;
-  private static MiniDFSCluster dfs;
+  private static final int BLOCK = SparkOnHdfs.BLOCK;
   private static SparkSession spark;
   private static final Map<String, byte[]> FILES = new HashMap<>();
   private static final String[] SERIES = {"run_00.nc", "run_01.nc", "run_02.nc", "run_03.nc"};
 
   @BeforeAll
   static void start() throws Exception {
-    Configuration conf = new Configuration();
-    conf.setLong("dfs.blocksize", BLOCK);
-    conf.setLong("dfs.namenode.fs-limits.min-block-size", 4096);
-    conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR,
-        new File("target/mrap-spark-dfs").getAbsolutePath());
-    dfs = new MiniDFSCluster.Builder(conf).numDataNodes(3).build();
-    dfs.waitActive();
-    FileSystem fs = dfs.getFileSystem();
+    spark = SparkOnHdfs.spark();
+    FileSystem fs = SparkOnHdfs.fs();
     Random rnd = new Random(3);
     for (String name : new String[] {"/data/a.bin", "/data/b.bin"}) {
       byte[] b = new byte[5 * BLOCK + 1234];
@@ -75,21 +65,6 @@ class MrapSourceTest {
       try (FSDataOutputStream out = fs.create(new Path("/series/" + f), (short) 2)) {
         out.write(Fixtures.bytes("series/" + f));
       }
-    }
-    spark = SparkSession.builder().master("local[2]").appName("mrap-source-test")
-        .config("spark.ui.enabled", "false")
-        .config("spark.hadoop.fs.defaultFS", dfs.getURI().toString())
-        .config("spark.hadoop.dfs.blocksize", Integer.toString(BLOCK))
-        .getOrCreate();
-  }
-
-  @AfterAll
-  static void stop() {
-    if (spark != null) {
-      spark.stop();
-    }
-    if (dfs != null) {
-      dfs.shutdown();
     }
   }
 
