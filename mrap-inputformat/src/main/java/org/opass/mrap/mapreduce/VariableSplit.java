@@ -17,13 +17,13 @@ import org.opass.mrap.science.Variable;
 import org.opass.mrap.science.VariableCodec;
 
 /**
- * What one {@link VariableInputFormat} task reads: parts of one or more files (the thesis's
- * ADAT case: a task reads a set of files), each the regions of a block or of adjacent blocks,
- * with the variable as that file's header describes it (only the chunks the part reads), and
- * the host that holds them all. A part of a container ({@code mrap-copy -pack}) reads the
- * regions of several of its members, packed together, and names each. A part records its file's modification time too: the header it
- * was planned from must still be the file's when the task reads it (another file of the same
- * length put in its place would otherwise be read through the old header).
+ * What one {@link VariableInputFormat} task reads: parts of one or more files (the thesis's ADAT
+ * case: a task reads a set of files), each the regions of a block or of adjacent blocks, with the
+ * variable as that file's header describes it (only the chunks the part reads), and the host that
+ * holds them all. A part of a container ({@code mrap-copy -pack}) reads the regions of several of
+ * its members, packed together, and names each. A part records its file's modification time too:
+ * the header it was planned from must still be the file's when the task reads it (another file of
+ * the same length put in its place would otherwise be read through the old header).
  */
 public final class VariableSplit extends InputSplit implements Writable {
   /**

@@ -12,8 +12,8 @@ import java.util.List;
  * <p>Kinds: {@link StridedPattern} (vector and nested strided), {@link SubarrayPattern} (a
  * block of an n-dimensional row-major array; {@link TiledPattern} cuts an array into them),
  * {@link IndexedPattern} (a list of offsets and lengths), {@link ConcatenatedPattern} (several
- * files' patterns laid end to end, for a container of many files). {@link PatternConfig} loads one from
- * configuration properties.
+ * files' patterns laid end to end, for a container of many files). {@link PatternConfig} loads
+ * one from configuration properties.
  *
  * <p>The lookups ({@link #firstAtOrAfter}, {@link #bytesBelow}, {@link #bytesBefore},
  * {@link #regionOfByte}, {@link #offsetOf}) are closed forms for the regular kinds (a few
