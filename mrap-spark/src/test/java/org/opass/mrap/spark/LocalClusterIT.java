@@ -88,6 +88,13 @@ class LocalClusterIT {
   /** A Spark home whose jars/ are the test classpath's jars but for ours. */
   private static void sparkHome(Path home) throws IOException {
     Path jars = home.resolve("jars");
+    if (Files.isDirectory(jars)) { // a build for another Scala or Spark line left its own
+      try (java.util.stream.Stream<Path> old = Files.list(jars)) {
+        for (Path p : (Iterable<Path>) old::iterator) {
+          Files.delete(p);
+        }
+      }
+    }
     Files.createDirectories(jars);
     String cp = System.getProperty("surefire.test.class.path",
         System.getProperty("java.class.path"));
@@ -98,7 +105,7 @@ class LocalClusterIT {
           + File.separator) || name.startsWith("mrap-") || name.startsWith("opass-");
       if (name.endsWith(".jar") && !ours && Files.isRegularFile(p)) {
         Path link = jars.resolve(name);
-        if (!Files.exists(link)) {
+        if (!Files.exists(link, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
           Files.createSymbolicLink(link, p.toAbsolutePath());
         }
       }
