@@ -3,6 +3,7 @@ package org.opass.mrap.copy;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
@@ -122,15 +123,15 @@ public final class RestructuringCopy {
     CopySettings settings = settings(conf, dst, options);
     List<String> names = new ArrayList<>();
     long[] lengths = new long[files.size()];
-    long[] starts = new long[files.size()];
     for (int i = 0; i < files.size(); i++) {
       names.add(files.get(i).name());
       lengths[i] = files.get(i).length();
-      starts[i] = i == 0 ? 0 : starts[i - 1] + lengths[i - 1];
     }
     RestructuredLayout layout;
     try {
       Members members = Members.of(names, lengths);
+      long[] starts = new long[members.count()]; // each file's pattern where its member starts
+      Arrays.setAll(starts, members::start);
       layout = PackedLayout.container(ConcatenatedPattern.of(starts,
           patterns.toArray(new AccessPattern[0])), members, settings.blockSize,
           chunksPerTask(options, settings.blockSize));

@@ -149,15 +149,6 @@ final class SourceFile {
     return starts[pieces.size()];
   }
 
-  /** Lengths of the files end to end in it (one for a file or a member). */
-  long[] lengths() {
-    long[] l = new long[pieces.size()];
-    for (int i = 0; i < l.length; i++) {
-      l[i] = pieces.get(i).length;
-    }
-    return l;
-  }
-
   /**
    * The CRC32C of the original its file system gives without a read (HDFS), composed over the
    * files of a concatenation; null where a piece has none (another file system, a restructured
