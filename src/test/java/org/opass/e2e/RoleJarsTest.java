@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
@@ -35,7 +36,10 @@ import org.opass.e2e.cluster.Release;
  * on clients, no MapReduce in the NameNode, and JGraphT (the tests' reference) nowhere.
  * The entry points are what loads our code: the class names in the {@code conf/} fragments
  * for the NameNode; each client jar's main class and the public API a job names (the
- * {@code @InterfaceAudience.Public} InputFormats and plan client) for clients and tasks.
+ * {@code @InterfaceAudience.Public} InputFormats and plan client) for clients and tasks; the
+ * data source a {@code DataSourceRegister} service names, and that API, for each jar of
+ * {@code spark/} (one a Spark line, each whole on its own). No Spark or Scala class is named
+ * by what the NameNode or a task loads.
  */
 class RoleJarsTest {
   /** Our classes, and those of the libraries the release carries beside Hadoop's. */
@@ -63,18 +67,13 @@ class RoleJarsTest {
     assertEquals(3, entries.size(), "the placement policy, topology and plugin: " + entries);
     nn.assertExactlyWhatIsReached(entries);
     nn.assertNoReferenceTo("org/apache/hadoop/mapreduce/", "org/apache/hadoop/mapred/",
-        "org/jgrapht/");
+        "org/jgrapht/", "org/apache/spark/", "scala/");
   }
 
   @Test
   void theClientFolderHoldsWhatTheCommandsAndTheApiLoadAndNoNameNodeCode() throws IOException {
     Role client = Role.read(release, "client");
-    Set<String> entries = new TreeSet<>();
-    for (String c : client.publicApi) { // what a job names: InputFormats, the plan client
-      if (c.matches("org/opass/(mrap|read)/(mapreduce|client)/.*")) {
-        entries.add(c);
-      }
-    }
+    Set<String> entries = client.jobApi();
     for (Path jar : client.jars) {
       try (JarFile j = new JarFile(jar.toFile())) {
         String main = j.getManifest().getMainAttributes().getValue("Main-Class");
@@ -88,7 +87,45 @@ class RoleJarsTest {
         entries.toString());
     client.assertExactlyWhatIsReached(entries);
     client.assertNoReferenceTo("org/apache/hadoop/hdfs/server/", "org/jgrapht/",
-        "org/opass/heatmap/nn/", "org/opass/read/nn/", "org/opass/placement/");
+        "org/opass/heatmap/nn/", "org/opass/read/nn/", "org/opass/placement/",
+        "org/apache/spark/", "scala/");
+  }
+
+  @Test
+  void eachSparkJarHoldsTheDataSourceAndWhatItReachesAndNoSparkHadoopOrScalaClass()
+      throws IOException {
+    List<Path> jars = Release.jars(release, "spark");
+    List<String> names = new ArrayList<>();
+    for (Path jar : jars) {
+      names.add(jar.getFileName().toString().replaceAll("-[0-9][^-]*(-SNAPSHOT)?-spark", ""));
+    }
+    assertEquals(List.of("mrap-spark.jar", "mrap-spark4.jar"), names, "spark/ holds " + jars);
+    for (Path jar : jars) {
+      Role spark = Role.read(jar.getFileName().toString(), List.of(jar));
+      Set<String> entries = spark.jobApi(); // the RDD path: our InputFormats from Spark
+      try (JarFile j = new JarFile(jar.toFile())) {
+        ZipEntry services = j.getEntry(
+            "META-INF/services/org.apache.spark.sql.sources.DataSourceRegister");
+        assertTrue(services != null, jar + " registers no data source");
+        try (InputStream in = j.getInputStream(services)) {
+          String named = new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
+          assertEquals("org.opass.mrap.spark.MrapSource", named, jar.toString());
+          entries.add(named.replace('.', '/'));
+        }
+      }
+      // LZF and LZ4 (jHDF's filters) are spark-core's own dependencies, 3.5 and 4 alike
+      spark.assertExactlyWhatIsReached(entries, "com/ning/compress/", "net/jpountz/");
+      List<String> foreign = new ArrayList<>();
+      for (String c : spark.jarOf.keySet()) {
+        if (!c.startsWith("org/opass/") && !c.startsWith("io/jhdf/")) {
+          foreign.add(c);
+        }
+      }
+      // Spark, Hadoop and Scala are the cluster's; LZF and LZ4 come with Spark
+      assertEquals(List.of(), foreign, "classes in " + jar.getFileName() + " not ours or jHDF's");
+      spark.assertNoReferenceTo("org/apache/hadoop/hdfs/server/", "org/jgrapht/",
+          "org/opass/heatmap/nn/", "org/opass/read/nn/", "org/opass/placement/");
+    }
   }
 
   /** The classes of one role folder's jars (not the lib/ folders inside them). */
@@ -106,8 +143,13 @@ class RoleJarsTest {
     }
 
     static Role read(Path release, String name) throws IOException {
-      Role r = new Role(name, Release.jars(release, name));
-      assertTrue(r.jars.size() >= 3, name + "/ holds " + r.jars);
+      List<Path> jars = Release.jars(release, name);
+      assertTrue(jars.size() >= 3, name + "/ holds " + jars);
+      return read(name, jars);
+    }
+
+    static Role read(String name, List<Path> jars) throws IOException {
+      Role r = new Role(name, jars);
       for (Path jar : r.jars) {
         try (JarFile j = new JarFile(jar.toFile())) {
           for (Enumeration<? extends ZipEntry> en = j.entries(); en.hasMoreElements(); ) {
@@ -139,15 +181,29 @@ class RoleJarsTest {
       return r;
     }
 
-    /** Every class the entries reach is here, and every jar holds one of them. */
-    void assertExactlyWhatIsReached(Set<String> entries) {
+    /** What a job names: the public InputFormats and the plan client. */
+    Set<String> jobApi() {
+      Set<String> api = new TreeSet<>();
+      for (String c : publicApi) {
+        if (c.matches("org/opass/(mrap|read)/(mapreduce|client)/.*")) {
+          api.add(c);
+        }
+      }
+      return api;
+    }
+
+    /**
+     * Every class the entries reach is here (but those under {@code provided}, which the JVM
+     * that loads them has already), and every jar holds one of them.
+     */
+    void assertExactlyWhatIsReached(Set<String> entries, String... provided) {
       Set<String> reached = new HashSet<>();
       List<String> missing = new ArrayList<>();
       Deque<String> todo = new ArrayDeque<>(entries);
       Map<String, String> from = new LinkedHashMap<>();
       while (!todo.isEmpty()) {
         String c = todo.pop();
-        if (!reached.add(c)) {
+        if (!reached.add(c) || Stream.of(provided).anyMatch(c::startsWith)) {
           continue;
         }
         Set<String> refs = refsOf.get(c);

@@ -30,6 +30,7 @@ public final class BenchMain {
       Map.entry("mrap-science", new MrapScienceBench()),
       Map.entry("mrap-tiles", new MrapTilesBench()),
       Map.entry("mrap-pack", new MrapPackBench()),
+      Map.entry("spark-strided", new SparkStridedBench()),
       Map.entry("sim-write", new SimWriteBench()),
       Map.entry("sim-read", new SimReadBench()),
       Map.entry("copy", new CopyBench()),

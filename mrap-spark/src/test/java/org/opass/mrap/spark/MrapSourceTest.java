@@ -19,13 +19,13 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.apache.spark.rdd.RDD;
+import org.apache.spark.scheduler.TaskLocation;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.connector.read.InputPartition;
-import org.apache.spark.sql.connector.read.Scan;
+import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.opass.mrap.mapreduce.AccessInputFormat;
@@ -37,7 +37,7 @@ import org.opass.mrap.science.Fixtures;
  * {@code spark.read.format("mrap")} in {@code local[2]} over a MiniDFSCluster: the rows are
  * the pattern's records byte for byte (worked out from the file's bytes by hand), across block
  * boundaries and over several files; selecting offsets only gives the same offsets without a
- * byte read; the partitions' preferred locations are the InputFormat's split hosts; a NetCDF
+ * byte read; Spark's scheduler prefers the InputFormat's split hosts for its partitions; a NetCDF
  * variable's slab over a folder of files (one of them NetCDF-4, chunked and deflated) as typed
  * rows whose figures per time step are netCDF-C's; unknown options and bad settings are refused
  * by name before anything runs.
@@ -142,23 +142,26 @@ class MrapSourceTest {
   }
 
   @Test
-  void partitionsPreferTheSplitsHosts() throws Exception {
-    Map<String, String> options = new HashMap<>(pattern());
-    options.put("path", "/data/a.bin");
-    Scan scan = ((org.apache.spark.sql.connector.catalog.SupportsRead) new MrapSource()
-        .getTable(null, null, options)).newScanBuilder(new CaseInsensitiveStringMap(options))
-        .build();
-    InputPartition[] partitions = scan.toBatch().planInputPartitions();
+  void sparksSchedulerPrefersTheSplitsHosts() throws Exception {
     Configuration conf = new Configuration(spark.sparkContext().hadoopConfiguration());
     pattern().forEach(conf::set);
     Job job = Job.getInstance(conf);
     FileInputFormat.addInputPath(job, new Path("/data/a.bin"));
     List<InputSplit> splits = new AccessInputFormat().getSplits(job);
-    assertEquals(splits.size(), partitions.length);
-    for (int i = 0; i < partitions.length; i++) {
-      assertArrayEquals(splits.get(i).getLocations(), partitions[i].preferredLocations(),
-          "partition " + i);
-      assertTrue(partitions[i].preferredLocations().length > 0, "partition " + i);
+    // the query's RDD as the scheduler sees it: the locations its DAGScheduler asks for, which
+    // come from the scan's RDD beneath the projection
+    RDD<InternalRow> rdd = spark.read().format(MrapSource.NAME).options(pattern())
+        .load("/data/a.bin").select("offset", "bytes").queryExecution().toRdd();
+    assertEquals(splits.size(), rdd.getNumPartitions());
+    for (int i = 0; i < splits.size(); i++) {
+      List<String> hosts = new ArrayList<>();
+      scala.collection.Iterator<TaskLocation> locs =
+          spark.sparkContext().getPreferredLocs(rdd, i).iterator();
+      while (locs.hasNext()) {
+        hosts.add(locs.next().host());
+      }
+      assertTrue(splits.get(i).getLocations().length > 0, "split " + i);
+      assertEquals(Arrays.asList(splits.get(i).getLocations()), hosts, "partition " + i);
     }
   }
 
