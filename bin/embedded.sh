@@ -12,7 +12,7 @@ run_embedded() {
   # Maven's own output (escape codes even when quiet) goes to a file, shown if the build fails
   # the Spark data source is not needed here (nor Spark's jars on a first run)
   if ! { mvn -q -B install -DskipTests -DskipSpark \
-      && mvn -q -B -pl src/test dependency:build-classpath \
+      && mvn -q -B -DskipSpark -pl src/test dependency:build-classpath \
       -Dmdep.includeScope=test -Dmdep.outputFile="$PWD/target/bench/classpath.txt"; } \
       > target/bench/build.log 2>&1; then
     tail -40 target/bench/build.log >&2

@@ -15,6 +15,7 @@ import java.util.stream.IntStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.InputSplit;
@@ -28,11 +29,16 @@ import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 import org.junit.jupiter.api.Test;
 import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.read.flow.ReferenceMaxFlow;
+import org.opass.read.client.ReadPlanClient;
 import org.opass.read.mapreduce.BalancedLocalityInputFormat;
+import org.opass.read.nn.BalancingNetworkTopology;
+import org.opass.read.nn.ReadPlanPlugin;
 
 /**
  * The InputFormat wrapper on splits of a real HDFS data set: one preferred host per split,
- * equal shares per host, as many local as a max flow allows, and every record still read once.
+ * equal shares per host, as many local as a max flow allows, and every record still read once;
+ * the splits' read plan accepted by the NameNode's {@code /opass/read-plan}, every local split
+ * planned local.
  */
 class BalancedLocalityInputFormatClusterTest {
   private static final int BLOCK = 64 * 1024;
@@ -43,7 +49,10 @@ class BalancedLocalityInputFormatClusterTest {
   @Test
   void splitsGetOneLocalBalancedHostAndReadEveryRecordOnce() throws Exception {
     try (EmulatedCluster cluster = EmulatedCluster.builder().dataNodes(DATANODES).racks(2)
-        .blockSize(BLOCK).baseDir(new File("target/e2e/inputformat")).start()) {
+        .blockSize(BLOCK).baseDir(new File("target/e2e/inputformat"))
+        .set(DFSConfigKeys.DFS_NET_TOPOLOGY_IMPL_KEY, BalancingNetworkTopology.class.getName())
+        .set(DFSConfigKeys.DFS_NAMENODE_PLUGINS_KEY, ReadPlanPlugin.class.getName())
+        .start()) {
       FileSystem fs = cluster.offClusterFileSystem(); // stock placement: replicas at random
       Path dir = new Path("/mr-in");
       for (int f = 0; f < FILES; f++) {
@@ -83,6 +92,13 @@ class BalancedLocalityInputFormatClusterTest {
         assertEquals(share, perHost.getOrDefault(h, 0), "splits preferring " + h);
       }
       assertEquals(localOptimum(stock, hosts, share), local, "local splits = max-flow optimum");
+
+      // the driver's read plan (MapReduce or Spark alike): a read a split, by its host; the
+      // NameNode pins every local one to the split's host's DataNode
+      ReadPlanClient.Result plan = new ReadPlanClient(cluster.nameNodeHttp(), cluster.conf())
+          .submit(BalancedLocalityInputFormat.planReads(splits));
+      assertEquals(splits.size(), plan.reads(), plan.json());
+      assertEquals(local, plan.local(), plan.json());
 
       Set<String> lines = new HashSet<>();
       for (int i = 0; i < splits.size(); i++) {

@@ -23,6 +23,7 @@ import org.opass.read.plan.Chunk;
 import org.opass.read.plan.EqualAssignment;
 import org.opass.read.plan.Plan;
 import org.opass.read.plan.Proc;
+import org.opass.read.wire.PlanRead;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -188,6 +189,27 @@ public class BalancedLocalityInputFormat<K, V> extends InputFormat<K, V> {
         + " {} other splits unchanged", chunks.size(), procs.size(), plan.minShare(),
         plan.maxShare(), plan.localChunks(), plan.remoteChunks(), skipped);
     return out;
+  }
+
+  /**
+   * The read plan of balanced splits, for the NameNode's {@code /opass/read-plan}
+   * ({@code ReadPlanClient#submit}): a read a split with one host (the host reads the split's
+   * bytes), in the splits' order; splits with no single host are left out. A job's driver
+   * submits it before the tasks open the files (MapReduce or Spark alike), so each read is
+   * served by the DataNode the NameNode plans for it.
+   */
+  public static List<PlanRead> planReads(List<InputSplit> splits)
+      throws IOException, InterruptedException {
+    Objects.requireNonNull(splits, "splits");
+    List<PlanRead> reads = new ArrayList<>(splits.size());
+    for (InputSplit s : splits) {
+      if (s instanceof FileSplit && s.getLocations().length == 1) {
+        FileSplit fs = (FileSplit) s;
+        reads.add(new PlanRead(fs.getPath().toUri().getPath(), fs.getLocations()[0],
+            fs.getStart(), fs.getLength()));
+      }
+    }
+    return reads;
   }
 
   /** The hosts of {@value #HOSTS_KEY}, or {@code null} when it is unset. */

@@ -30,6 +30,7 @@ import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.apache.hadoop.mapreduce.task.JobContextImpl;
 import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 import org.junit.jupiter.api.Test;
+import org.opass.read.wire.PlanRead;
 
 class BalancedLocalityInputFormatTest {
   /** Test-only key: the fake delegate's splits, "path,start,length,h1 h2;..." or "OTHER". */
@@ -288,5 +289,30 @@ class BalancedLocalityInputFormatTest {
     RecordReader<LongWritable, Text> r =
         new BalancedLocalityInputFormat<LongWritable, Text>().createRecordReader(split, ctx);
     assertSame(split, assertInstanceOf(FakeReader.class, r).split);
+  }
+
+  @Test
+  void planReadsAreTheBalancedSplitsReadByTheirHost() throws Exception {
+    List<InputSplit> balanced = BalancedLocalityInputFormat.balance(Arrays.asList(
+        new FileSplit(new Path("hdfs://nn:8020/f/0"), 0, 10, new String[] {"h1", "h2"}),
+        new FileSplit(new Path("/f/1"), 5, 20, new String[] {"h1", "h2"}),
+        new FileSplit(new Path("/f/2"), 0, 7, new String[] {"h1", "h2"}),
+        new FileSplit(new Path("/f/3"), 0, 7, new String[] {"h1", "h2"})), null);
+    List<PlanRead> reads = BalancedLocalityInputFormat.planReads(balanced);
+    assertEquals(4, reads.size());
+    Map<String, Integer> perHost = new HashMap<>();
+    for (int i = 0; i < 4; i++) {
+      FileSplit s = (FileSplit) balanced.get(i);
+      PlanRead r = reads.get(i);
+      assertEquals("/f/" + i, r.path(), "a path within the file system, as the endpoint takes");
+      assertEquals(s.getLocations()[0], r.reader());
+      assertEquals(s.getStart(), r.offset());
+      assertEquals(s.getLength(), r.length());
+      perHost.merge(r.reader(), 1, Integer::sum);
+    }
+    assertEquals(Map.of("h1", 2, "h2", 2), perHost);
+    // a split of several hosts (not balanced) has no one reader: not planned
+    assertEquals(List.of(), BalancedLocalityInputFormat.planReads(List.of(
+        new FileSplit(new Path("/f/0"), 0, 10, new String[] {"h1", "h2"}))));
   }
 }
