@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.File;
 import java.nio.file.Files;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -23,6 +22,7 @@ import org.opass.mrap.copy.CopyOptions;
 import org.opass.mrap.copy.RestructuringCopy;
 import org.opass.mrap.mapreduce.AccessInputFormat;
 import org.opass.mrap.mapreduce.MrapConf;
+import org.opass.mrap.pattern.NaivePatterns;
 
 /**
  * MRAP against a naive oracle ({@link NaivePatterns}: the regions worked out from the keys by
@@ -53,106 +53,6 @@ class MrapPropertyTest {
     return conf;
   }
 
-  /** A random pattern of any kind that fits {@code length} bytes, as configuration keys. */
-  static Map<String, String> randomPattern(Random rnd, long length, boolean restructurable) {
-    while (true) {
-      Map<String, String> k = new LinkedHashMap<>();
-      int kind = rnd.nextInt(restructurable ? 4 : 5);
-      switch (kind) {
-        case 0:
-        case 1: { // strided, by gaps or by strides, 1 to 3 levels
-          int levels = 1 + rnd.nextInt(3);
-          long size = 1 + rnd.nextInt(rnd.nextBoolean() ? 20 : 3000);
-          StringBuilder counts = new StringBuilder();
-          StringBuilder steps = new StringBuilder();
-          long extent = size;
-          for (int l = 0; l < levels; l++) {
-            long count = 1 + rnd.nextInt(l == 0 ? 40 : 5);
-            long gap = rnd.nextInt(4) == 0 ? 0 : rnd.nextInt(kind == 0 ? 3000 : 100);
-            counts.append(l == 0 ? "" : ",").append(count);
-            steps.append(l == 0 ? "" : ",").append(kind == 0 ? gap : extent + gap);
-            extent = (count - 1) * (extent + gap) + extent;
-          }
-          k.put("strided.region_size", Long.toString(size));
-          k.put("strided.region_count", counts.toString());
-          k.put(kind == 0 ? "strided.region_spacing" : "strided.region_stride",
-              steps.toString());
-          k.put("strided.start", Long.toString(rnd.nextInt(2000)));
-          break;
-        }
-        case 2: { // subarray
-          int n = 1 + rnd.nextInt(3);
-          StringBuilder shape = new StringBuilder();
-          StringBuilder origin = new StringBuilder();
-          StringBuilder ext = new StringBuilder();
-          for (int d = 0; d < n; d++) {
-            int s = 1 + rnd.nextInt(n == 1 ? 400 : 25);
-            int o = rnd.nextInt(s);
-            int e = 1 + rnd.nextInt(s - o);
-            shape.append(d == 0 ? "" : ",").append(s);
-            origin.append(d == 0 ? "" : ",").append(o);
-            ext.append(d == 0 ? "" : ",").append(e);
-          }
-          k.put("mrap.pattern.kind", "subarray");
-          k.put("mrap.pattern.array.shape", shape.toString());
-          k.put("mrap.pattern.array.element_size", Integer.toString(1 + rnd.nextInt(16)));
-          k.put("mrap.pattern.array.offset", Integer.toString(rnd.nextInt(500)));
-          k.put("mrap.pattern.subarray.origin", origin.toString());
-          k.put("mrap.pattern.subarray.extent", ext.toString());
-          break;
-        }
-        case 3: { // indexed, apart (overlaps would not restructure)
-          int n = 1 + rnd.nextInt(50);
-          StringBuilder b = new StringBuilder();
-          long at = rnd.nextInt(200);
-          for (int i = 0; i < n; i++) {
-            long len = 1 + rnd.nextInt(rnd.nextInt(6) == 0 ? 8000 : 500);
-            b.append(i == 0 ? "" : ",").append(at).append(':').append(len);
-            at += len + rnd.nextInt(rnd.nextBoolean() ? 3 : 3000);
-          }
-          k.put("mrap.pattern.kind", "indexed");
-          k.put("mrap.pattern.indexed.regions", b.toString());
-          break;
-        }
-        default: { // tiled, or indexed with overlaps
-          if (rnd.nextBoolean()) {
-            int n = 1 + rnd.nextInt(3);
-            StringBuilder shape = new StringBuilder();
-            StringBuilder tile = new StringBuilder();
-            for (int d = 0; d < n; d++) {
-              int s = 1 + rnd.nextInt(n == 1 ? 300 : 20);
-              shape.append(d == 0 ? "" : ",").append(s);
-              tile.append(d == 0 ? "" : ",").append(1 + rnd.nextInt(s));
-            }
-            k.put("mrap.pattern.kind", "tiled");
-            k.put("mrap.pattern.array.shape", shape.toString());
-            k.put("mrap.pattern.array.element_size", Integer.toString(1 + rnd.nextInt(8)));
-            k.put("mrap.pattern.array.offset", Integer.toString(rnd.nextInt(100)));
-            k.put("mrap.pattern.tile.shape", tile.toString());
-          } else {
-            int n = 1 + rnd.nextInt(30);
-            StringBuilder b = new StringBuilder();
-            for (int i = 0; i < n; i++) {
-              long len = 1 + rnd.nextInt(2000);
-              b.append(i == 0 ? "" : ",").append(Math.max(0, rnd.nextInt((int) length) - len))
-                  .append(':').append(len);
-            }
-            k.put("mrap.pattern.kind", "indexed");
-            k.put("mrap.pattern.indexed.regions", b.toString());
-          }
-        }
-      }
-      List<long[]> regions = NaivePatterns.regions(k);
-      long end = 0;
-      for (long[] r : regions) {
-        end = Math.max(end, r[0] + r[1]);
-      }
-      if (end <= length && regions.size() <= 20_000) {
-        return k;
-      }
-    }
-  }
-
   private static Configuration with(Configuration base, Map<String, String> keys) {
     Configuration c = new Configuration(base);
     keys.forEach(c::set);
@@ -161,7 +61,7 @@ class MrapPropertyTest {
 
   private static void assertReads(byte[] original, Map<String, String> keys, long recordBytes,
       Configuration conf, Path file, String what) throws Exception {
-    List<MrapReads.Rec> expected = NaivePatterns.records(original,
+    List<MrapReads.Rec> expected = MrapReads.expected(original,
         NaivePatterns.regions(keys), recordBytes);
     assertEquals(null, MrapReads.difference(expected, MrapReads.records(conf, file)), what);
   }
@@ -178,7 +78,7 @@ class MrapPropertyTest {
       Path file = new Path(local.toURI());
       Configuration conf = localConf(rnd);
       boolean restructure = c % RESTRUCTURED_EVERY == 0;
-      Map<String, String> keys = randomPattern(rnd, length, restructure);
+      Map<String, String> keys = NaivePatterns.random(rnd, length, restructure);
       long recordBytes = rnd.nextInt(4) == 0 ? 1 + rnd.nextInt(700) : 64L << 20;
       Configuration read = with(conf, keys);
       read.setLong(AccessInputFormat.RECORD_BYTES, recordBytes);
@@ -206,7 +106,7 @@ class MrapPropertyTest {
       restructured++;
       assertReads(data, keys, recordBytes, read, dst, what + " (restructured, chunk " + chunk
           + ")");
-      Map<String, String> other = randomPattern(rnd, length, false);
+      Map<String, String> other = NaivePatterns.random(rnd, length, false);
       Configuration index = with(conf, other);
       index.set(AccessInputFormat.RESTRUCTURED, "index");
       index.setLong(AccessInputFormat.COALESCE_GAP, rnd.nextBoolean() ? 0 : 4096);
@@ -234,7 +134,7 @@ class MrapPropertyTest {
         byte[] data = TestFiles.randomBytes(length, c);
         Path src = new Path("/property/src" + c);
         TestFiles.write(fs, src, data, (short) 2);
-        Map<String, String> keys = randomPattern(rnd, length, true);
+        Map<String, String> keys = NaivePatterns.random(rnd, length, true);
         Configuration conf = with(AccessJobTest.jobConf(cluster, "property"), keys);
         long chunk = 64 * 1024 * (1 + rnd.nextInt(2));
         conf.setLong("dfs.blocksize", chunk);

@@ -162,6 +162,26 @@ public final class MrapReads {
     return (int) crc.getValue();
   }
 
+  /**
+   * The records a reader gives for these regions of {@code data}: each region in pieces of at
+   * most {@code recordBytes}, keyed by logical offset (the regions laid end to end).
+   */
+  public static List<Rec> expected(byte[] data, List<long[]> regions, long recordBytes) {
+    List<Rec> out = new ArrayList<>();
+    long key = 0;
+    for (long[] r : regions) {
+      for (long done = 0; done < r[1]; ) {
+        int n = (int) Math.min(recordBytes, r[1] - done);
+        byte[] b = new byte[n];
+        System.arraycopy(data, (int) (r[0] + done), b, 0, n);
+        out.add(new Rec(key, b));
+        key += n;
+        done += n;
+      }
+    }
+    return out;
+  }
+
   /** Whether two record lists are the same keys and bytes; a message naming the first difference
    * otherwise, null if equal. */
   public static String difference(List<Rec> expected, List<Rec> got) {

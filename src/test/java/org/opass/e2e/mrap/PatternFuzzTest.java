@@ -29,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.opass.e2e.cluster.ForklessLocalFileSystem;
 import org.opass.mrap.copy.MrapCopy;
 import org.opass.mrap.mapreduce.AccessInputFormat;
+import org.opass.mrap.pattern.NaivePatterns;
 import org.opass.mrap.pattern.PatternConfig;
 
 /**
@@ -108,7 +109,7 @@ class PatternFuzzTest {
 
   /** A valid pattern for {@code length} bytes with one to three mutations. */
   private static Map<String, String> mutated(Random rnd, long length) {
-    Map<String, String> k = new LinkedHashMap<>(MrapPropertyTest.randomPattern(rnd, length,
+    Map<String, String> k = new LinkedHashMap<>(NaivePatterns.random(rnd, length,
         rnd.nextBoolean()));
     int mutations = 1 + rnd.nextInt(3);
     for (int m = 0; m < mutations && !k.isEmpty(); m++) {

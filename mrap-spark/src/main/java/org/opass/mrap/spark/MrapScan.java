@@ -2,6 +2,7 @@ package org.opass.mrap.spark;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -44,9 +45,11 @@ final class MrapScan implements ScanBuilder, SupportsPushDownRequiredColumns, Sc
 
   @Override
   public void pruneColumns(StructType required) {
+    // Java types only (not getFieldIndex's scala.Option): the jar names no Scala class
+    List<String> names = Arrays.asList(required.fieldNames());
     StructType kept = new StructType();
     for (StructField f : schema.fields()) {
-      if (required.getFieldIndex(f.name()).isDefined()) {
+      if (names.contains(f.name())) {
         kept = kept.add(f);
       }
     }

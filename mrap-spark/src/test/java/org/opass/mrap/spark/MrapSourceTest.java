@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -30,13 +31,15 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.opass.mrap.mapreduce.AccessInputFormat;
 import org.opass.mrap.mapreduce.VariableInputFormat;
+import org.opass.mrap.pattern.NaivePatterns;
 import org.opass.mrap.pattern.PatternConfig;
 import org.opass.mrap.science.Fixtures;
 
 /**
  * {@code spark.read.format("mrap")} in {@code local[2]} over a MiniDFSCluster: the rows are
  * the pattern's records byte for byte (worked out from the file's bytes by hand), across block
- * boundaries and over several files; selecting offsets only gives the same offsets without a
+ * boundaries and over several files, and for random patterns of every kind the naive oracle's
+ * regions ({@code NaivePatterns}, mrap-inputformat's tests); selecting offsets only gives the same offsets without a
  * byte read; Spark's scheduler prefers the InputFormat's split hosts for its partitions; a NetCDF
  * variable's slab over a folder of files (one of them NetCDF-4, chunked and deflated) as typed
  * rows whose figures per time step are netCDF-C's; unknown options and bad settings are refused
@@ -119,6 +122,37 @@ class MrapSourceTest {
         logical += want.get(i).length;
       }
     }
+  }
+
+  @Test
+  void everyPatternKindGivesTheNaiveOraclesBytes() throws Exception {
+    // random patterns of every kind (strided by gaps and strides, nested, subarray, tiled,
+    // indexed with overlaps), regions crossing blocks; rows laid end to end by their offsets
+    // must be the oracle's regions of the file, cut by loops with no pattern class
+    String file = "/data/a.bin";
+    byte[] data = FILES.get(SparkOnHdfs.fs().makeQualified(new Path(file)).toString());
+    Random rnd = new Random(25);
+    Map<String, Integer> kinds = new HashMap<>();
+    for (int c = 0; c < 24; c++) {
+      Map<String, String> keys = NaivePatterns.random(rnd, data.length, false);
+      keys.put(AccessInputFormat.RECORD_BYTES, Integer.toString(100 + rnd.nextInt(5000)));
+      String what = "case " + c + " " + keys;
+      kinds.merge(keys.getOrDefault(PatternConfig.KIND, "strided"), 1, Integer::sum);
+      ByteArrayOutputStream want = new ByteArrayOutputStream();
+      for (long[] r : NaivePatterns.regions(keys)) {
+        want.write(data, (int) r[0], (int) r[1]);
+      }
+      List<Row> rows = new ArrayList<>(spark.read().format(MrapSource.NAME).options(keys)
+          .load(file).select("offset", "bytes").collectAsList());
+      rows.sort((x, y) -> Long.compare(x.getLong(0), y.getLong(0)));
+      ByteArrayOutputStream got = new ByteArrayOutputStream();
+      for (Row r : rows) {
+        assertEquals(got.size(), r.getLong(0), what + ": rows end to end");
+        got.write((byte[]) r.get(1));
+      }
+      assertArrayEquals(want.toByteArray(), got.toByteArray(), what);
+    }
+    assertEquals(4, kinds.size(), "strided, subarray, tiled and indexed: " + kinds);
   }
 
   @Test
