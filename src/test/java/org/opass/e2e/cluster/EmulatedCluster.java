@@ -13,6 +13,7 @@ import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.DFSUtil;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockManager;
@@ -20,6 +21,7 @@ import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeDescriptor;
 import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeManager;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.hdfs.server.datanode.DataNodeThrottles;
+import org.apache.hadoop.http.HttpConfig;
 import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.net.StaticMapping;
 
@@ -209,8 +211,16 @@ public final class EmulatedCluster implements AutoCloseable {
     return cluster.getURI();
   }
 
-  /** The NameNode's web server, {@code http://host:port} (/jmx, /fsck, the read-plan API). */
+  /**
+   * The NameNode's web server (/jmx, /fsck, the read-plan API): {@code http://host:port}, or
+   * with {@code dfs.http.policy=HTTPS_ONLY} (a kerberized cluster) {@code https://localhost:port},
+   * the host name its SPNEGO principal {@code HTTP/localhost} is for.
+   */
   public URI nameNodeHttp() {
+    if (DFSUtil.getHttpPolicy(conf) == HttpConfig.Policy.HTTPS_ONLY) {
+      return URI.create("https://localhost:"
+          + cluster.getNameNode().getHttpsAddress().getPort());
+    }
     return URI.create("http://"
         + NetUtils.getHostPortString(cluster.getNameNode().getHttpAddress()));
   }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketAddress;
 import java.nio.channels.SocketChannel;
 import java.util.Objects;
 import javax.net.SocketFactory;
@@ -35,6 +36,7 @@ public final class HostBindingSocketFactory extends SocketFactory implements Con
 
   private Configuration conf;
   private InetAddress bindAddress;
+  private boolean kerberos;
 
   /** For Hadoop's reflection ({@code NetUtils.getDefaultSocketFactory}), which calls setConf. */
   public HostBindingSocketFactory() {
@@ -43,6 +45,8 @@ public final class HostBindingSocketFactory extends SocketFactory implements Con
   @Override
   public void setConf(Configuration conf) {
     this.conf = conf;
+    kerberos = "kerberos".equalsIgnoreCase(conf.getTrimmed("hadoop.security.authentication",
+        ""));
     String address = conf.getTrimmed(BIND_ADDRESS_KEY, "");
     try {
       bindAddress = address.isEmpty() ? null : InetAddress.getByName(address);
@@ -59,11 +63,25 @@ public final class HostBindingSocketFactory extends SocketFactory implements Con
   @Override
   public Socket createSocket() throws IOException {
     // An NIO socket, as StandardSocketFactory makes: Hadoop's socket streams need its channel.
-    Socket socket = SocketChannel.open().socket();
+    // But on a kerberized cluster Hadoop's IPC client binds a socket again, to the host of its
+    // principal (Client.Connection#setupSocket), which a bound NIO socket refuses: there, a
+    // plain socket that keeps its host's address (IPC and data transfer take plain sockets).
+    Socket socket = kerberos && bindAddress != null ? new HostBoundSocket()
+        : SocketChannel.open().socket();
     if (bindAddress != null) {
       bind(socket, new InetSocketAddress(bindAddress, 0));
     }
     return socket;
+  }
+
+  /** Bound once, to its host's address; a later bind keeps it. */
+  private static final class HostBoundSocket extends Socket {
+    @Override
+    public void bind(SocketAddress local) throws IOException {
+      if (!isBound()) {
+        super.bind(local);
+      }
+    }
   }
 
   @Override
@@ -115,12 +133,13 @@ public final class HostBindingSocketFactory extends SocketFactory implements Con
   @Override
   public boolean equals(Object other) {
     return other instanceof HostBindingSocketFactory
-        && Objects.equals(bindAddress, ((HostBindingSocketFactory) other).bindAddress);
+        && Objects.equals(bindAddress, ((HostBindingSocketFactory) other).bindAddress)
+        && kerberos == ((HostBindingSocketFactory) other).kerberos;
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(HostBindingSocketFactory.class, bindAddress);
+    return Objects.hash(HostBindingSocketFactory.class, bindAddress, kerberos);
   }
 
   @Override

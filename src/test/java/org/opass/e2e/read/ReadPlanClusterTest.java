@@ -419,6 +419,10 @@ class ReadPlanClusterTest {
     PlanEndpoint.Answer put = endpoint().call("PUT", "user.name=mallory", "application/json",
         "{}".getBytes(StandardCharsets.UTF_8));
     assertEquals(405, put.status, put.body);
+    // OPTIONS (a SPNEGO client sends its token with it): 200, with what is allowed
+    PlanEndpoint.Answer options = endpoint().call("OPTIONS", "user.name=mallory", null, null);
+    assertEquals(200, options.status, options.body);
+    assertTrue(options.body.contains("GET, POST, DELETE, OPTIONS"), options.body);
     PlanEndpoint.Answer noSuchPlan = endpoint().delete("mallory", "plan-0");
     assertEquals(404, noSuchPlan.status, noSuchPlan.body);
     for (PlanEndpoint.Answer a : List.of(form, put, noSuchPlan)) {

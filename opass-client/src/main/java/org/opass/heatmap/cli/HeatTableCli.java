@@ -15,6 +15,9 @@ import org.apache.hadoop.classification.InterfaceAudience;
 import org.apache.hadoop.classification.InterfaceStability;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
+import org.apache.hadoop.hdfs.web.URLConnectionFactory;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.security.authentication.client.AuthenticationException;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
 
@@ -50,7 +53,8 @@ public final class HeatTableCli extends Configured implements Tool {
     return run(args, new Configuration(), out, err);
   }
 
-  static int run(String[] args, Configuration base, PrintStream out, PrintStream err) {
+  /** The command with its output streams and configuration given: exit code 0, 1 or 2. */
+  public static int run(String[] args, Configuration base, PrintStream out, PrintStream err) {
     boolean json = false;
     String address = null;
     for (String a : args) {
@@ -87,7 +91,7 @@ public final class HeatTableCli extends Configured implements Tool {
       return 2;
     }
     try {
-      List<JsonNode> beans = fetchBeans(uri);
+      List<JsonNode> beans = fetchBeans(uri, base);
       if (beans.isEmpty()) {
         err.println(NAME + ": the NameNode at " + address + " has no Opass heatmap; is "
             + "opass-placement or opass-read configured (dfs.block.replicator.classname / "
@@ -118,8 +122,18 @@ public final class HeatTableCli extends Configured implements Tool {
     return uri;
   }
 
-  private static List<JsonNode> fetchBeans(URI uri) throws IOException {
-    HttpURLConnection c = (HttpURLConnection) uri.toURL().openConnection();
+  /**
+   * The beans, read as WebHDFS clients read: HTTPS with the client's trust store
+   * ({@code ssl-client.xml}), SPNEGO as the current user on a secure cluster.
+   */
+  private static List<JsonNode> fetchBeans(URI uri, Configuration conf) throws IOException {
+    HttpURLConnection c;
+    try {
+      c = (HttpURLConnection) URLConnectionFactory.newDefaultURLConnectionFactory(conf)
+          .openConnection(uri.toURL(), UserGroupInformation.isSecurityEnabled());
+    } catch (AuthenticationException e) {
+      throw new IOException("cannot authenticate (SPNEGO): " + e.getMessage(), e);
+    }
     c.setConnectTimeout(10_000);
     c.setReadTimeout(30_000);
     try (InputStream in = c.getInputStream()) {

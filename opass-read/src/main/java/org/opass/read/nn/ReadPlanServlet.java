@@ -53,6 +53,7 @@ public class ReadPlanServlet extends HttpServlet {
   static final String REFUSAL_ATTRIBUTE = "opass.read.plan.refusal";
   /** A body that has not arrived in this time is refused (408), freeing its place. */
   static final long BODY_TIMEOUT_MILLIS = 30_000;
+  private static final String ALLOW = "GET, POST, DELETE, OPTIONS";
 
   @Override
   protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
@@ -67,6 +68,9 @@ public class ReadPlanServlet extends HttpServlet {
         || "chunked".equalsIgnoreCase(req.getHeader("Transfer-Encoding"));
     if (body) {
       resp.setHeader("Connection", "close");
+    }
+    if ("OPTIONS".equals(req.getMethod())) {
+      resp.setHeader("Allow", ALLOW);
     }
     try {
       byte[] out = handle(service, req);
@@ -103,6 +107,10 @@ public class ReadPlanServlet extends HttpServlet {
       throw new PlanRequestException(503, "Opass read plans are not running on this NameNode");
     }
     String method = req.getMethod();
+    if ("OPTIONS".equals(method)) {
+      // what a SPNEGO client (Hadoop's AuthenticatedURL) sends with its token, and expects 200
+      return object("allow", ALLOW);
+    }
     if ("POST".equals(method)) {
       return post(service, req);
     }
@@ -216,7 +224,7 @@ public class ReadPlanServlet extends HttpServlet {
       resp.setHeader("Retry-After", Integer.toString(retryAfterSeconds));
     }
     if (status == 405) {
-      resp.setHeader("Allow", "GET, POST, DELETE");
+      resp.setHeader("Allow", ALLOW);
     }
     resp.setContentLength(json.length);
     resp.getOutputStream().write(json);

@@ -1,0 +1,139 @@
+package org.opass.e2e.secure;
+
+import java.io.File;
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileUtil;
+import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
+import org.apache.hadoop.http.HttpConfig;
+import org.apache.hadoop.minikdc.MiniKdc;
+import org.apache.hadoop.security.SecurityUtil;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.security.ssl.KeyStoreTestUtil;
+
+/**
+ * A real KDC (Hadoop's {@code MiniKdc}) and what a kerberized HDFS needs of it, as Hadoop's
+ * own secure tests set it up ({@code SaslDataTransferTestCase}): the service principal
+ * {@code hdfs/localhost} and {@code HTTP/localhost} (SPNEGO) in one keytab, users with
+ * keytabs of their own, Kerberos RPC, block access tokens, SASL on data transfer (which lets
+ * DataNodes run secure without privileged ports, and wants HTTPS only), and keystores for the
+ * web servers. Kerberos and UGI settings are JVM-wide: the classes that use this run in a
+ * surefire execution of their own ({@code src/test/pom.xml}).
+ */
+public final class Kerberos implements AutoCloseable {
+  private final File dir;
+  private final MiniKdc kdc;
+  private final String sslConfDir;
+  private final Map<String, File> keytabs = new LinkedHashMap<>();
+  private final File serviceKeytab;
+
+  /** Starts the KDC in {@code dir} (emptied first). */
+  public Kerberos(File dir) throws Exception {
+    this.dir = dir;
+    FileUtil.fullyDelete(dir);
+    if (!dir.mkdirs()) {
+      throw new IOException("cannot make " + dir);
+    }
+    Properties kdcConf = MiniKdc.createConf();
+    kdc = new MiniKdc(kdcConf, dir);
+    kdc.start();
+    serviceKeytab = new File(dir, "hdfs.keytab");
+    kdc.createPrincipal(serviceKeytab, "hdfs/localhost", "HTTP/localhost");
+    sslConfDir = KeyStoreTestUtil.getClasspathDir(Kerberos.class);
+  }
+
+  public String realm() {
+    return kdc.getRealm();
+  }
+
+  /** {@code name/localhost@REALM}: a user's principal (short name {@code name}). */
+  public String principal(String name) {
+    return name + "/localhost@" + realm();
+  }
+
+  /** The user's keytab, made on first use. */
+  public synchronized File keytab(String user) throws Exception {
+    File k = keytabs.get(user);
+    if (k == null) {
+      k = new File(dir, user + ".keytab");
+      kdc.createPrincipal(k, user + "/localhost");
+      keytabs.put(user, k);
+    }
+    return k;
+  }
+
+  /**
+   * The settings of a kerberized cluster, for the NameNode, the DataNodes and their clients:
+   * everything but the plugins' own keys.
+   */
+  public Configuration clusterConf() throws Exception {
+    Configuration conf = new Configuration(false);
+    SecurityUtil.setAuthenticationMethod(UserGroupInformation.AuthenticationMethod.KERBEROS,
+        conf);
+    conf.setBoolean("hadoop.security.authorization", true);
+    String service = principal("hdfs");
+    conf.set(DFSConfigKeys.DFS_NAMENODE_KERBEROS_PRINCIPAL_KEY, service);
+    conf.set(DFSConfigKeys.DFS_NAMENODE_KEYTAB_FILE_KEY, serviceKeytab.getAbsolutePath());
+    conf.set(DFSConfigKeys.DFS_DATANODE_KERBEROS_PRINCIPAL_KEY, service);
+    conf.set(DFSConfigKeys.DFS_DATANODE_KEYTAB_FILE_KEY, serviceKeytab.getAbsolutePath());
+    conf.set(DFSConfigKeys.DFS_WEB_AUTHENTICATION_KERBEROS_PRINCIPAL_KEY,
+        "HTTP/localhost@" + realm());
+    conf.set(DFSConfigKeys.DFS_WEB_AUTHENTICATION_KERBEROS_KEYTAB_KEY,
+        serviceKeytab.getAbsolutePath());
+    conf.setBoolean(DFSConfigKeys.DFS_BLOCK_ACCESS_TOKEN_ENABLE_KEY, true);
+    conf.set(HdfsClientConfigKeys.DFS_DATA_TRANSFER_PROTECTION_KEY, "authentication");
+    conf.set(DFSConfigKeys.DFS_HTTP_POLICY_KEY, HttpConfig.Policy.HTTPS_ONLY.name());
+    conf.set(DFSConfigKeys.DFS_NAMENODE_HTTPS_ADDRESS_KEY, "localhost:0");
+    conf.set(DFSConfigKeys.DFS_DATANODE_HTTPS_ADDRESS_KEY, "localhost:0");
+    // SPNEGO on the NameNode's web endpoints, /opass/read-plan among them
+    conf.set("hadoop.http.filter.initializers",
+        "org.apache.hadoop.security.AuthenticationFilterInitializer");
+    conf.set("hadoop.http.authentication.type", "kerberos");
+    conf.set("hadoop.http.authentication.kerberos.principal", "HTTP/localhost@" + realm());
+    conf.set("hadoop.http.authentication.kerberos.keytab", serviceKeytab.getAbsolutePath());
+    conf.setBoolean("hadoop.http.authentication.simple.anonymous.allowed", false);
+    Configuration ssl = new Configuration(false);
+    File keystores = new File(dir, "keystores");
+    if (!keystores.isDirectory() && !keystores.mkdirs()) {
+      throw new IOException("cannot make " + keystores);
+    }
+    KeyStoreTestUtil.setupSSLConfig(keystores.getAbsolutePath(), sslConfDir, ssl, false);
+    for (Map.Entry<String, String> e : ssl) {
+      conf.set(e.getKey(), e.getValue());
+    }
+    conf.set(DFSConfigKeys.DFS_CLIENT_HTTPS_KEYSTORE_RESOURCE_KEY,
+        KeyStoreTestUtil.getClientSSLConfigFileName());
+    conf.set(DFSConfigKeys.DFS_SERVER_HTTPS_KEYSTORE_RESOURCE_KEY,
+        KeyStoreTestUtil.getServerSSLConfigFileName());
+    return conf;
+  }
+
+  /** Logs {@code user} in from their keytab (the JVM's Kerberos settings from {@code conf}). */
+  public UserGroupInformation login(Configuration conf, String user) throws Exception {
+    UserGroupInformation.setConfiguration(conf);
+    return UserGroupInformation.loginUserFromKeytabAndReturnUGI(principal(user),
+        keytab(user).getAbsolutePath());
+  }
+
+  /** Logs the JVM in as the service principal, as a NameNode's start does. */
+  public void loginAsService(Configuration conf) throws Exception {
+    UserGroupInformation.setConfiguration(conf);
+    UserGroupInformation.loginUserFromKeytab(principal("hdfs"),
+        serviceKeytab.getAbsolutePath());
+  }
+
+  @Override
+  public void close() throws Exception {
+    try {
+      KeyStoreTestUtil.cleanupSSLConfig(new File(dir, "keystores").getAbsolutePath(),
+          sslConfDir);
+    } finally {
+      kdc.stop();
+      UserGroupInformation.reset();
+    }
+  }
+}
