@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.File;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.net.HttpURLConnection;
@@ -53,7 +54,8 @@ import org.opass.read.wire.PlanWire;
  * topology sorts under Kerberos as they do without (replicas on three DataNodes in two racks, a
  * reader's own replica first, every byte read back); {@code /opass/read-plan} answers 401
  * without credentials, 200 to a SPNEGO client ({@code ReadPlanClient} as a keytab user), 403
- * for a file the caller may not read; the heat table command reads {@code /jmx} over HTTPS and
+ * for a file the caller may not read; a proxy user plans as the user it acts for only as
+ * {@code hadoop.proxyuser.*} allows; the heat table command reads {@code /jmx} over HTTPS and
  * SPNEGO.
  */
 class KerberizedClusterTest {
@@ -75,6 +77,9 @@ class KerberizedClusterTest {
     }
     Map<String, String> plugins = Release.siteFragments(Release.ROOT);
     plugins.forEach(conf::set);
+    // carol may act as alice, from any host; nobody else may act as anyone
+    conf.set("hadoop.proxyuser.carol.hosts", "*");
+    conf.set("hadoop.proxyuser.carol.users", "alice");
     kerberos.loginAsService(conf); // the NameNode's and DataNodes' own login
     EmulatedClusterBuilder builder = EmulatedCluster.builder().dataNodes(DATANODES).racks(2)
         .blockSize(BLOCK).baseDir(new File("target/e2e/kerberized-cluster")).conf(conf);
@@ -244,5 +249,36 @@ class KerberizedClusterTest {
     for (int k = 0; k < DATANODES; k++) {
       assertTrue(said.contains(cluster.hostAddress(k)), cluster.hostAddress(k) + ": " + said);
     }
+  }
+
+  @Test
+  void aProxyUserPlansOnlyAsHadoopProxyuserAllows() throws Exception {
+    Path file = new Path("/user/alice/proxied");
+    as(alice, () -> {
+      try (FileSystem fs = FileSystem.newInstance(cluster.uri(), conf);
+          FSDataOutputStream out = fs.create(file, (short) 3)) {
+        out.write(new byte[BLOCK]);
+      }
+      return null;
+    });
+    cluster.replicas().waitFor(file, (short) 3);
+    List<PlanRead> reads = List.of(PlanRead.wholeFile(file.toString(), cluster.hostName(0)));
+    // carol (SPNEGO as herself) acting as alice: the plan is alice's
+    UserGroupInformation carol = kerberos.login(conf, "carol");
+    ReadPlanClient.Result plan = as(UserGroupInformation.createProxyUser("alice", carol),
+        () -> new ReadPlanClient(cluster.nameNodeHttp(), conf).submit(reads));
+    assertTrue(plan.json().contains("\"owner\":\"alice\""), plan.json());
+    // bob may not act as alice: the NameNode's authentication filter ends the exchange with
+    // 403, and nothing is planned for alice
+    int plansBefore = as(alice, () -> new ReadPlanClient(cluster.nameNodeHttp(), conf)
+        .list().split("\"id\"").length);
+    IOException refused = assertThrows(IOException.class,
+        () -> as(UserGroupInformation.createProxyUser("alice", bob),
+            () -> new ReadPlanClient(cluster.nameNodeHttp(), conf).submit(reads)));
+    assertTrue(refused.getMessage().contains("as bob acting as alice")
+        && refused.getMessage().contains("hadoop.proxyuser.bob")
+        && refused.getMessage().contains("403"), refused.getMessage());
+    assertEquals(plansBefore, (int) as(alice, () -> new ReadPlanClient(cluster.nameNodeHttp(),
+        conf).list().split("\"id\"").length), "no plan for alice from bob");
   }
 }

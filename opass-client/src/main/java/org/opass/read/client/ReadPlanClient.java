@@ -6,12 +6,14 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.net.HttpURLConnection;
 import java.net.URI;
 import java.net.URL;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.security.PrivilegedExceptionAction;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,6 +24,7 @@ import org.apache.hadoop.classification.InterfaceStability;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.web.URLConnectionFactory;
 import org.apache.hadoop.security.UserGroupInformation;
+import org.apache.hadoop.security.authentication.client.AuthenticationException;
 import org.opass.read.wire.PlanRead;
 import org.opass.read.wire.PlanWire;
 
@@ -216,14 +219,43 @@ public final class ReadPlanClient {
 
   private String call(String method, String query, String body) throws IOException {
     boolean secure = UserGroupInformation.isSecurityEnabled();
-    String user = secure ? "" : "user.name=" + URLEncoder.encode(
-        UserGroupInformation.getCurrentUser().getShortUserName(), StandardCharsets.UTF_8);
+    UserGroupInformation caller = UserGroupInformation.getCurrentUser();
+    String user;
+    if (!secure) {
+      user = "user.name=" + URLEncoder.encode(caller.getShortUserName(), StandardCharsets.UTF_8);
+    } else if (caller.getRealUser() != null) {
+      // a proxy user, as WebHDFS sends one: SPNEGO as the real user, the plan for the one it
+      // acts as (if hadoop.proxyuser.* on the NameNode allows it)
+      user = "doas=" + URLEncoder.encode(caller.getShortUserName(), StandardCharsets.UTF_8);
+    } else {
+      user = "";
+    }
     URL url = base.resolve(PlanWire.PATH + "?" + user + query).toURL();
     HttpURLConnection c;
     try {
-      c = (HttpURLConnection) connections.openConnection(url, secure);
-    } catch (org.apache.hadoop.security.authentication.client.AuthenticationException e) {
-      throw new IOException("cannot authenticate to " + url + ": " + e.getMessage(), e);
+      // a proxy user authenticates with its real user's credentials
+      UserGroupInformation connecting = caller.getRealUser() != null ? caller.getRealUser()
+          : caller;
+      c = connecting.doAs((PrivilegedExceptionAction<HttpURLConnection>) () -> {
+        try {
+          return (HttpURLConnection) connections.openConnection(url, secure);
+        } catch (AuthenticationException e) {
+          Throwable root = e;
+          while (root.getCause() != null) {
+            root = root.getCause();
+          }
+          // a refused proxy user ends the SPNEGO exchange with 403 (Hadoop's
+          // ProxyUserAuthenticationFilter), so it shows here, not as an answer
+          throw new IOException("cannot authenticate to " + url
+              + (connecting == caller ? "" : " as " + connecting.getShortUserName()
+                  + " acting as " + caller.getShortUserName() + " (the NameNode must allow it: "
+                  + "hadoop.proxyuser." + connecting.getShortUserName() + ".*)")
+              + ": " + root.getMessage(), e);
+        }
+      });
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted connecting to " + url);
     }
     c.setRequestMethod(method);
     if (body != null) {
