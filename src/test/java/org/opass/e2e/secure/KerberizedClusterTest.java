@@ -77,6 +77,9 @@ class KerberizedClusterTest {
     }
     Map<String, String> plugins = Release.siteFragments(Release.ROOT);
     plugins.forEach(conf::set);
+    // a reader's own replica stays first whatever its DataNode's heat, so that the order below
+    // is the topology's local-first rule alone, not the heat of the moment
+    conf.set("opass.read.local.max-heat-ratio", "1000");
     // carol may act as alice, from any host; nobody else may act as anyone
     conf.set("hadoop.proxyuser.carol.hosts", "*");
     conf.set("hadoop.proxyuser.carol.users", "alice");
