@@ -2,6 +2,12 @@
 # src/test/ (the embedded cluster's side) with Hadoop's own log lines in a file. With
 # EMBEDDED_SPARK=1 it also builds mrap-spark and passes its test classpath (a file) to the main.
 #   run_embedded <main class> <log file> [args...]
+build_failed() {
+  tail -40 target/bench/build.log >&2
+  echo "build failed; Maven's output is in target/bench/build.log" >&2
+  exit 1
+}
+
 run_embedded() {
   local main="$1" log="$2"
   shift 2
@@ -15,9 +21,7 @@ run_embedded() {
       && mvn -q -B -DskipSpark -pl src/test dependency:build-classpath \
       -Dmdep.includeScope=test -Dmdep.outputFile="$PWD/target/bench/classpath.txt"; } \
       > target/bench/build.log 2>&1; then
-    tail -40 target/bench/build.log >&2
-    echo "build failed; Maven's output is in target/bench/build.log" >&2
-    exit 1
+    build_failed
   fi
   local spark=()
   if [ "${EMBEDDED_SPARK:-0}" = 1 ]; then # a bench that drives a Spark application
@@ -25,9 +29,7 @@ run_embedded() {
     if ! mvn -q -B -pl mrap-spark test-compile dependency:build-classpath \
         -Dmdep.includeScope=test -Dmdep.outputFile="$PWD/target/bench/spark-deps.txt" \
         >> target/bench/build.log 2>&1; then
-      tail -40 target/bench/build.log >&2
-      echo "build failed; Maven's output is in target/bench/build.log" >&2
-      exit 1
+      build_failed
     fi
     echo "$PWD/mrap-spark/target/test-classes:$PWD/mrap-spark/target/classes:$(cat \
       target/bench/spark-deps.txt)" > target/bench/spark-classpath.txt

@@ -116,6 +116,19 @@ class KerberizedClusterTest {
     return user.doAs(action);
   }
 
+  /** {@code user} writes {@code bytes} to {@code p} through a client of {@code client}. */
+  private static void write(UserGroupInformation user, Configuration client, Path p,
+      byte[] bytes) throws Exception {
+    as(user, () -> {
+      try (FileSystem fs = FileSystem.newInstance(cluster.uri(), client);
+          FSDataOutputStream out = fs.create(p, (short) 3)) {
+        out.write(bytes);
+      }
+      return null;
+    });
+    cluster.replicas().waitFor(p, (short) 3);
+  }
+
   @Test
   void hmLruPlacesAndTheTopologySortsUnderKerberos() throws Exception {
     assertInstanceOf(HmLruPlacementPolicy.class,
@@ -128,16 +141,8 @@ class KerberizedClusterTest {
       data[f] = new byte[3 * BLOCK + rnd.nextInt(BLOCK)];
       rnd.nextBytes(data[f]);
       int k = f % DATANODES;
-      Path p = new Path("/user/alice/f" + f);
-      byte[] bytes = data[f];
-      as(alice, () -> { // a writer on DataNode k's host, logged in from her keytab
-        try (FileSystem fs = FileSystem.newInstance(cluster.uri(), cluster.hostConf(k));
-            FSDataOutputStream out = fs.create(p, (short) 3)) {
-          out.write(bytes);
-        }
-        return null;
-      });
-      cluster.replicas().waitFor(p, (short) 3);
+      // a writer on DataNode k's host, logged in from her keytab
+      write(alice, cluster.hostConf(k), new Path("/user/alice/f" + f), data[f]);
     }
     for (int f = 0; f < data.length; f++) {
       int k = (f + 1) % DATANODES;
@@ -177,24 +182,14 @@ class KerberizedClusterTest {
   void theReadPlanEndpointWantsSpnegoAndPlansOnlyWhatTheCallerMayRead() throws Exception {
     Path mine = new Path("/user/alice/planned");
     Path theirs = new Path("/user/bob/private");
-    as(alice, () -> {
-      try (FileSystem fs = FileSystem.newInstance(cluster.uri(), conf);
-          FSDataOutputStream out = fs.create(mine, (short) 3)) {
-        out.write(new byte[2 * BLOCK]);
-      }
-      return null;
-    });
+    write(alice, conf, mine, new byte[2 * BLOCK]);
+    write(bob, conf, theirs, new byte[BLOCK]);
     as(bob, () -> {
       try (FileSystem fs = FileSystem.newInstance(cluster.uri(), conf)) {
-        try (FSDataOutputStream out = fs.create(theirs, (short) 3)) {
-          out.write(new byte[BLOCK]);
-        }
         fs.setPermission(theirs, new FsPermission((short) 0600));
       }
       return null;
     });
-    cluster.replicas().waitFor(mine, (short) 3);
-    cluster.replicas().waitFor(theirs, (short) 3);
     URL endpoint = new URL(cluster.nameNodeHttp() + PlanWire.PATH);
     assertEquals("https", endpoint.getProtocol());
 
@@ -234,13 +229,7 @@ class KerberizedClusterTest {
   @Test
   void theHeatTableCommandReadsJmxOverSpnego() throws Exception {
     Path p = new Path("/user/alice/heat");
-    as(alice, () -> {
-      try (FileSystem fs = FileSystem.newInstance(cluster.uri(), cluster.hostConf(1));
-          FSDataOutputStream out = fs.create(p, (short) 3)) {
-        out.write(new byte[BLOCK]); // HM-LRU places it: the heat table has DataNodes
-      }
-      return null;
-    });
+    write(alice, cluster.hostConf(1), p, new byte[BLOCK]); // the heat table has DataNodes
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int rc = as(alice, () -> HeatTableCli.run(new String[] {cluster.nameNodeHttp().toString()},
@@ -257,14 +246,7 @@ class KerberizedClusterTest {
   @Test
   void aProxyUserPlansOnlyAsHadoopProxyuserAllows() throws Exception {
     Path file = new Path("/user/alice/proxied");
-    as(alice, () -> {
-      try (FileSystem fs = FileSystem.newInstance(cluster.uri(), conf);
-          FSDataOutputStream out = fs.create(file, (short) 3)) {
-        out.write(new byte[BLOCK]);
-      }
-      return null;
-    });
-    cluster.replicas().waitFor(file, (short) 3);
+    write(alice, conf, file, new byte[BLOCK]);
     List<PlanRead> reads = List.of(PlanRead.wholeFile(file.toString(), cluster.hostName(0)));
     // carol (SPNEGO as herself) acting as alice: the plan is alice's
     UserGroupInformation carol = kerberos.login(conf, "carol");

@@ -28,6 +28,7 @@ public final class Kerberos implements AutoCloseable {
   private final File dir;
   private final MiniKdc kdc;
   private final String sslConfDir;
+  private final File keystores;
   private final Map<String, File> keytabs = new LinkedHashMap<>();
   private final File serviceKeytab;
 
@@ -44,6 +45,10 @@ public final class Kerberos implements AutoCloseable {
     serviceKeytab = new File(dir, "hdfs.keytab");
     kdc.createPrincipal(serviceKeytab, "hdfs/localhost", "HTTP/localhost");
     sslConfDir = KeyStoreTestUtil.getClasspathDir(Kerberos.class);
+    keystores = new File(dir, "keystores");
+    if (!keystores.mkdirs()) {
+      throw new IOException("cannot make " + keystores);
+    }
   }
 
   public String realm() {
@@ -97,10 +102,6 @@ public final class Kerberos implements AutoCloseable {
     conf.set("hadoop.http.authentication.kerberos.keytab", serviceKeytab.getAbsolutePath());
     conf.setBoolean("hadoop.http.authentication.simple.anonymous.allowed", false);
     Configuration ssl = new Configuration(false);
-    File keystores = new File(dir, "keystores");
-    if (!keystores.isDirectory() && !keystores.mkdirs()) {
-      throw new IOException("cannot make " + keystores);
-    }
     KeyStoreTestUtil.setupSSLConfig(keystores.getAbsolutePath(), sslConfDir, ssl, false);
     for (Map.Entry<String, String> e : ssl) {
       conf.set(e.getKey(), e.getValue());
@@ -129,8 +130,7 @@ public final class Kerberos implements AutoCloseable {
   @Override
   public void close() throws Exception {
     try {
-      KeyStoreTestUtil.cleanupSSLConfig(new File(dir, "keystores").getAbsolutePath(),
-          sslConfDir);
+      KeyStoreTestUtil.cleanupSSLConfig(keystores.getAbsolutePath(), sslConfDir);
     } finally {
       kdc.stop();
       UserGroupInformation.reset();

@@ -220,10 +220,13 @@ public final class ReadPlanClient {
   private String call(String method, String query, String body) throws IOException {
     boolean secure = UserGroupInformation.isSecurityEnabled();
     UserGroupInformation caller = UserGroupInformation.getCurrentUser();
+    // a proxy user authenticates with its real user's credentials
+    UserGroupInformation connecting = caller.getRealUser() != null ? caller.getRealUser()
+        : caller;
     String user;
     if (!secure) {
       user = "user.name=" + URLEncoder.encode(caller.getShortUserName(), StandardCharsets.UTF_8);
-    } else if (caller.getRealUser() != null) {
+    } else if (connecting != caller) {
       // a proxy user, as WebHDFS sends one: SPNEGO as the real user, the plan for the one it
       // acts as (if hadoop.proxyuser.* on the NameNode allows it)
       user = "doas=" + URLEncoder.encode(caller.getShortUserName(), StandardCharsets.UTF_8);
@@ -233,9 +236,6 @@ public final class ReadPlanClient {
     URL url = base.resolve(PlanWire.PATH + "?" + user + query).toURL();
     HttpURLConnection c;
     try {
-      // a proxy user authenticates with its real user's credentials
-      UserGroupInformation connecting = caller.getRealUser() != null ? caller.getRealUser()
-          : caller;
       c = connecting.doAs((PrivilegedExceptionAction<HttpURLConnection>) () -> {
         try {
           return (HttpURLConnection) connections.openConnection(url, secure);
