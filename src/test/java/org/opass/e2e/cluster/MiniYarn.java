@@ -1,5 +1,7 @@
 package org.opass.e2e.cluster;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
 import org.apache.hadoop.util.VersionInfo;
@@ -28,9 +30,31 @@ public final class MiniYarn {
     y.set("mapreduce.map.java.opts", "-Xmx400m" + opens);
     y.set("mapreduce.reduce.java.opts", "-Xmx400m" + opens);
     y.setBoolean("yarn.nodemanager.vmem-check-enabled", false);
+    // a NodeManager stopping waits for its applications' clean-up up to these two plus 1 s,
+    // about half a minute in all with the jobs of a test class done: nothing left to kill
+    y.setLong("yarn.nodemanager.sleep-delay-before-sigkill.ms", 0);
+    y.setLong("yarn.nodemanager.process-kill-wait.ms", 0);
     MiniMRYarnCluster yarn = new MiniMRYarnCluster(name, nodeManagers);
     yarn.init(y);
     yarn.start();
     return yarn;
+  }
+
+  /**
+   * Stops {@code yarn}, its NodeManagers side by side: each waits ten seconds for its log
+   * handler's pending deletions (NonAggregatingLogHandler), one after another in
+   * MiniYARNCluster's own stop.
+   */
+  public static void stop(MiniMRYarnCluster yarn, int nodeManagers) throws InterruptedException {
+    List<Thread> stopping = new ArrayList<>();
+    for (int i = 0; i < nodeManagers; i++) {
+      Thread t = new Thread(yarn.getNodeManager(i)::stop, "stop-nm-" + i);
+      t.start();
+      stopping.add(t);
+    }
+    for (Thread t : stopping) {
+      t.join();
+    }
+    yarn.stop();
   }
 }

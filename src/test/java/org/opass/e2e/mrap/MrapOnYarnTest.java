@@ -37,6 +37,7 @@ import org.opass.mrap.pattern.PatternConfig;
  * by the ApplicationMaster and the tasks, and run in containers of their own.
  */
 class MrapOnYarnTest {
+  private static final int NODE_MANAGERS = 2;
   private static MiniDFSCluster dfs;
   private static MiniMRYarnCluster yarn;
   private static Configuration conf;
@@ -50,14 +51,14 @@ class MrapOnYarnTest {
     dfs.waitActive();
     Configuration y = new Configuration(dfs.getConfiguration(0));
     y.set("fs.defaultFS", dfs.getFileSystem().getUri().toString());
-    yarn = MiniYarn.start(y, "mrap-yarn", 2);
+    yarn = MiniYarn.start(y, "mrap-yarn", NODE_MANAGERS);
     conf = new Configuration(yarn.getConfig());
   }
 
   @AfterAll
-  static void stop() {
+  static void stop() throws InterruptedException {
     if (yarn != null) {
-      yarn.stop();
+      MiniYarn.stop(yarn, NODE_MANAGERS);
     }
     if (dfs != null) {
       dfs.shutdown(true);

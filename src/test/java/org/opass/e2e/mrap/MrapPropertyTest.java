@@ -15,6 +15,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.opass.e2e.SeededCases;
 import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.e2e.cluster.ForklessLocalFileSystem;
 import org.opass.e2e.cluster.TestFiles;
@@ -37,7 +38,7 @@ import org.opass.mrap.pattern.NaivePatterns;
  */
 class MrapPropertyTest {
   /** Cases read plain; one in {@value #RESTRUCTURED_EVERY} is restructured and read again. */
-  private static final int CASES = 2000;
+  private static final int CASES = SeededCases.of(2000);
   private static final int RESTRUCTURED_EVERY = 5;
 
   @TempDir

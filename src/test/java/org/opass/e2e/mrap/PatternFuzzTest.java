@@ -26,6 +26,7 @@ import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.util.ToolRunner;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.opass.e2e.SeededCases;
 import org.opass.e2e.cluster.ForklessLocalFileSystem;
 import org.opass.mrap.copy.MrapCopy;
 import org.opass.mrap.mapreduce.AccessInputFormat;
@@ -44,7 +45,7 @@ import org.opass.mrap.pattern.PatternConfig;
  * escapes, no file's content is echoed.
  */
 class PatternFuzzTest {
-  private static final int CASES = 10_000;
+  private static final int CASES = SeededCases.of(10_000);
   private static final String SECRET = "the-secret-only-an-entity-could-echo";
 
   @TempDir

@@ -14,6 +14,7 @@ import org.apache.hadoop.security.UserGroupInformation;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.opass.e2e.SeededCases;
 import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.read.nn.BalancingNetworkTopology;
 import org.opass.read.nn.ReadBalanceKeys;
@@ -28,7 +29,7 @@ import org.opass.read.nn.ReadPlanService;
  */
 class ReadPlanFuzzTest {
   private static final long SEED = 20261123L;
-  private static final int CASES = 3400;
+  private static final int CASES = SeededCases.of(3400);
   private static final int BLOCK = 16 * 1024;
 
   private static EmulatedCluster cluster;
