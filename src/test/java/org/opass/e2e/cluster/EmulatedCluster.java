@@ -16,11 +16,13 @@ import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.DFSUtil;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
+import org.apache.hadoop.hdfs.qjournal.MiniQJMHACluster;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockManager;
 import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeDescriptor;
 import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeManager;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.hdfs.server.datanode.DataNodeThrottles;
+import org.apache.hadoop.hdfs.server.namenode.NameNode;
 import org.apache.hadoop.http.HttpConfig;
 import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.net.StaticMapping;
@@ -67,6 +69,10 @@ public final class EmulatedCluster implements AutoCloseable {
   static final long POLL_MILLIS = 20;
 
   private final MiniDFSCluster cluster;
+  /** The JournalNodes of an HA cluster ({@link EmulatedClusterBuilder#highAvailability}). */
+  private final MiniQJMHACluster ha;
+  /** The NameNode that is active (index in the MiniDFSCluster); always 0 without HA. */
+  private volatile int active;
   private final Configuration conf;
   private final int racks;
   private final DataNode[] dataNodes;
@@ -76,8 +82,9 @@ public final class EmulatedCluster implements AutoCloseable {
   private Faults faults;
   private boolean closed;
 
-  EmulatedCluster(MiniDFSCluster cluster, Configuration conf, int racks) {
+  EmulatedCluster(MiniDFSCluster cluster, MiniQJMHACluster ha, Configuration conf, int racks) {
     this.cluster = cluster;
+    this.ha = ha;
     this.conf = conf;
     this.racks = racks;
     this.dataNodes = cluster.getDataNodes().toArray(new DataNode[0]);
@@ -129,6 +136,9 @@ public final class EmulatedCluster implements AutoCloseable {
    */
   public synchronized void restartNameNode(Map<String, String> settings)
       throws IOException, InterruptedException {
+    if (ha != null) {
+      throw new UnsupportedOperationException("an HA cluster fails over: failover(...)");
+    }
     IOException failure = closeClients();
     if (failure != null) {
       throw failure;
@@ -207,8 +217,61 @@ public final class EmulatedCluster implements AutoCloseable {
     return cluster;
   }
 
+  /** {@code hdfs://ns1} on an HA cluster, else the NameNode's {@code hdfs://localhost:port}. */
   public URI uri() {
-    return cluster.getURI();
+    return ha != null ? URI.create("hdfs://" + MiniQJMHACluster.NAMESERVICE) : cluster.getURI();
+  }
+
+  /** MiniDFSCluster's own client (at 127.0.0.1) of the active NameNode. */
+  public FileSystem nameNodeFileSystem() throws IOException {
+    return cluster.getFileSystem(active);
+  }
+
+  /** The active NameNode. */
+  public NameNode activeNameNode() {
+    return cluster.getNameNode(active);
+  }
+
+  /** NameNode {@code k} of an HA cluster (0 or 1), whatever its state; null while stopped. */
+  public NameNode nameNode(int k) {
+    return cluster.getNameNode(k);
+  }
+
+  /** How an HA cluster's active NameNode hands over ({@link #failover}). */
+  public enum Failover {
+    /** The active steps down, then the standby takes over (an operator's haadmin -failover). */
+    GRACEFUL,
+    /** The active's process dies; the standby takes over (fencing would kill it). */
+    KILLED
+  }
+
+  /**
+   * Makes the standby NameNode active, the active one stepping down ({@link Failover#GRACEFUL})
+   * or stopped first ({@link Failover#KILLED}; {@link #restartStandby} brings it back as the
+   * standby). Clients of {@link #uri()} fail over by themselves. Returns the new active's index.
+   */
+  public synchronized int failover(Failover how) throws IOException {
+    if (ha == null) {
+      throw new UnsupportedOperationException("not an HA cluster: builder().highAvailability()");
+    }
+    int from = active;
+    int to = 1 - from;
+    if (how == Failover.KILLED) {
+      cluster.shutdownNameNode(from);
+    } else {
+      cluster.transitionToStandby(from);
+    }
+    cluster.transitionToActive(to);
+    active = to;
+    return to;
+  }
+
+  /** Starts NameNode {@code k} of an HA cluster again after {@link Failover#KILLED}: a standby. */
+  public synchronized void restartStandby(int k) throws IOException {
+    if (k == active) {
+      throw new IllegalArgumentException("NameNode " + k + " is the active one");
+    }
+    cluster.restartNameNode(k, true);
   }
 
   /**
@@ -217,12 +280,16 @@ public final class EmulatedCluster implements AutoCloseable {
    * the host name its SPNEGO principal {@code HTTP/localhost} is for.
    */
   public URI nameNodeHttp() {
+    return nameNodeHttp(active);
+  }
+
+  /** NameNode {@code k}'s web server, as {@link #nameNodeHttp()}. */
+  public URI nameNodeHttp(int k) {
+    NameNode nn = cluster.getNameNode(k);
     if (DFSUtil.getHttpPolicy(conf) == HttpConfig.Policy.HTTPS_ONLY) {
-      return URI.create("https://localhost:"
-          + cluster.getNameNode().getHttpsAddress().getPort());
+      return URI.create("https://localhost:" + nn.getHttpsAddress().getPort());
     }
-    return URI.create("http://"
-        + NetUtils.getHostPortString(cluster.getNameNode().getHttpAddress()));
+    return URI.create("http://" + NetUtils.getHostPortString(nn.getHttpAddress()));
   }
 
   /** A copy of the cluster's configuration (no bind address: a client of it is at 127.0.0.1). */
@@ -323,7 +390,7 @@ public final class EmulatedCluster implements AutoCloseable {
 
   /** The NameNode's block manager (placement policy, replication state). */
   public BlockManager blockManager() {
-    return cluster.getNamesystem().getBlockManager();
+    return cluster.getNamesystem(active).getBlockManager();
   }
 
   /** The NameNode's DataNode records and network topology. */
@@ -347,6 +414,9 @@ public final class EmulatedCluster implements AutoCloseable {
     IOException failure = closeClients();
     try {
       cluster.shutdown(true);
+      if (ha != null) {
+        ha.getJournalCluster().shutdown();
+      }
     } finally {
       StaticMapping.resetMap();
     }

@@ -14,6 +14,7 @@ import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.hdfs.qjournal.MiniQJMHACluster;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.hdfs.server.datanode.DataNodeThrottles;
 import org.apache.hadoop.hdfs.util.DataTransferThrottler;
@@ -37,6 +38,7 @@ public final class EmulatedClusterBuilder {
   private File baseDir;
   private boolean stockConsiderLoad = true;
   private StorageType[][] storageTypes;
+  private boolean highAvailability;
   private final Configuration overlay = new Configuration(false);
 
   EmulatedClusterBuilder() {
@@ -140,6 +142,17 @@ public final class EmulatedClusterBuilder {
   }
 
   /**
+   * Two NameNodes (nameservice {@value MiniQJMHACluster#NAMESERVICE}, NameNode 0 active) sharing
+   * their edits through three JournalNodes, as a production HA cluster does (Hadoop's
+   * {@code MiniQJMHACluster}). The cluster's URI is then {@code hdfs://ns1}: its clients fail
+   * over ({@code ConfiguredFailoverProxyProvider}). Default: one NameNode.
+   */
+  public EmulatedClusterBuilder highAvailability() {
+    this.highAvailability = true;
+    return this;
+  }
+
+  /**
    * Adds the properties set in {@code settings} (not the ones it loaded from Hadoop's
    * {@code *-default.xml}) to the configuration of the NameNode, the DataNodes and every
    * client, e.g. {@code dfs.block.replicator.classname}. The builder's own settings win.
@@ -192,8 +205,17 @@ public final class EmulatedClusterBuilder {
       hostNames[k] = EmulatedCluster.hostNameOf(k);
       dataNodeConfs[k] = dataNodeConf(EmulatedCluster.hostAddressOf(k));
     }
-    MiniDFSCluster cluster = new MiniDFSCluster.Builder(conf, dir)
-        .numDataNodes(dataNodes)
+    MiniQJMHACluster.Builder ha = null;
+    MiniDFSCluster.Builder dfs;
+    if (highAvailability) {
+      conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, dir.getAbsolutePath()); // 3.3: no File
+      ha = new MiniQJMHACluster.Builder(conf).baseDir(new File(dir, "journal").getPath())
+          .setNumNameNodes(2);
+      dfs = ha.getDfsBuilder();
+    } else {
+      dfs = new MiniDFSCluster.Builder(conf, dir);
+    }
+    dfs.numDataNodes(dataNodes)
         .racks(rackOf)
         .hosts(hostNames)
         .storagesPerDatanode(storagesPerDataNode())
@@ -201,12 +223,18 @@ public final class EmulatedClusterBuilder {
         .dataNodeConfOverlays(dataNodeConfs)
         .checkDataNodeAddrConfig(true)
         // after the Builder's constructor, which turns considerLoad off
-        .setNNRedundancyConsiderLoad(stockConsiderLoad)
-        .build();
+        .setNNRedundancyConsiderLoad(stockConsiderLoad);
+    MiniQJMHACluster journaled = ha == null ? null : ha.build();
+    MiniDFSCluster cluster = journaled == null ? dfs.build() : journaled.getDfsCluster();
     boolean started = false;
     try {
       cluster.waitActive();
-      cluster.waitFirstBRCompleted(0, (int) EmulatedCluster.SETTLE_TIMEOUT.toMillis());
+      if (journaled != null) {
+        cluster.transitionToActive(0);
+      }
+      for (int nn = 0; nn < cluster.getNumNameNodes(); nn++) {
+        cluster.waitFirstBRCompleted(nn, (int) EmulatedCluster.SETTLE_TIMEOUT.toMillis());
+      }
       for (DataNode dn : cluster.getDataNodes()) {
         if (readBandwidth > 0) {
           DataNodeThrottles.setReadThrottler(dn, disk == DiskModel.FAIR_SHARE
@@ -219,7 +247,7 @@ public final class EmulatedClusterBuilder {
               new SeekingThrottler(WRITE_THROTTLE_PERIOD_MILLIS, writeBandwidth, disk));
         }
       }
-      EmulatedCluster emulated = new EmulatedCluster(cluster, conf, racks);
+      EmulatedCluster emulated = new EmulatedCluster(cluster, journaled, conf, racks);
       emulated.checkRegistrations();
       started = true;
       return emulated;
@@ -228,6 +256,9 @@ public final class EmulatedClusterBuilder {
     } finally {
       if (!started) {
         cluster.shutdown(true);
+        if (journaled != null) {
+          journaled.getJournalCluster().shutdown();
+        }
         StaticMapping.resetMap();
       }
     }

@@ -28,7 +28,7 @@ public final class Replicas {
    * hold a replica.
    */
   public List<Set<Integer>> holders(Path file) throws IOException {
-    FileSystem fs = cluster.miniCluster().getFileSystem();
+    FileSystem fs = cluster.nameNodeFileSystem();
     FileStatus status = fs.getFileStatus(file);
     List<Set<Integer>> holders = new ArrayList<>();
     for (BlockLocation block : fs.getFileBlockLocations(status, 0, status.getLen())) {
@@ -70,7 +70,7 @@ public final class Replicas {
    * @throws IOException if the counts do not settle within a minute
    */
   public int[] storedPerDataNode() throws IOException, InterruptedException {
-    String blockPool = cluster.miniCluster().getNamesystem().getBlockPoolId();
+    String blockPool = cluster.blockManager().getBlockPoolId();
     long deadline = System.nanoTime() + EmulatedCluster.SETTLE_TIMEOUT.toNanos();
     while (true) {
       int[] recorded = new int[cluster.size()];

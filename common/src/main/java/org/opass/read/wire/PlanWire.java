@@ -51,6 +51,11 @@ public final class PlanWire {
 
   /** A refusal's reason. */
   public static final String ERROR = "error";
+  /**
+   * With a 503 from a NameNode that is not the active one of its nameservice: its state
+   * ({@code standby}, {@code observer}, ...). Plans live on the active NameNode.
+   */
+  public static final String HA_STATE = "ha_state";
 
   private PlanWire() {
   }

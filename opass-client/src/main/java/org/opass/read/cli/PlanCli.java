@@ -34,7 +34,7 @@ import org.opass.read.wire.PlanRead;
  *
  * <pre>
  *   hadoop jar opass-client-*.jar plan [generic options] [--json] [--names] [--rack-map FILE]
- *       [--submit NAMENODE_HTTP] (--processes HOST[,HOST...] | --processes-file FILE) PATH...
+ *       [--submit NAMENODE_HTTP|hdfs://NAMESERVICE] (--processes HOST[,HOST...] | --processes-file FILE) PATH...
  * </pre>
  *
  * A Hadoop {@code Tool}; it needs nothing beyond Hadoop's client classpath and the opass jars.
@@ -97,8 +97,10 @@ public final class PlanCli extends Configured implements Tool {
       Plan plan = EqualAssignment.plan(chunks, procs, racks);
       out.print(o.json ? plan.toJson() + "\n" : text(plan));
       if (o.submit != null) {
-        ReadPlanClient.Result r = new ReadPlanClient(URI.create(o.submit), conf)
-            .submit(reads(plan));
+        URI target = URI.create(o.submit);
+        ReadPlanClient client = "hdfs".equals(target.getScheme())
+            ? ReadPlanClient.forFileSystem(target, conf) : new ReadPlanClient(target, conf);
+        ReadPlanClient.Result r = client.submit(reads(plan));
         // stderr: stdout stays the plan, parseable as JSON with --json
         err.printf(Locale.ROOT, "%s: NameNode plan %s: %d chunk reads, %d local; max reads per "
                 + "DataNode %d (Algorithm 2: %d, optimum: %d)%n", NAME, r.id(), r.reads(),
@@ -166,9 +168,10 @@ public final class PlanCli extends Configured implements Tool {
             o.processes = once(name, o.processes, value);
           } else if (name.equals("--submit")) {
             o.submit = once(name, o.submit, value);
-            if (!value.startsWith("http://") && !value.startsWith("https://")) {
+            if (!value.matches("(https?|hdfs)://[^/?#]+/?")) {
               throw new UsageException("--submit '" + value + "': give the NameNode's web "
-                  + "address, e.g. http://namenode:9870");
+                  + "address (http://namenode:9870) or the file system's URI (hdfs://nameservice "
+                  + "of an HA cluster, hdfs://namenode:8020)");
             }
           } else {
             o.processesFile = once(name, o.processesFile, value);
@@ -344,7 +347,8 @@ public final class PlanCli extends Configured implements Tool {
         + "  --json                 print the plan as JSON\n"
         + "  --submit URL           also submit the plan to the NameNode at this web address\n"
         + "                         (http://namenode:9870; needs its ReadPlanPlugin), which\n"
-        + "                         then serves each chunk from the replica it balanced\n"
+        + "                         then serves each chunk from the replica it balanced; or to\n"
+        + "                         the active NameNode of a file system (hdfs://nameservice)\n"
         + "  Exit codes: 0 ok, 1 failure, 2 usage.";
   }
 }

@@ -8,12 +8,14 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.io.OutputStream;
+import java.net.ConnectException;
 import java.net.HttpURLConnection;
 import java.net.URI;
 import java.net.URL;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.security.PrivilegedExceptionAction;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,6 +35,13 @@ import org.opass.read.wire.PlanWire;
  * submits which host reads which file ranges ({@link PlanRead}), so that the NameNode serves
  * those reads from the replicas it balanced over every tenant's planned load. Authenticates as
  * the current user (SPNEGO on a secure cluster, {@code user.name} otherwise).
+ *
+ * <p>With an HA nameservice ({@link #forFileSystem}), calls go to its active NameNode, found by
+ * asking each NameNode in turn: a standby or observer answers 503 with its state, a stopped
+ * one refuses the connection. A plan lives in the active NameNode's memory: a failover or a
+ * restart loses it, and the reads it would have served are balanced online by the new active.
+ * {@link #live} says whether a plan is still held; submit the reads again to plan them again
+ * (plan ids are never reused).
  */
 @InterfaceAudience.Public
 @InterfaceStability.Evolving
@@ -156,11 +165,13 @@ public final class ReadPlanClient {
     private static final long serialVersionUID = 1L;
     private final int status;
     private final int retryAfterSeconds;
+    private final String haState;
 
-    RefusedException(int status, String message, int retryAfterSeconds) {
+    RefusedException(int status, String message, int retryAfterSeconds, String haState) {
       super(message);
       this.status = status;
       this.retryAfterSeconds = retryAfterSeconds;
+      this.haState = haState;
     }
 
     public int status() {
@@ -171,15 +182,45 @@ public final class ReadPlanClient {
     public int retryAfterSeconds() {
       return retryAfterSeconds;
     }
+
+    /** With a 503 from a NameNode that is not active: its HA state; otherwise null. */
+    public String haState() {
+      return haState;
+    }
   }
 
-  private final URI base;
+  /** The NameNodes' web addresses; calls go to the active one. */
+  private final List<URI> nameNodes;
   private final URLConnectionFactory connections;
+  /** Index in {@link #nameNodes} of the NameNode that last answered as the active one. */
+  private volatile int active;
 
   /** @param nameNodeHttp the NameNode's web address, e.g. {@code http://nn:9870} */
   public ReadPlanClient(URI nameNodeHttp, Configuration conf) {
-    this.base = nameNodeHttp;
+    this(List.of(nameNodeHttp), conf);
+  }
+
+  private ReadPlanClient(List<URI> nameNodes, Configuration conf) {
+    this.nameNodes = List.copyOf(nameNodes);
     this.connections = URLConnectionFactory.newDefaultURLConnectionFactory(conf);
+  }
+
+  /**
+   * A client of the NameNodes of file system {@code fs} ({@code hdfs://nameservice} or
+   * {@code hdfs://host:port}): with an HA nameservice, every NameNode of it
+   * ({@code dfs.namenode.http-address.<nameservice>.<namenode>}, the {@code https-address} with
+   * {@code dfs.http.policy=HTTPS_ONLY}), calls going to the active one; otherwise the NameNode's
+   * {@code dfs.namenode.http-address} (or {@code https-address}).
+   */
+  public static ReadPlanClient forFileSystem(URI fs, Configuration conf) {
+    return new ReadPlanClient(NameNodeAddresses.web(fs, conf), conf);
+  }
+
+  /** The NameNodes this client asks, the active one (as far as it knows) first. */
+  public List<URI> nameNodes() {
+    List<URI> order = new ArrayList<>(nameNodes);
+    Collections.rotate(order, -active);
+    return order;
   }
 
   public Result submit(List<PlanRead> reads) throws IOException {
@@ -217,7 +258,47 @@ public final class ReadPlanClient {
     return call("GET", "", null);
   }
 
+  /**
+   * Whether the active NameNode still holds plan {@code id} of this user's: false once it
+   * expired, was deleted, or was lost in a failover or restart.
+   */
+  public boolean live(String id) throws IOException {
+    for (JsonNode plan : JSON.readTree(list()).path(PlanWire.PLANS)) {
+      if (id.equals(plan.path(PlanWire.ID).asText())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Calls the active NameNode, asking the others in turn when one is not active or down. */
   private String call(String method, String query, String body) throws IOException {
+    if (nameNodes.size() == 1) {
+      return call(nameNodes.get(0), method, query, body);
+    }
+    List<String> why = new ArrayList<>();
+    int first = active;
+    for (int i = 0; i < nameNodes.size(); i++) {
+      int k = (first + i) % nameNodes.size();
+      URI nameNode = nameNodes.get(k);
+      try {
+        String answer = call(nameNode, method, query, body);
+        active = k;
+        return answer;
+      } catch (RefusedException e) {
+        if (e.haState() == null) {
+          throw e;
+        }
+        why.add(nameNode + " is " + e.haState());
+      } catch (ConnectException e) {
+        why.add(nameNode + ": " + e.getMessage());
+      }
+    }
+    throw new RefusedException(503, method + " " + PlanWire.PATH + ": no active NameNode among "
+        + String.join("; ", why), 0, null);
+  }
+
+  private String call(URI base, String method, String query, String body) throws IOException {
     boolean secure = UserGroupInformation.isSecurityEnabled();
     UserGroupInformation caller = UserGroupInformation.getCurrentUser();
     // a proxy user authenticates with its real user's credentials
@@ -270,10 +351,14 @@ public final class ReadPlanClient {
       String text = in == null ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8);
       if (status != 200) {
         String reason = text;
+        String haState = null;
         try {
           JsonNode err = JSON.readTree(text);
           if (err != null && err.has(PlanWire.ERROR)) {
             reason = err.get(PlanWire.ERROR).asText();
+          }
+          if (status == 503 && err != null && err.has(PlanWire.HA_STATE)) {
+            haState = err.get(PlanWire.HA_STATE).asText();
           }
         } catch (IOException notJson) {
           // keep the raw text
@@ -285,7 +370,7 @@ public final class ReadPlanClient {
           // no Retry-After
         }
         throw new RefusedException(status, method + " " + url + " -> " + status + ": " + reason,
-            retry);
+            retry, haState);
       }
       return text;
     } finally {

@@ -13,6 +13,7 @@ public final class PlanRequestException extends Exception {
   private static final long serialVersionUID = 1L;
   private final int status;
   private final int retryAfterSeconds;
+  private final String haState;
 
   public PlanRequestException(int status, String message) {
     this(status, message, 0);
@@ -20,9 +21,21 @@ public final class PlanRequestException extends Exception {
 
   /** @param retryAfterSeconds > 0 to send {@code Retry-After} (busy, quota, standby) */
   public PlanRequestException(int status, String message, int retryAfterSeconds) {
+    this(status, message, retryAfterSeconds, null);
+  }
+
+  private PlanRequestException(int status, String message, int retryAfterSeconds,
+      String haState) {
     super(message, null, false, false);
     this.status = status;
     this.retryAfterSeconds = retryAfterSeconds;
+    this.haState = haState;
+  }
+
+  /** 503 from a NameNode in {@code haState} (standby, observer): plans live on the active. */
+  static PlanRequestException notActive(String haState) {
+    return new PlanRequestException(503, "this NameNode is " + haState + "; read plans live on "
+        + "the active NameNode of the nameservice: ask it", 0, haState);
   }
 
   public int status() {
@@ -32,5 +45,10 @@ public final class PlanRequestException extends Exception {
   /** Seconds after which a retry may succeed; 0 for none. */
   public int retryAfterSeconds() {
     return retryAfterSeconds;
+  }
+
+  /** The NameNode's HA state when it refused as not active ({@link #notActive}), else null. */
+  public String haState() {
+    return haState;
   }
 }

@@ -149,6 +149,19 @@ public final class ReadPlanService {
     this.metrics = new ReadPlanMetrics(plans);
   }
 
+  /**
+   * The NameNode's HA state when it is not active (standby, observer, or starting), else null.
+   * Plans are taken and kept by the active NameNode only, the one every client of the
+   * nameservice finds; a standby's would serve no read until a failover.
+   */
+  String inactiveState() {
+    if (nameNode.isActiveState()) {
+      return null;
+    }
+    return nameNode.isObserverState() ? "observer"
+        : nameNode.isStandbyState() ? "standby" : "not active";
+  }
+
   public ReadPlanTable plans() {
     return plans;
   }

@@ -35,8 +35,8 @@ import org.slf4j.LoggerFactory;
  * authenticated, 403 not allowed, 404 no such file or plan, 405 method, 408 body too slow,
  * 413 too big (split it), 415 a form-encoded body that reached the endpoint already read (only
  * if {@link KeepBodyFilter} could not be mapped), 429 the caller's share of plans is used up,
- * 503 busy or
- * full (both with {@code Retry-After}), 500 our own failure (logged once per cause on the
+ * 503 busy or full (both with {@code Retry-After}) or not the active NameNode of an HA
+ * nameservice (with {@code "ha_state"}: standby, observer), 500 our own failure (logged once per cause on the
  * NameNode; reads then fall back to online balancing). No exception text or stack trace is
  * sent, whatever fails, {@code StackOverflowError} included.
  */
@@ -78,7 +78,9 @@ public class ReadPlanServlet extends HttpServlet {
       send(resp, status, out, 0);
     } catch (PlanRequestException e) {
       status = e.status();
-      send(resp, status, error(e.getMessage()), e.retryAfterSeconds());
+      send(resp, status, e.haState() == null ? error(e.getMessage())
+          : object(PlanWire.ERROR, e.getMessage(), PlanWire.HA_STATE, e.haState()),
+          e.retryAfterSeconds());
     } catch (BadMessageException e) { // Jetty, reading a malformed query string or form
       status = 400;
       send(resp, status, error("the request's query string is not valid (percent-encoded "
@@ -110,6 +112,10 @@ public class ReadPlanServlet extends HttpServlet {
     if ("OPTIONS".equals(method)) {
       // what a SPNEGO client (Hadoop's AuthenticatedURL) sends with its token, and expects 200
       return object("allow", ALLOW);
+    }
+    String haState = service.inactiveState();
+    if (haState != null) {
+      throw PlanRequestException.notActive(haState);
     }
     if ("POST".equals(method)) {
       return post(service, req);
@@ -202,12 +208,14 @@ public class ReadPlanServlet extends HttpServlet {
     return object(PlanWire.ERROR, message);
   }
 
-  /** {@code {"field": "value"}}. */
-  private static byte[] object(String field, String value) throws IOException {
+  /** {@code {"field": "value", ...}}, of field and value pairs. */
+  private static byte[] object(String... fieldsAndValues) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try (JsonGenerator g = JSON.createGenerator(out)) {
       g.writeStartObject();
-      g.writeStringField(field, value);
+      for (int i = 0; i < fieldsAndValues.length; i += 2) {
+        g.writeStringField(fieldsAndValues[i], fieldsAndValues[i + 1]);
+      }
       g.writeEndObject();
     }
     return out.toByteArray();

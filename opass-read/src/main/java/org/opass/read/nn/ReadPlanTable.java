@@ -1,5 +1,6 @@
 package org.opass.read.nn;
 
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -232,6 +233,12 @@ public final class ReadPlanTable {
   private final Limits limits;
   private final LongSupplier clock;
   private final AtomicLong ids = new AtomicLong();
+  /**
+   * In every id, so that a plan id names one plan across NameNode restarts and failovers: a
+   * client asking the new active about a lost plan must not find another plan by its id.
+   */
+  private final String instance = Long.toString(
+      new SecureRandom().nextLong() >>> 24, Character.MAX_RADIX);
 
   private final Object lock = new Object();
   /** Live plans in submission order, which is expiry order (one ttl); guarded by lock. */
@@ -412,7 +419,7 @@ public final class ReadPlanTable {
           throw totalFull(plans.size(), plannedReads, n);
         }
       }
-      StoredPlan plan = new StoredPlan("plan-" + ids.incrementAndGet(), owner, now,
+      StoredPlan plan = new StoredPlan("plan-" + instance + "-" + ids.incrementAndGet(), owner, now,
           now + limits.ttlMillis, reads);
       link(plan);
       return plan.info();
