@@ -60,6 +60,7 @@ final class SoakBench implements BenchMain.Bench {
     summary.put("fuzz_5xx", report.fuzz5xx());
     summary.put("fuzz_cases", report.fuzzCases());
     summary.put("faults_injected", report.faultsInjected());
+    summary.put("failovers_injected", report.failoversInjected());
     p99.putInto(summary, "gbl_p99_ratio");
     heap.putInto(summary, "nn_heap_ratio");
     Map<String, Object> soakJson = report.json();

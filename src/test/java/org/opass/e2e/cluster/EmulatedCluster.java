@@ -132,31 +132,37 @@ public final class EmulatedCluster implements AutoCloseable {
    * DataNodes are registered again and the NameNode has left safe mode. This is how one data
    * set is read under several NameNode configurations in one run. The shared clients are
    * closed first (their connections would fail on the new NameNode); the next
-   * {@link #fileSystemOnHost} or {@link #offClusterFileSystem} call makes new ones.
+   * {@link #fileSystemOnHost} or {@link #offClusterFileSystem} call makes new ones. On an HA
+   * cluster both NameNodes restart (as standbys) and the active one becomes active again.
    */
   public synchronized void restartNameNode(Map<String, String> settings)
       throws IOException, InterruptedException {
-    if (ha != null) {
-      throw new UnsupportedOperationException("an HA cluster fails over: failover(...)");
-    }
     IOException failure = closeClients();
     if (failure != null) {
       throw failure;
     }
-    // the NameNode's own copy of the configuration, which the restart reads (Hadoop 3.3 has no
-    // setNameNodeConf)
-    Configuration nn = cluster.getConfiguration(0);
-    settings.forEach((key, value) -> {
-      if (value == null) {
-        nn.unset(key);
-      } else {
-        nn.set(key, value);
-      }
-    });
-    cluster.restartNameNode(true);
+    for (int k = 0; k < cluster.getNumNameNodes(); k++) {
+      // the NameNode's own copy of the configuration, which the restart reads (Hadoop 3.3 has
+      // no setNameNodeConf)
+      Configuration nn = cluster.getConfiguration(k);
+      settings.forEach((key, value) -> {
+        if (value == null) {
+          nn.unset(key);
+        } else {
+          nn.set(key, value);
+        }
+      });
+    }
+    if (ha == null) {
+      cluster.restartNameNode(true);
+    } else {
+      cluster.restartNameNode(1 - active, false);
+      cluster.restartNameNode(active, false);
+      cluster.transitionToActive(active);
+    }
     cluster.waitActive();
     long deadline = System.nanoTime() + SETTLE_TIMEOUT.toNanos();
-    while (cluster.getNamesystem().isInSafeMode()) {
+    while (cluster.getNamesystem(active).isInSafeMode()) {
       if (System.nanoTime() > deadline) {
         throw new IOException("the restarted NameNode stayed in safe mode");
       }
@@ -227,6 +233,11 @@ public final class EmulatedCluster implements AutoCloseable {
     return cluster.getFileSystem(active);
   }
 
+  /** Whether this is an HA cluster ({@link EmulatedClusterBuilder#highAvailability}). */
+  public boolean highAvailability() {
+    return ha != null;
+  }
+
   /** The active NameNode. */
   public NameNode activeNameNode() {
     return cluster.getNameNode(active);
@@ -266,12 +277,35 @@ public final class EmulatedCluster implements AutoCloseable {
     return to;
   }
 
-  /** Starts NameNode {@code k} of an HA cluster again after {@link Failover#KILLED}: a standby. */
-  public synchronized void restartStandby(int k) throws IOException {
+  /**
+   * Starts NameNode {@code k} of an HA cluster again after {@link Failover#KILLED}: a standby.
+   * Returns once every DataNode is registered with it, so that it can take over.
+   */
+  public synchronized void restartStandby(int k) throws IOException, InterruptedException {
     if (k == active) {
       throw new IllegalArgumentException("NameNode " + k + " is the active one");
     }
-    cluster.restartNameNode(k, true);
+    cluster.restartNameNode(k, false);
+    long deadline = System.nanoTime() + SETTLE_TIMEOUT.toNanos();
+    while (cluster.getNamesystem(k).getBlockManager().getDatanodeManager()
+        .getNumLiveDataNodes() < size()) {
+      if (System.nanoTime() > deadline) {
+        throw new IOException("the DataNodes did not register with restarted NameNode " + k);
+      }
+      Thread.sleep(POLL_MILLIS);
+    }
+  }
+
+  /** The DataNode records of every running NameNode (one, or two on an HA cluster). */
+  public List<DatanodeManager> datanodeManagers() {
+    List<DatanodeManager> out = new ArrayList<>();
+    for (int k = 0; k < cluster.getNumNameNodes(); k++) {
+      NameNode nn = cluster.getNameNode(k);
+      if (nn != null) {
+        out.add(nn.getNamesystem().getBlockManager().getDatanodeManager());
+      }
+    }
+    return out;
   }
 
   /**

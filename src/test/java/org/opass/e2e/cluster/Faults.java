@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
+import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeManager;
 import org.apache.hadoop.hdfs.MiniDFSCluster.DataNodeProperties;
 import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeDescriptor;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
@@ -116,7 +117,9 @@ public final class Faults {
         .collect(Collectors.joining("\n", "", "\n"));
     Files.writeString(excludeFile.toPath(), excluded.isEmpty() ? "" : lines,
         StandardCharsets.UTF_8);
-    cluster.datanodeManager().refreshNodes(cluster.conf());
+    for (DatanodeManager nameNode : cluster.datanodeManagers()) { // as dfsadmin: every one
+      nameNode.refreshNodes(cluster.conf());
+    }
   }
 
   private long staleMillis() {

@@ -22,8 +22,12 @@ final class FaultSchedule {
     DECOMMISSION,
     /** Every DataNode of one rack stopped at once, then started. */
     RACK_LOSS,
-    /** The NameNode restarted over the same namespace and replicas. */
+    /** Both NameNodes restarted over the same namespace and replicas. */
     NAMENODE_RESTART,
+    /** The active NameNode steps down and the standby takes over (haadmin -failover). */
+    FAILOVER_GRACEFUL,
+    /** The active NameNode's process dies, the standby takes over; it comes back a standby. */
+    FAILOVER_KILLED,
     /** The heatmap's clock jumps forward (past its forget-after time) or back. */
     CLOCK_JUMP
   }
@@ -50,10 +54,14 @@ final class FaultSchedule {
       this.gapMillis = gapMillis;
     }
 
+    boolean isFailover() {
+      return kind == Kind.FAILOVER_GRACEFUL || kind == Kind.FAILOVER_KILLED;
+    }
+
     @Override
     public String toString() {
       String what = kind == Kind.RACK_LOSS ? "rack " + target
-          : kind == Kind.NAMENODE_RESTART ? "NameNode"
+          : kind == Kind.NAMENODE_RESTART || isFailover() ? "NameNode"
           : kind == Kind.CLOCK_JUMP ? (jumpMillis >= 0 ? "+" : "") + jumpMillis + " ms"
           : "DataNode " + target;
       return "#" + number + " " + kind.name().toLowerCase(java.util.Locale.ROOT)
@@ -116,6 +124,9 @@ final class FaultSchedule {
       case STALE_HEARTBEATS:
         // long enough for the NameNode to mark it stale (3 s in the soak's settings)
         hold = Math.max(STALE_HOLD_MILLIS, holdMaybeDead());
+        break;
+      case FAILOVER_KILLED:
+        hold = between(timing.minHoldMillis, timing.maxHoldMillis); // until it is back
         break;
       case CLOCK_JUMP:
         // forward past any forget-after time, or back by up to an hour

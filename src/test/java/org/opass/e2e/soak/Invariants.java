@@ -183,7 +183,7 @@ final class Invariants {
         }
       }
     }
-    ReadPlanService plans = ReadPlanPlugin.serviceOf(cluster.miniCluster().getNameNode());
+    ReadPlanService plans = ReadPlanPlugin.serviceOf(cluster.activeNameNode());
     if (plans != null && plans.plans().plans().size() > maxPlans) {
       wrong.add(plans.plans().plans().size() + " live plans, over the limit " + maxPlans);
     }

@@ -108,6 +108,12 @@ public final class SoakReport {
     return faultsInjected;
   }
 
+  /** NameNode failovers among the faults, graceful and killed. */
+  public int failoversInjected() {
+    return faultsByKind.getOrDefault("failover-graceful", 0)
+        + faultsByKind.getOrDefault("failover-killed", 0);
+  }
+
   public Map<String, Integer> faultsByKind() {
     return faultsByKind;
   }
@@ -125,6 +131,7 @@ public final class SoakReport {
     m.put("seconds", seconds);
     m.put("faults_injected", faultsInjected);
     m.put("faults_by_kind", faultsByKind);
+    m.put("failovers_injected", failoversInjected());
     m.put("operations", operations);
     m.put("operations_by_role", operationsByRole);
     m.put("failed_operations", failures);

@@ -10,8 +10,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The slice of {@code bin/bench soak} that runs with the tests: all three plugins loaded,
  * traffic of every kind, one fault of each kind (a DataNode restarted, heartbeats stalled,
- * a DataNode decommissioned and recommissioned, a rack lost, the NameNode restarted, the
- * heatmap's clock jumping), fuzzing of the plan endpoint throughout; every invariant must hold
+ * a DataNode decommissioned and recommissioned, a rack lost, both NameNodes restarted, a
+ * graceful failover and a killed active NameNode, the heatmap's clock jumping) on an HA
+ * cluster, fuzzing of the plan endpoint throughout; every invariant must hold
  * after each fault and at the end. Seeded: the same faults every run (their interleaving with
  * the traffic varies, which is what the invariants must not mind).
  */
@@ -33,6 +34,7 @@ class SoakSliceTest {
     assertEquals(FaultSchedule.Kind.values().length, report.faultsInjected());
     assertEquals(FaultSchedule.Kind.values().length, report.faultsByKind().size(),
         () -> "one fault of each kind: " + report.faultsByKind());
+    assertEquals(2, report.failoversInjected(), () -> "failovers: " + report.faultsByKind());
     Map<String, Object> json = report.json();
     assertTrue(report.fuzzCases() > 100, () -> "the fuzzer ran: " + json.get("fuzz_statuses"));
     assertTrue((Long) json.get("files_at_end") >= s.warmupFiles, () -> "files: " + json);

@@ -45,7 +45,7 @@ import org.opass.read.wire.PlanRead;
  * problem, a fuzz case that hangs.
  *
  * <p>Calls that must not meet a NameNode that is down (storms, plan users, the fuzzer) pass
- * the {@link #nameNodeGate()}, which a NameNode restart closes.
+ * the {@link #nameNodeGate()}, which a NameNode restart or failover closes.
  */
 final class Traffic implements AutoCloseable {
   /** Every file the writers write has this many replicas. */
@@ -475,7 +475,8 @@ final class Traffic implements AutoCloseable {
   }
 
   private ReadPlanClient planClient() {
-    return new ReadPlanClient(cluster.nameNodeHttp(), cluster.conf());
+    return cluster.highAvailability() ? ReadPlanClient.forFileSystem(cluster.uri(), cluster.conf())
+        : new ReadPlanClient(cluster.nameNodeHttp(), cluster.conf());
   }
 
   private PlanEndpoint endpoint() {
