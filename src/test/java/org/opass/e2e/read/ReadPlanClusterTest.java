@@ -236,6 +236,56 @@ class ReadPlanClusterTest {
     assertEquals(2, topology().plans().plans().size());
   }
 
+  /**
+   * Reads of one host with the same holders share a slot of the plan table, each taking its
+   * own claim: here three plans of the same reads (one chunk read per reader and block in a
+   * request), each file then read three times. HDFS sorts a file's last block a second time at
+   * the end of every getBlockLocations call (FSNamesystem#sortLocatedBlocks); that repeat must
+   * not take a claim, or the next read finds it taken and is served off the plan.
+   */
+  @Test
+  void eachPlannedReadOfASharedSlotIsServedAsPlanned() throws Exception {
+    int files = 8;
+    int times = 3;
+    int[] readerOf = new int[files];
+    List<PlanRead> reads = new ArrayList<>();
+    for (int f = 0; f < files; f++) {
+      readerOf[f] = firstNonHolder(f, f % DATANODES);
+      reads.add(PlanRead.wholeFile(file(f).toString(), cluster.hostName(readerOf[f])));
+    }
+    long[] planned = new long[DATANODES];
+    List<String> answers = new ArrayList<>();
+    for (int t = 0; t < times; t++) {
+      ReadPlanClient.Result plan = client().submit(reads);
+      assertEquals(files, plan.reads());
+      long[] one = perDataNode(plan.servedByDatanode());
+      for (int k = 0; k < DATANODES; k++) {
+        planned[k] += one[k];
+      }
+      answers.add(plan.json());
+    }
+    long[] before = cluster.counters().perDataNode(DataNodeCounter.BLOCKS_READ);
+    for (int t = 0; t < times; t++) {
+      for (int f = 0; f < files; f++) {
+        byte[] back = new byte[BLOCK];
+        try (FSDataInputStream in = cluster.fileSystemOnHost(readerOf[f]).open(file(f))) {
+          in.readFully(back);
+        }
+        assertArrayEquals(data[f], back, "content of " + file(f));
+      }
+      long claims = 0;
+      for (ReadPlanTable.PlanInfo p : topology().plans().plans()) {
+        claims += p.served();
+      }
+      assertEquals(files * (t + 1), claims, "claims taken after " + (t + 1) + " reads of each "
+          + "file: one a read");
+    }
+    GenericTestUtils.waitFor(() -> Arrays.stream(cluster.counters().since(
+        DataNodeCounter.BLOCKS_READ, before)).sum() >= files * times, 10, 30_000);
+    assertArrayEquals(planned, cluster.counters().since(DataNodeCounter.BLOCKS_READ, before),
+        answers.toString());
+  }
+
   private static int firstNonHolder(int f, int from) {
     for (int k = from; ; k = (k + 1) % DATANODES) {
       if (!holders.get(f).contains(k)) {

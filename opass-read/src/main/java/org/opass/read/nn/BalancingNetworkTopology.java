@@ -36,8 +36,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>What counts as a grant: every replica put first for a reader that is not on that
  * DataNode. Each {@code getBlockLocations} grants every block it locates (clients locate ten
- * blocks ahead), so one reader's sequential blocks rotate over the replicas. Locating blocks
- * without reading them (split planning, fsck) counts too, until the next heartbeat.
+ * blocks ahead), so one reader's sequential blocks rotate over the replicas, but not HDFS's
+ * repeat sort of the file's last block at the end of the call ({@link CallEffects}). Locating
+ * blocks without reading them (split planning, fsck) counts too, until the next heartbeat.
  *
  * <p>Reads covered by a batch read plan ({@link ReadPlanPlugin}) are served by their planned
  * replica instead, as long as it is still active.
@@ -138,15 +139,19 @@ public class BalancingNetworkTopology extends DFSNetworkTopology implements Conf
   /** Moves the chosen replica to the front of {@code nodes[0..activeLen)} and grants it. */
   private <T extends Node> void balance(Node reader, T[] nodes, int activeLen) {
     Heatmap h = heatmap;
-    if (!enabled || h == null || activeLen < 1 || !(nodes[0] instanceof DatanodeInfo)
-        || SUSPENDED.get() != null) {
+    if (!enabled || h == null || SUSPENDED.get() != null) {
       return;
     }
     try {
+      // before anything else: the previous sort of this call was a read (CallEffects)
+      CallEffects effects = CallEffects.begin();
+      if (activeLen < 1 || !(nodes[0] instanceof DatanodeInfo)) {
+        return;
+      }
       DatanodeInfo first = (DatanodeInfo) nodes[0];
       refreshIfDue(h, first.getLastUpdateMonotonic());
       ReadPlanTable p = plans;
-      if (p != null && !p.isEmpty() && servePlanned(p, h, reader, nodes, activeLen)) {
+      if (p != null && !p.isEmpty() && servePlanned(p, h, effects, reader, nodes, activeLen)) {
         return;
       }
       boolean localFirst = reader != null && reader.equals(first);
@@ -161,11 +166,8 @@ public class BalancingNetworkTopology extends DFSNetworkTopology implements Conf
         return;
       }
       Heatmap.Row chosen = moveCoolestFirst(h, nodes, activeLen, firstRow);
-      if (chosen != null) {
-        h.grant(chosen);
-      } else {
-        h.grant(((DatanodeInfo) nodes[0]).getDatanodeUuid()); // untracked: only counted
-      }
+      // an untracked node (null row) is only counted
+      effects.grant(h, chosen, ((DatanodeInfo) nodes[0]).getDatanodeUuid());
     } catch (RuntimeException | LinkageError e) {
       // LinkageError too: mismatched opass jars on a NameNode must not fail reads. The array
       // is only rewritten by the arraycopy in moveCoolestFirst, which cannot fail half-way here.
@@ -179,8 +181,8 @@ public class BalancingNetworkTopology extends DFSNetworkTopology implements Conf
    * reader off an active local replica: whoever submitted it, it only chooses among remote
    * replicas.
    */
-  private static <T extends Node> boolean servePlanned(ReadPlanTable p, Heatmap h, Node reader,
-      T[] nodes, int activeLen) {
+  private static <T extends Node> boolean servePlanned(ReadPlanTable p, Heatmap h,
+      CallEffects effects, Node reader, T[] nodes, int activeLen) {
     String readerKey = reader instanceof DatanodeInfo ? ((DatanodeInfo) reader).getIpAddr()
         : reader == null ? null : reader.getName();
     if (readerKey == null || !p.hasReader(readerKey)) {
@@ -193,19 +195,21 @@ public class BalancingNetworkTopology extends DFSNetworkTopology implements Conf
       }
       key += ReadPlanTable.holderHash(((DatanodeInfo) n).getDatanodeUuid());
     }
-    String server = p.serverFor(readerKey, key);
-    if (server == null) {
+    ReadPlanTable.Claim claim = p.claimFor(readerKey, key);
+    if (claim == null) {
       return false;
     }
+    effects.take(p, claim);
     if (nodes[0].equals(reader)) {
       return true; // the local replica stays first (the stock sort put it there); no grant
     }
+    String server = claim.server();
     for (int i = 0; i < activeLen; i++) {
       if (((DatanodeInfo) nodes[i]).getDatanodeUuid().equals(server)) {
         T node = nodes[i];
         System.arraycopy(nodes, 0, nodes, 1, i);
         nodes[0] = node;
-        h.grant(server);
+        effects.grant(h, null, server);
         return true;
       }
     }

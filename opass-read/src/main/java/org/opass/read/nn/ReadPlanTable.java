@@ -309,47 +309,95 @@ public final class ReadPlanTable {
 
   /**
    * The DataNode planned to serve {@code reader}'s chunk held by the holders with
-   * {@code holdersKey}, or null when no live plan covers it. Lock-free.
+   * {@code holdersKey}, taken as served; null when no live plan covers it. Lock-free.
    */
   public String serverFor(String reader, long holdersKey) {
+    while (true) {
+      Claim c = claimFor(reader, holdersKey);
+      if (c == null || take(c)) {
+        return c == null ? null : c.server;
+      }
+    }
+  }
+
+  /**
+   * The planned read {@code reader}'s chunk held by the holders with {@code holdersKey} would
+   * take next, taking nothing yet ({@link #take}); null when no live plan covers it.
+   * Lock-free.
+   */
+  public Claim claimFor(String reader, long holdersKey) {
     Map<Long, Slot> byHolders = index.get(reader);
     if (byHolders == null) {
       return null;
     }
     Slot slot = byHolders.get(holdersKey);
-    return slot == null ? null : next(slot, clock.getAsLong());
+    return slot == null ? null : peek(slot, clock.getAsLong());
+  }
+
+  /**
+   * Counts {@code claim} as served. False if another read took that planned read first (then
+   * nothing is counted); a pick among plans already served in full always succeeds.
+   */
+  public boolean take(Claim claim) {
+    if (claim.part == null) {
+      Slot.CYCLE.incrementAndGet(claim.slot);
+      return true;
+    }
+    if (!Part.TAKEN.compareAndSet(claim.part, claim.index, claim.index + 1)) {
+      return false;
+    }
+    claim.part.plan.served.incrementAndGet();
+    outstanding.computeIfPresent(claim.server, (dn, n) -> n == 1 ? null : n - 1);
+    return true;
   }
 
   // Planned reads of live parts in plan order; once all are served, round-robin over them.
-  private String next(Slot slot, long now) {
+  private static Claim peek(Slot slot, long now) {
     int live = 0;
     for (Part p : slot.parts) {
       if (!p.plan.liveAt(now)) {
         continue;
       }
-      if (p.taken < p.servers.length) {
-        int i = Part.TAKEN.getAndIncrement(p);
-        if (i < p.servers.length) {
-          p.plan.served.incrementAndGet();
-          outstanding.computeIfPresent(p.servers[i], (dn, n) -> n == 1 ? null : n - 1);
-          return p.servers[i];
-        }
+      int i = p.taken;
+      if (i < p.servers.length) {
+        return new Claim(slot, p, i, p.servers[i]);
       }
       live += p.servers.length;
     }
     if (live == 0) {
       return null;
     }
-    long c = Math.floorMod(Slot.CYCLE.getAndIncrement(slot), (long) live);
+    long c = Math.floorMod(slot.cycle, (long) live);
     for (Part p : slot.parts) {
       if (p.plan.liveAt(now)) {
         if (c < p.servers.length) {
-          return p.servers[(int) c];
+          return new Claim(slot, null, 0, p.servers[(int) c]);
         }
         c -= p.servers.length;
       }
     }
     return null; // a plan expired between the two passes
+  }
+
+  /** A planned read found by {@link #claimFor}, counted as served by {@link #take}. */
+  public static final class Claim {
+    private final Slot slot;
+    /** Null for a pick among plans already served in full (round-robin). */
+    private final Part part;
+    private final int index;
+    private final String server;
+
+    private Claim(Slot slot, Part part, int index, String server) {
+      this.slot = slot;
+      this.part = part;
+      this.index = index;
+      this.server = server;
+    }
+
+    /** The DataNode (UUID) planned to serve the read. */
+    public String server() {
+      return server;
+    }
   }
 
   /**
