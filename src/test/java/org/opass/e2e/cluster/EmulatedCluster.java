@@ -45,6 +45,10 @@ import org.apache.hadoop.net.StaticMapping;
  * storage directory per DataNode (unless {@link EmulatedClusterBuilder#storageTypes} asks for more). Unlike
  * MiniDFSCluster, {@code considerLoad} is on by default, as shipped.
  *
+ * <p>HA ({@link EmulatedClusterBuilder#highAvailability}): two NameNodes of nameservice
+ * {@code ns1} with three JournalNodes; the methods that name "the NameNode" mean the active one,
+ * {@link #failover} switches it, and clients of {@link #uri()} fail over by themselves.
+ *
  * <p>Start with {@link #builder()}; {@link #close()} stops everything and deletes the base
  * directory. Run one cluster at a time in a JVM: the rack map ({@code StaticMapping}) is global.
  */
