@@ -263,9 +263,9 @@ public final class EmulatedCluster implements AutoCloseable {
   /**
    * Makes the standby NameNode active, the active one stepping down ({@link Failover#GRACEFUL})
    * or stopped first ({@link Failover#KILLED}; {@link #restartStandby} brings it back as the
-   * standby). Clients of {@link #uri()} fail over by themselves. Returns the new active's index.
+   * standby). Clients of {@link #uri()} fail over by themselves.
    */
-  public synchronized int failover(Failover how) throws IOException {
+  public synchronized void failover(Failover how) throws IOException {
     if (ha == null) {
       throw new UnsupportedOperationException("not an HA cluster: builder().highAvailability()");
     }
@@ -278,17 +278,15 @@ public final class EmulatedCluster implements AutoCloseable {
     }
     cluster.transitionToActive(to);
     active = to;
-    return to;
   }
 
   /**
-   * Starts NameNode {@code k} of an HA cluster again after {@link Failover#KILLED}: a standby.
-   * Returns once every DataNode is registered with it, so that it can take over.
+   * (Re)starts the NameNode of an HA cluster that is not active, after {@link Failover#KILLED}
+   * the killed one: a standby. Returns once every DataNode is registered with it, so that it
+   * can take over.
    */
-  public synchronized void restartStandby(int k) throws IOException, InterruptedException {
-    if (k == active) {
-      throw new IllegalArgumentException("NameNode " + k + " is the active one");
-    }
+  public synchronized void restartStandby() throws IOException, InterruptedException {
+    int k = 1 - active;
     cluster.restartNameNode(k, false);
     long deadline = System.nanoTime() + SETTLE_TIMEOUT.toNanos();
     while (cluster.getNamesystem(k).getBlockManager().getDatanodeManager()
@@ -298,6 +296,16 @@ public final class EmulatedCluster implements AutoCloseable {
       }
       Thread.sleep(POLL_MILLIS);
     }
+  }
+
+  /**
+   * Counts keyed by DataNode address ({@code ip:port}, as a plan's {@code served_by_datanode}
+   * names them), as an array indexed by DataNode.
+   */
+  public long[] byDataNode(Map<String, Integer> byAddress) {
+    long[] out = new long[size()];
+    byAddress.forEach((address, n) -> out[dataNodeIndexOf(address)] += n);
+    return out;
   }
 
   /** The DataNode records of every running NameNode (one, or two on an HA cluster). */

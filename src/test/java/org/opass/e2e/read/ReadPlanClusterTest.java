@@ -22,7 +22,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.stream.IntStream;
@@ -140,12 +139,6 @@ class ReadPlanClusterTest {
     return reads;
   }
 
-  private static long[] perDataNode(Map<String, Integer> byAddress) {
-    long[] out = new long[DATANODES];
-    byAddress.forEach((addr, n) -> out[cluster.dataNodeIndexOf(addr)] += n);
-    return out;
-  }
-
   /**
    * The plugin locates a plan's blocks through the NameNode's own {@code getBlockLocations},
    * which sorts them with our topology; {@code BalancingNetworkTopology#withoutBalancing}
@@ -210,7 +203,7 @@ class ReadPlanClusterTest {
     assertEquals(plan.optimalMaxLoad(), plan.maxLoad());
     assertTrue(plan.maxLoad() >= 3, plan.json());
     long[] served = readAll(readerOf);
-    assertArrayEquals(perDataNode(plan.servedByDatanode()), served, plan.json());
+    assertArrayEquals(cluster.byDataNode(plan.servedByDatanode()), served, plan.json());
     assertEquals(plan.maxLoad(), Arrays.stream(served).max().orElseThrow());
     assertEquals(FILES, topology().plans().plans().get(0).served());
   }
@@ -225,8 +218,8 @@ class ReadPlanClusterTest {
     }
     ReadPlanClient.Result a = as("alice", () -> client().submit(batch(readerA)));
     ReadPlanClient.Result b = as("bob", () -> client().submit(batch(readerB)));
-    long[] both = perDataNode(a.servedByDatanode());
-    long[] onlyB = perDataNode(b.servedByDatanode());
+    long[] both = cluster.byDataNode(a.servedByDatanode());
+    long[] onlyB = cluster.byDataNode(b.servedByDatanode());
     for (int k = 0; k < DATANODES; k++) {
       both[k] += onlyB[k];
     }
@@ -258,7 +251,7 @@ class ReadPlanClusterTest {
     for (int t = 0; t < times; t++) {
       ReadPlanClient.Result plan = client().submit(reads);
       assertEquals(files, plan.reads());
-      long[] one = perDataNode(plan.servedByDatanode());
+      long[] one = cluster.byDataNode(plan.servedByDatanode());
       for (int k = 0; k < DATANODES; k++) {
         planned[k] += one[k];
       }

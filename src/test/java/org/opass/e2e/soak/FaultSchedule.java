@@ -58,15 +58,19 @@ final class FaultSchedule {
       return kind == Kind.FAILOVER_GRACEFUL || kind == Kind.FAILOVER_KILLED;
     }
 
+    /** The kind as the report names it, e.g. {@code failover-killed}. */
+    String kindName() {
+      return kind.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+    }
+
     @Override
     public String toString() {
       String what = kind == Kind.RACK_LOSS ? "rack " + target
           : kind == Kind.NAMENODE_RESTART || isFailover() ? "NameNode"
           : kind == Kind.CLOCK_JUMP ? (jumpMillis >= 0 ? "+" : "") + jumpMillis + " ms"
           : "DataNode " + target;
-      return "#" + number + " " + kind.name().toLowerCase(java.util.Locale.ROOT)
-          .replace('_', '-') + " (" + what + (holdMillis > 0 ? ", held " + holdMillis + " ms"
-          : "") + ")";
+      return "#" + number + " " + kindName() + " (" + what
+          + (holdMillis > 0 ? ", held " + holdMillis + " ms" : "") + ")";
     }
   }
 

@@ -249,38 +249,16 @@ public final class Soak implements AutoCloseable {
         break;
       }
       case NAMENODE_RESTART:
-        traffic.nameNodeGate().writeLock().lock();
-        try {
-          noteServices(); // their counts, before they go
-          cluster.restartNameNode(Map.of());
-          traffic.nameNodeRestarted();
-          noteServices();
-        } finally {
-          traffic.nameNodeGate().writeLock().unlock();
-        }
+        switchNameNodes(traffic, () -> cluster.restartNameNode(Map.of()));
         break;
       case FAILOVER_GRACEFUL:
-      case FAILOVER_KILLED: {
-        // the plan endpoint's callers do not meet the moment with no active NameNode (a 503
-        // from the standby would count as a fuzz 5xx); HDFS clients fail over by themselves
-        int killed;
-        traffic.nameNodeGate().writeLock().lock();
-        try {
-          noteServices();
-          int active = cluster.failover(f.kind == FaultSchedule.Kind.FAILOVER_KILLED
-              ? EmulatedCluster.Failover.KILLED : EmulatedCluster.Failover.GRACEFUL);
-          killed = f.kind == FaultSchedule.Kind.FAILOVER_KILLED ? 1 - active : -1;
-          traffic.nameNodeRestarted(); // plans lived on the old active
-          noteServices();
-        } finally {
-          traffic.nameNodeGate().writeLock().unlock();
-        }
-        if (killed >= 0) {
-          Thread.sleep(f.holdMillis);
-          cluster.restartStandby(killed);
-        }
+        switchNameNodes(traffic, () -> cluster.failover(EmulatedCluster.Failover.GRACEFUL));
         break;
-      }
+      case FAILOVER_KILLED:
+        switchNameNodes(traffic, () -> cluster.failover(EmulatedCluster.Failover.KILLED));
+        Thread.sleep(f.holdMillis);
+        cluster.restartStandby();
+        break;
       case CLOCK_JUMP:
         clock.jump(cluster, Duration.ofMillis(f.jumpMillis));
         noteServices();
@@ -288,6 +266,28 @@ public final class Soak implements AutoCloseable {
         break;
       default:
         throw new IllegalStateException("no such fault: " + f.kind);
+    }
+  }
+
+  private interface NameNodeSwitch {
+    void run() throws Exception;
+  }
+
+  /**
+   * Restarts or fails over the NameNode with the plan endpoint's callers held at the gate: they
+   * never meet a NameNode that is down or a standby (whose 503 would count as a fuzz 5xx); HDFS
+   * clients are not held, and retry or fail over by themselves. Plans of the old NameNode are
+   * gone after it.
+   */
+  private void switchNameNodes(Traffic traffic, NameNodeSwitch change) throws Exception {
+    traffic.nameNodeGate().writeLock().lock();
+    try {
+      noteServices(); // their counts, before they go
+      change.run();
+      traffic.nameNodeRestarted();
+      noteServices();
+    } finally {
+      traffic.nameNodeGate().writeLock().unlock();
     }
   }
 

@@ -11,6 +11,7 @@ public final class SoakReport {
   private static final int KEPT = 20;
 
   int faultsInjected;
+  int failoversInjected;
   final Map<String, Integer> faultsByKind = new TreeMap<>();
   /** What each fault found wrong, in order (empty lists for faults that found nothing). */
   final List<String> violationSamples = new ArrayList<>();
@@ -44,8 +45,10 @@ public final class SoakReport {
 
   void fault(FaultSchedule.Fault f, List<String> found) {
     faultsInjected++;
-    faultsByKind.merge(f.kind.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'), 1,
-        Integer::sum);
+    if (f.isFailover()) {
+      failoversInjected++;
+    }
+    faultsByKind.merge(f.kindName(), 1, Integer::sum);
     violated(f.toString(), found);
   }
 
@@ -110,8 +113,7 @@ public final class SoakReport {
 
   /** NameNode failovers among the faults, graceful and killed. */
   public int failoversInjected() {
-    return faultsByKind.getOrDefault("failover-graceful", 0)
-        + faultsByKind.getOrDefault("failover-killed", 0);
+    return failoversInjected;
   }
 
   public Map<String, Integer> faultsByKind() {

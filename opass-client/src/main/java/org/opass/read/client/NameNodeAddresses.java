@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.DFSUtilClient;
+import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
 import org.apache.hadoop.net.NetUtils;
 
 /**
@@ -14,9 +15,8 @@ import org.apache.hadoop.net.NetUtils;
  * NameNode of an HA nameservice, or the one NameNode of {@code hdfs://host:port}.
  */
 final class NameNodeAddresses {
+  /** {@code DFSConfigKeys.DFS_HTTP_POLICY_KEY}, on the NameNode's side of Hadoop's jars. */
   private static final String HTTP_POLICY = "dfs.http.policy";
-  private static final String HTTP_ADDRESS = "dfs.namenode.http-address";
-  private static final String HTTPS_ADDRESS = "dfs.namenode.https-address";
 
   private NameNodeAddresses() {
   }
@@ -37,8 +37,11 @@ final class NameNodeAddresses {
       }
       return out;
     }
-    String key = https ? HTTPS_ADDRESS : HTTP_ADDRESS;
-    String address = conf.getTrimmed(key, https ? "0.0.0.0:9871" : "0.0.0.0:9870");
+    String key = https ? HdfsClientConfigKeys.DFS_NAMENODE_HTTPS_ADDRESS_KEY
+        : HdfsClientConfigKeys.DFS_NAMENODE_HTTP_ADDRESS_KEY;
+    String address = conf.getTrimmed(key, "0.0.0.0:" + (https
+        ? HdfsClientConfigKeys.DFS_NAMENODE_HTTPS_PORT_DEFAULT
+        : HdfsClientConfigKeys.DFS_NAMENODE_HTTP_PORT_DEFAULT));
     InetSocketAddress a = NetUtils.createSocketAddr(address, 0, key);
     // a NameNode listening on every interface is reached at its file system URI's host
     String host = a.getAddress() != null && a.getAddress().isAnyLocalAddress() ? fs.getHost()

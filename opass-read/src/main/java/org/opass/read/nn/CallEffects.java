@@ -21,7 +21,7 @@ final class CallEffects {
   private static final ThreadLocal<CallEffects> CURRENT =
       ThreadLocal.withInitial(CallEffects::new);
 
-  private Object call;
+  private Server.Call call;
   private Heatmap heatmap;
   private Heatmap.Row row;
   private String uuid;
