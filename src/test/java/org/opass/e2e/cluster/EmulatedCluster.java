@@ -1,6 +1,8 @@
 package org.opass.e2e.cluster;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.lang.reflect.Method;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,7 +25,9 @@ import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeManager;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.hdfs.server.datanode.DataNodeThrottles;
 import org.apache.hadoop.hdfs.server.namenode.NameNode;
+import org.apache.hadoop.hdfs.server.namenode.NameNodeRpcServer;
 import org.apache.hadoop.http.HttpConfig;
+import org.apache.hadoop.ipc.RPC;
 import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.net.StaticMapping;
 
@@ -272,12 +276,53 @@ public final class EmulatedCluster implements AutoCloseable {
     int from = active;
     int to = 1 - from;
     if (how == Failover.KILLED) {
+      silence(cluster.getNameNode(from));
       cluster.shutdownNameNode(from);
     } else {
       cluster.transitionToStandby(from);
     }
     cluster.transitionToActive(to);
     active = to;
+  }
+
+  /**
+   * Stops a NameNode's RPC servers (client, and service and lifeline where configured) and
+   * waits for their connections to close, as a dying process drops them. Only then may
+   * {@code NameNode#stop} run: it closes the edit log before it stops its RPC servers, and a
+   * call served in between fails on Hadoop's own {@code assert isOpenForWrite()} in
+   * {@code FSEditLogAsync#logEdit}, an answer no killed process gives ({@code docs/hadoop-facts.md}).
+   */
+  private static void silence(NameNode nn) throws IOException {
+    List<RPC.Server> servers = new ArrayList<>();
+    NameNodeRpcServer rpc = (NameNodeRpcServer) nn.getRpcServer();
+    servers.add(rpc.getClientRpcServer());
+    for (String getter : new String[] {"getServiceRpcServer", "getLifelineRpcServer"}) {
+      try { // package-private in every release we run on
+        Method m = NameNodeRpcServer.class.getDeclaredMethod(getter);
+        m.setAccessible(true);
+        RPC.Server s = (RPC.Server) m.invoke(rpc);
+        if (s != null) {
+          servers.add(s);
+        }
+      } catch (ReflectiveOperationException e) {
+        throw new IOException("NameNodeRpcServer#" + getter + " of this Hadoop release", e);
+      }
+    }
+    servers.forEach(RPC.Server::stop);
+    long deadline = System.nanoTime() + SETTLE_TIMEOUT.toNanos();
+    for (RPC.Server s : servers) {
+      while (s.getNumOpenConnections() > 0) {
+        if (System.nanoTime() > deadline) {
+          throw new IOException("the killed NameNode's RPC connections did not close");
+        }
+        try {
+          Thread.sleep(POLL_MILLIS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new InterruptedIOException("killing a NameNode");
+        }
+      }
+    }
   }
 
   /**
