@@ -16,19 +16,29 @@ public final class MiniYarn {
 
   /** YARN with {@code nodeManagers} NodeManagers over {@code base}'s {@code fs.defaultFS}. */
   public static MiniMRYarnCluster start(Configuration base, String name, int nodeManagers) {
+    return start(base, name, nodeManagers, "");
+  }
+
+  /**
+   * As {@link #start(Configuration, String, int)}, with {@code taskJvmOpts} added to the
+   * ApplicationMaster's and the tasks' JVM options.
+   */
+  public static MiniMRYarnCluster start(Configuration base, String name, int nodeManagers,
+      String taskJvmOpts) {
     Configuration y = new Configuration(base);
     y.setInt("yarn.nodemanager.resource.memory-mb", 8192);
     y.setInt("yarn.scheduler.minimum-allocation-mb", 256);
     y.setInt("yarn.app.mapreduce.am.resource.mb", 512);
     // Hadoop 3.4 opens java.base to its task JVMs by itself; on 3.3, which predates Java 17,
     // an operator running Java 17 must add this (bin/compat runs the tests on 3.3.6)
-    String opens = VersionInfo.getVersion().startsWith("3.3.")
-        ? " --add-opens java.base/java.lang=ALL-UNNAMED" : "";
-    y.set("yarn.app.mapreduce.am.command-opts", "-Xmx400m" + opens);
+    String opts = "-Xmx400m" + (VersionInfo.getVersion().startsWith("3.3.")
+        ? " --add-opens java.base/java.lang=ALL-UNNAMED" : "")
+        + (taskJvmOpts.isEmpty() ? "" : " " + taskJvmOpts);
+    y.set("yarn.app.mapreduce.am.command-opts", opts);
     y.setInt("mapreduce.map.memory.mb", 512);
     y.setInt("mapreduce.reduce.memory.mb", 512);
-    y.set("mapreduce.map.java.opts", "-Xmx400m" + opens);
-    y.set("mapreduce.reduce.java.opts", "-Xmx400m" + opens);
+    y.set("mapreduce.map.java.opts", opts);
+    y.set("mapreduce.reduce.java.opts", opts);
     y.setBoolean("yarn.nodemanager.vmem-check-enabled", false);
     // a NodeManager stopping waits for its applications' clean-up up to these two plus 1 s,
     // about half a minute in all with the jobs of a test class done: nothing left to kill

@@ -10,16 +10,10 @@ import java.io.IOException;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Random;
-import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FSDataOutputStream;
-import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.io.BytesWritable;
-import org.apache.hadoop.io.LongWritable;
-import org.apache.hadoop.io.SequenceFile;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
@@ -88,7 +82,7 @@ class AccessJobTest {
     conf.set(PatternConfig.STRIDED_START, "1000"); // regions straddle block boundaries
     assertEquals(0, ToolRunner.run(conf, new ExtractRegions(),
         new String[] {"/mrap/data", "/mrap/out"}));
-    assertTheRegions(read(new Path("/mrap/out"), conf));
+    assertTheRegions(MrapReads.jobOutput(new Path("/mrap/out"), conf));
   }
 
   /** The 51 regions of 4 KiB every 20 KiB from byte 1000, keyed by logical offset. */
@@ -152,23 +146,6 @@ class AccessJobTest {
     assertEquals(51, regions);
     assertEquals(0, ToolRunner.run(conf, new ExtractRegions(),
         new String[] {"/mrap/data", "/mrap/out-virtual"}));
-    assertTheRegions(read(new Path("/mrap/out-virtual"), conf));
-  }
-
-  /** Every (key, value) of the job's SequenceFile outputs. */
-  static Map<Long, byte[]> read(Path out, Configuration conf) throws IOException {
-    Map<Long, byte[]> records = new TreeMap<>();
-    FileSystem fs = out.getFileSystem(conf);
-    for (FileStatus part : fs.listStatus(out, p -> p.getName().startsWith("part-"))) {
-      try (SequenceFile.Reader r = new SequenceFile.Reader(conf,
-          SequenceFile.Reader.file(part.getPath()))) {
-        LongWritable key = new LongWritable();
-        BytesWritable value = new BytesWritable();
-        while (r.next(key, value)) {
-          records.put(key.get(), value.copyBytes());
-        }
-      }
-    }
-    return records;
+    assertTheRegions(MrapReads.jobOutput(new Path("/mrap/out-virtual"), conf));
   }
 }

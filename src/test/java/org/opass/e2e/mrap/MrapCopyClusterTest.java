@@ -89,7 +89,7 @@ class MrapCopyClusterTest {
     conf.set(PatternConfig.STRIDED_COUNT, "204");
     assertEquals(0, ToolRunner.run(conf, new ExtractRegions(),
         new String[] {"/mrap/particles", "/mrap/particles-regions"}));
-    Map<Long, byte[]> records = AccessJobTest.read(new Path("/mrap/particles-regions"), conf);
+    Map<Long, byte[]> records = MrapReads.jobOutput(new Path("/mrap/particles-regions"), conf);
     assertEquals(204, records.size());
     for (int k = 0; k < 204; k++) {
       int offset = k * 20 * 1024;

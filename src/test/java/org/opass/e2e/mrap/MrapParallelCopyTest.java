@@ -14,11 +14,9 @@ import java.io.InterruptedIOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
@@ -34,10 +32,7 @@ import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.mrap.copy.CopyOptions;
 import org.opass.mrap.copy.MrapCopy;
 import org.opass.mrap.copy.RestructuringCopy;
-import org.opass.mrap.layout.RestructuredLayout;
 import org.opass.mrap.mapreduce.MrapConf;
-import org.opass.mrap.mapreduce.RestructuredFiles;
-import org.opass.mrap.pattern.PatternConfig;
 
 /**
  * {@code mrap-copy}'s parallel mode on the LocalJobRunner against the emulated cluster's HDFS:
@@ -89,22 +84,6 @@ class MrapParallelCopyTest {
     return out;
   }
 
-  /** The original bytes of a copy: through its layout when restructured. */
-  static byte[] logical(FileSystem fs, Path p) throws IOException {
-    return MrapReads.original(fs, p);
-  }
-
-  /** Every block but the last is a whole chunk: the parts were joined on chunk boundaries. */
-  static void assertChunkAligned(FileSystem fs, Path p) throws IOException {
-    FileStatus st = fs.getFileStatus(p);
-    long block = st.getBlockSize();
-    BlockLocation[] blocks = fs.getFileBlockLocations(st, 0, st.getLen());
-    assertEquals((st.getLen() + block - 1) / block, blocks.length);
-    for (int b = 0; b < blocks.length; b++) {
-      assertEquals(b * block, blocks[b].getOffset(), "block " + b);
-    }
-  }
-
   private static void assertNoLeftovers(FileSystem fs, Path dir) throws IOException {
     for (FileStatus st : fs.listStatus(dir)) {
       assertFalse(st.getPath().getName().contains(".mrap-copy"), "left over: " + st.getPath());
@@ -152,15 +131,15 @@ class MrapParallelCopyTest {
     assertEquals(0, runTool(conf, "-mode", "parallel", "-pattern", pattern.getPath(),
         "/pc/particles", "/pc/restructured"));
     Path dst = new Path("/pc/restructured");
-    assertArrayEquals(data, logical(fs, dst));
-    assertChunkAligned(fs, dst);
+    assertArrayEquals(data, MrapReads.original(fs, dst));
+    MrapReads.assertChunkAligned(fs, dst);
     assertEquals(BLOCK, fs.getFileStatus(dst).getBlockSize());
     assertEquals(2, fs.getFileStatus(dst).getReplication());
     assertNoLeftovers(fs, new Path("/pc"));
     // copied back out plainly, in parallel too: the original bytes
     assertEquals(0, runTool(conf, "-mode", "parallel", "/pc/restructured", "/pc/back"));
     assertArrayEquals(data, readAll(fs, new Path("/pc/back")));
-    assertChunkAligned(fs, new Path("/pc/back"));
+    MrapReads.assertChunkAligned(fs, new Path("/pc/back"));
   }
 
   @Test
@@ -175,7 +154,7 @@ class MrapParallelCopyTest {
         new Path("/pc/from-local"), parallel(null), null);
     assertTrue(r.parallel());
     assertArrayEquals(data, readAll(fs, new Path("/pc/from-local")));
-    assertChunkAligned(fs, new Path("/pc/from-local"));
+    MrapReads.assertChunkAligned(fs, new Path("/pc/from-local"));
 
     conf.set(RestructuringCopy.PARALLEL_BYTES, "1m");
     CopyOptions auto = CopyOptions.builder().build();
@@ -272,7 +251,7 @@ class MrapParallelCopyTest {
     assertNoLeftovers(fs, new Path("/pf"));
     RestructuringCopy.copy(conf, src, dst, parallel(null), null);
     assertArrayEquals(data, readAll(fs, dst));
-    assertChunkAligned(fs, dst);
+    MrapReads.assertChunkAligned(fs, dst);
   }
 
   @Test
@@ -298,7 +277,7 @@ class MrapParallelCopyTest {
       assertTrue(stopped.get(), "the DataNode stopped during the copy");
       assertTrue(r.parallel());
       assertArrayEquals(data, readAll(fs, dst));
-      assertChunkAligned(fs, dst);
+      MrapReads.assertChunkAligned(fs, dst);
       assertNoLeftovers(fs, new Path("/pd"));
     }
   }

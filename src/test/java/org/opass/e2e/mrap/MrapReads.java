@@ -1,5 +1,7 @@
 package org.opass.e2e.mrap;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -7,12 +9,17 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.BytesWritable;
 import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.io.SequenceFile;
 import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.Job;
@@ -202,5 +209,33 @@ public final class MrapReads {
     }
     return wrong == 0 ? null : wrong + " of " + expected.size() + " records wrong, first "
         + first;
+  }
+
+  /** Every (key, value) of the job's SequenceFile outputs. */
+  public static Map<Long, byte[]> jobOutput(Path out, Configuration conf) throws IOException {
+    Map<Long, byte[]> records = new TreeMap<>();
+    FileSystem fs = out.getFileSystem(conf);
+    for (FileStatus part : fs.listStatus(out, p -> p.getName().startsWith("part-"))) {
+      try (SequenceFile.Reader r = new SequenceFile.Reader(conf,
+          SequenceFile.Reader.file(part.getPath()))) {
+        LongWritable key = new LongWritable();
+        BytesWritable value = new BytesWritable();
+        while (r.next(key, value)) {
+          records.put(key.get(), value.copyBytes());
+        }
+      }
+    }
+    return records;
+  }
+
+  /** Every block but the last is a whole chunk: the parts were joined on chunk boundaries. */
+  public static void assertChunkAligned(FileSystem fs, Path p) throws IOException {
+    FileStatus st = fs.getFileStatus(p);
+    long block = st.getBlockSize();
+    BlockLocation[] blocks = fs.getFileBlockLocations(st, 0, st.getLen());
+    assertEquals((st.getLen() + block - 1) / block, blocks.length);
+    for (int b = 0; b < blocks.length; b++) {
+      assertEquals(b * block, blocks[b].getOffset(), "block " + b);
+    }
   }
 }

@@ -2,6 +2,8 @@ package org.opass.e2e.secure;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
@@ -31,6 +33,7 @@ public final class Kerberos implements AutoCloseable {
   private final File keystores;
   private final Map<String, File> keytabs = new LinkedHashMap<>();
   private final File serviceKeytab;
+  private Configuration clusterConf;
 
   /** Starts the KDC in {@code dir} (emptied first). */
   public Kerberos(File dir) throws Exception {
@@ -73,9 +76,16 @@ public final class Kerberos implements AutoCloseable {
 
   /**
    * The settings of a kerberized cluster, for the NameNode, the DataNodes and their clients:
-   * everything but the plugins' own keys.
+   * everything but the plugins' own keys. Made once: the keystores are made with it.
    */
-  public Configuration clusterConf() throws Exception {
+  public synchronized Configuration clusterConf() throws Exception {
+    if (clusterConf == null) {
+      clusterConf = makeClusterConf();
+    }
+    return new Configuration(clusterConf);
+  }
+
+  private Configuration makeClusterConf() throws Exception {
     Configuration conf = new Configuration(false);
     SecurityUtil.setAuthenticationMethod(UserGroupInformation.AuthenticationMethod.KERBEROS,
         conf);
@@ -113,6 +123,52 @@ public final class Kerberos implements AutoCloseable {
     return conf;
   }
 
+  /**
+   * What a kerberized YARN adds to {@link #clusterConf()}: the ResourceManager's, the
+   * NodeManagers' and the JobHistoryServer's principal and keytab (the service principal, as
+   * for HDFS; the ResourceManager's is also the renewer of the jobs' HDFS delegation tokens),
+   * and SPNEGO on their web servers.
+   */
+  public Configuration yarnConf() {
+    Configuration conf = new Configuration(false);
+    String keytab = serviceKeytab.getAbsolutePath();
+    for (String service : new String[] {"yarn.resourcemanager", "yarn.nodemanager",
+        "mapreduce.jobhistory"}) {
+      conf.set(service + ".principal", principal("hdfs"));
+      conf.set(service + ".keytab", keytab);
+      conf.set(service + ".webapp.spnego-principal", "HTTP/localhost@" + realm());
+      conf.set(service + ".webapp.spnego-keytab-file", keytab);
+    }
+    return conf;
+  }
+
+  /**
+   * Writes {@link #clusterConf()} as {@code hdfs-site.xml} on the test classpath: this host's
+   * configuration directory, which Hadoop's daemons read when they make a configuration of
+   * their own, as on a host of a real cluster (a NodeManager's resource localizer reads job
+   * files from HDFS with a {@code new YarnConfiguration()}, and without the host's
+   * {@code dfs.data.transfer.protection} its reads skip the DataNodes' SASL handshake and are
+   * reset). Removed by {@link #close()}.
+   */
+  public void writeHostSite() throws Exception {
+    try (OutputStream out = Files.newOutputStream(hostSite().toPath())) {
+      clusterConf().writeXml(out);
+    }
+  }
+
+  private File hostSite() {
+    return new File(sslConfDir, "hdfs-site.xml");
+  }
+
+  /**
+   * JVM options of a task or ApplicationMaster on this KDC's hosts: where the Kerberos
+   * configuration is, which a host of a kerberized cluster keeps in {@code /etc/krb5.conf}
+   * (UGI asks it for the default realm even in a task that authenticates with tokens only).
+   */
+  public String taskJvmOpts() {
+    return "-Djava.security.krb5.conf=" + kdc.getKrb5conf().getAbsolutePath();
+  }
+
   /** Logs {@code user} in from their keytab (the JVM's Kerberos settings from {@code conf}). */
   public UserGroupInformation login(Configuration conf, String user) throws Exception {
     UserGroupInformation.setConfiguration(conf);
@@ -131,6 +187,7 @@ public final class Kerberos implements AutoCloseable {
   public void close() throws Exception {
     try {
       KeyStoreTestUtil.cleanupSSLConfig(keystores.getAbsolutePath(), sslConfDir);
+      Files.deleteIfExists(hostSite().toPath());
     } finally {
       kdc.stop();
       UserGroupInformation.reset();
