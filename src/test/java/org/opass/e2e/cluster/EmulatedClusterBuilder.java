@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.TimeUnit;
 import javax.net.SocketFactory;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
@@ -14,9 +15,11 @@ import org.apache.hadoop.fs.StorageType;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
 import org.apache.hadoop.hdfs.qjournal.MiniQJMHACluster;
 import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.hdfs.server.datanode.DataNodeThrottles;
+import org.apache.hadoop.hdfs.server.namenode.ha.ObserverReadProxyProvider;
 import org.apache.hadoop.hdfs.util.DataTransferThrottler;
 import org.apache.hadoop.net.StaticMapping;
 import org.opass.e2e.sim.DiskModel;
@@ -39,6 +42,7 @@ public final class EmulatedClusterBuilder {
   private boolean stockConsiderLoad = true;
   private StorageType[][] storageTypes;
   private boolean highAvailability;
+  private int observers;
   private final Configuration overlay = new Configuration(false);
 
   EmulatedClusterBuilder() {
@@ -153,6 +157,21 @@ public final class EmulatedClusterBuilder {
   }
 
   /**
+   * An HA cluster ({@link #highAvailability}) with {@code n} more NameNodes as observers
+   * (NameNodes 2 to n+1; Hadoop 3.3+), tailing the edits in progress every 100 ms, and every
+   * client of the cluster reading through them ({@code ObserverReadProxyProvider}, with an
+   * msync before each read), as an operator who enables observer reads sets it up.
+   */
+  public EmulatedClusterBuilder observers(int n) {
+    if (n < 1) {
+      throw new IllegalArgumentException("observers: " + n + " (at least 1)");
+    }
+    this.highAvailability = true;
+    this.observers = n;
+    return this;
+  }
+
+  /**
    * Adds the properties set in {@code settings} (not the ones it loaded from Hadoop's
    * {@code *-default.xml}) to the configuration of the NameNode, the DataNodes and every
    * client, e.g. {@code dfs.block.replicator.classname}. The builder's own settings win.
@@ -209,8 +228,14 @@ public final class EmulatedClusterBuilder {
     MiniDFSCluster.Builder dfs;
     if (highAvailability) {
       conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, dir.getAbsolutePath()); // 3.3: no File
+      if (observers > 0) { // as Hadoop's ObserverNameNode guide sets them up
+        conf.setBoolean(DFSConfigKeys.DFS_NAMENODE_STATE_CONTEXT_ENABLED_KEY, true);
+        conf.setBoolean(DFSConfigKeys.DFS_HA_TAILEDITS_INPROGRESS_KEY, true);
+        conf.setTimeDuration(DFSConfigKeys.DFS_HA_TAILEDITS_PERIOD_KEY, 100,
+            TimeUnit.MILLISECONDS);
+      }
       ha = new MiniQJMHACluster.Builder(conf).baseDir(new File(dir, "journal").getPath())
-          .setNumNameNodes(2);
+          .setNumNameNodes(2 + observers);
       dfs = ha.getDfsBuilder();
     } else {
       dfs = new MiniDFSCluster.Builder(conf, dir);
@@ -231,6 +256,17 @@ public final class EmulatedClusterBuilder {
       cluster.waitActive();
       if (journaled != null) {
         cluster.transitionToActive(0);
+        for (int k = 2; k < 2 + observers; k++) {
+          cluster.transitionToObserver(k);
+        }
+        if (observers > 0) { // set by MiniQJMHACluster's build to the plain failover provider
+          conf.set(HdfsClientConfigKeys.Failover.PROXY_PROVIDER_KEY_PREFIX + "."
+              + MiniQJMHACluster.NAMESERVICE, ObserverReadProxyProvider.class.getName());
+          // each read first catches up with the active (msync), so a client reads what
+          // another wrote before it: the tests' clients stand for processes of one job
+          conf.set("dfs.client.failover.observer.auto-msync-period."
+              + MiniQJMHACluster.NAMESERVICE, "0ms");
+        }
       }
       for (int nn = 0; nn < cluster.getNumNameNodes(); nn++) {
         cluster.waitFirstBRCompleted(nn, (int) EmulatedCluster.SETTLE_TIMEOUT.toMillis());

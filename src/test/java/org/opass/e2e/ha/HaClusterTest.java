@@ -96,39 +96,12 @@ class HaClusterTest {
         .getDatanodeManager().getNetworkTopology();
   }
 
-  /** Files of one block each, written from host 0, three replicas; returns their contents. */
   private static Map<Path, byte[]> files(String dir, int count, long seed) throws Exception {
-    Map<Path, byte[]> out = new ConcurrentHashMap<>();
-    for (int f = 0; f < count; f++) {
-      Path p = new Path(dir + "/f" + f);
-      byte[] data = TestFiles.randomBytes(BLOCK, seed + f);
-      TestFiles.write(cluster.fileSystemOnHost(0), p, data, (short) 3);
-      out.put(p, data);
-    }
-    for (Path p : out.keySet()) {
-      cluster.replicas().waitFor(p, (short) 3);
-    }
-    return out;
+    return HaFiles.write(cluster, dir, count, BLOCK, seed);
   }
 
-  /**
-   * Each file read by a host holding no replica of it, so the plan picks among three; a reader
-   * never has two files with the same holders, so the DataNode serving each read is exactly the
-   * planned one (a plan serves a reader's reads of equal holders in any order).
-   */
   private static List<PlanRead> remoteReads(List<Path> files) throws IOException {
-    List<PlanRead> reads = new ArrayList<>();
-    Set<String> used = new HashSet<>();
-    for (Path p : files) {
-      Set<Integer> holders = cluster.replicas().holders(p).get(0);
-      for (int reader = 0; reader < DATANODES; reader++) {
-        if (!holders.contains(reader) && used.add(reader + "|" + holders)) {
-          reads.add(PlanRead.wholeFile(p.toString(), cluster.hostName(reader)));
-          break;
-        }
-      } // else no such reader left: the file is not read
-    }
-    return reads;
+    return HaFiles.remoteReads(cluster, files);
   }
 
   @Test

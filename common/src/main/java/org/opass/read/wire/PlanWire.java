@@ -1,5 +1,6 @@
 package org.opass.read.wire;
 
+import java.util.regex.Pattern;
 import org.apache.hadoop.classification.InterfaceAudience;
 import org.apache.hadoop.classification.InterfaceStability;
 
@@ -14,7 +15,9 @@ import org.apache.hadoop.classification.InterfaceStability;
  * counts ({@link #READS}, {@link #LOCAL}, {@link #SKIPPED}), loads ({@link #MAX_LOAD},
  * {@link #ALGORITHM2_MAX_LOAD}, {@link #OPTIMAL_MAX_LOAD}), {@link #SERVED_BY_DATANODE} and the
  * {@link #ASSIGNMENTS}. {@code GET} lists plans ({@link #SCOPE}, {@link #PLANS},
- * {@link #PLANNED_READS}); {@code DELETE ?id=} drops one. A refusal is {@code {"error": "..."}}.
+ * {@link #PLANNED_READS}); {@code DELETE ?id=} drops one. Answers carry the NameNode's
+ * {@link #HA_STATE}; {@code POST ?id=} keeps a copy of another NameNode's plan under its id.
+ * A refusal is {@code {"error": "..."}}.
  */
 @InterfaceAudience.Public
 @InterfaceStability.Evolving
@@ -52,10 +55,17 @@ public final class PlanWire {
   /** A refusal's reason. */
   public static final String ERROR = "error";
   /**
-   * With a 503 from a NameNode that is not the active one of its nameservice: its state
-   * ({@code standby}, {@code observer}, ...). Plans live on the active NameNode.
+   * The answering NameNode's HA state: {@code active} or {@code observer} in an answer (the
+   * NameNodes that sort reads, and hold plans); {@code standby} (or another state) with a 503
+   * from one that does not.
    */
   public static final String HA_STATE = "ha_state";
+  /**
+   * A plan id as NameNodes make them, {@code plan-<instance token>-<n>}: what
+   * {@code POST ?id=} accepts, to keep a copy of a plan of another NameNode under its id.
+   */
+  public static final Pattern PLAN_ID = Pattern.compile(
+      "plan-[0-9a-z]{1,16}-[1-9][0-9]{0,18}");
 
   private PlanWire() {
   }

@@ -42,6 +42,12 @@ import org.opass.read.wire.PlanWire;
  * restart loses it, and the reads it would have served are balanced online by the new active.
  * {@link #live} says whether a plan is still held; submit the reads again to plan them again
  * (plan ids are never reused).
+ *
+ * <p>Observer NameNodes sort the reads of clients of {@code ObserverReadProxyProvider}, so a
+ * plan must be held there too: {@link #submit} gives every observer a copy of the active's
+ * plan under the same id (each observer plans its copy of the same reads itself), and
+ * {@link #delete} drops every copy. An observer that cannot take a copy (down, or out of
+ * room) is skipped: the reads it sorts are balanced online.
  */
 @InterfaceAudience.Public
 @InterfaceStability.Evolving
@@ -236,11 +242,17 @@ public final class ReadPlanClient {
         o.put(PlanWire.LENGTH, r.length());
       }
     }
-    JsonNode out = JSON.readTree(call("POST", "", root.toString()));
+    String body = root.toString();
+    JsonNode out = JSON.readTree(call("POST", "", body));
+    JsonNode id = out.get(PlanWire.ID);
+    if (!id.isNull()) {
+      // a copy of the plan on every other NameNode that takes one: the observers
+      forEachOther("POST", "&id=" + URLEncoder.encode(id.asText(), StandardCharsets.UTF_8),
+          body);
+    }
     Map<String, Integer> served = new LinkedHashMap<>();
     out.get(PlanWire.SERVED_BY_DATANODE).fields()
         .forEachRemaining(e -> served.put(e.getKey(), e.getValue().asInt()));
-    JsonNode id = out.get(PlanWire.ID);
     return new Result(id.isNull() ? null : id.asText(), out.get(PlanWire.READS).asInt(),
         out.get(PlanWire.LOCAL).asInt(), out.get(PlanWire.MAX_LOAD).asLong(),
         out.get(PlanWire.ALGORITHM2_MAX_LOAD).asLong(),
@@ -248,9 +260,42 @@ public final class ReadPlanClient {
         out.toString());
   }
 
-  /** Drops one of this user's plans before it expires. */
+  /** Drops one of this user's plans before it expires, and its copies on observers. */
   public void delete(String id) throws IOException {
-    call("DELETE", "&id=" + URLEncoder.encode(id, StandardCharsets.UTF_8), null);
+    String query = "&id=" + URLEncoder.encode(id, StandardCharsets.UTF_8);
+    RefusedException lost = null;
+    try {
+      call("DELETE", query, null);
+    } catch (RefusedException e) {
+      if (e.status() != 404 || nameNodes.size() == 1) {
+        throw e;
+      }
+      lost = e; // lost in a failover, say: an observer's copy may still be there
+    }
+    if (forEachOther("DELETE", query, null) == 0 && lost != null) {
+      throw lost;
+    }
+  }
+
+  /**
+   * Sends a request to every NameNode but the active one, for the observers; the others'
+   * refusals are skipped (a standby's 503, a missing copy's 404, an observer out of room), as
+   * are NameNodes that are down. Returns how many answered 200.
+   */
+  private int forEachOther(String method, String query, String body) throws IOException {
+    int done = 0;
+    for (int k = 0; k < nameNodes.size(); k++) {
+      if (k == active) {
+        continue;
+      }
+      try {
+        call(nameNodes.get(k), method, query, body);
+        done++;
+      } catch (RefusedException | ConnectException e) {
+        // reads this NameNode sorts are balanced online
+      }
+    }
+    return done;
   }
 
   /** This user's live plans (every plan, for the superuser), as the NameNode lists them. */

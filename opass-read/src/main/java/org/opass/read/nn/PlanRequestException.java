@@ -33,9 +33,10 @@ public final class PlanRequestException extends Exception {
   }
 
   /** 503 from a NameNode in {@code haState} (standby, observer): plans live on the active. */
-  static PlanRequestException notActive(String haState) {
-    return new PlanRequestException(503, "this NameNode is " + haState + "; read plans live on "
-        + "the active NameNode of the nameservice: ask it", 0, haState);
+  static PlanRequestException notServing(String haState) {
+    return new PlanRequestException(503, "this NameNode is " + haState + "; read plans are made "
+        + "and listed by the active NameNode of the nameservice: ask it (an observer keeps "
+        + "copies of the active's plans: POST ?id=)", 0, haState);
   }
 
   public int status() {
@@ -47,7 +48,7 @@ public final class PlanRequestException extends Exception {
     return retryAfterSeconds;
   }
 
-  /** The NameNode's HA state when it refused as not active ({@link #notActive}), else null. */
+  /** The NameNode's HA state when it refused as not active ({@link #notServing}), else null. */
   public String haState() {
     return haState;
   }

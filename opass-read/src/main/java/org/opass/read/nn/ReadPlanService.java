@@ -150,16 +150,25 @@ public final class ReadPlanService {
   }
 
   /**
-   * The NameNode's HA state when it is not active (standby, observer, or starting), else null.
-   * Plans are taken and kept by the active NameNode only, the one every client of the
-   * nameservice finds; a standby's would serve no read until a failover.
+   * The NameNode's HA state: {@code active}, {@code observer} (both sort clients' reads, so
+   * both take and keep plans), {@code standby} or {@code not active} (starting).
    */
-  String inactiveState() {
-    if (nameNode.isActiveState()) {
-      return null;
-    }
-    return nameNode.isObserverState() ? "observer"
+  String haState() {
+    return nameNode.isActiveState() ? "active" : nameNode.isObserverState() ? "observer"
         : nameNode.isStandbyState() ? "standby" : "not active";
+  }
+
+  /**
+   * Whether this NameNode sorts clients' reads: the active one, and observers for clients of
+   * {@code ObserverReadProxyProvider}. A standby's plan would serve no read.
+   */
+  boolean sortsReads() {
+    return nameNode.isActiveState() || nameNode.isObserverState();
+  }
+
+  /** Whether this is the active NameNode (the only one, without HA). */
+  boolean isActive() {
+    return nameNode.isActiveState();
   }
 
   public ReadPlanTable plans() {
@@ -186,6 +195,20 @@ public final class ReadPlanService {
   /** Plans the request for {@code user}; returns the response document (UTF-8 JSON). */
   public byte[] submit(UserGroupInformation user, byte[] body)
       throws PlanRequestException, IOException {
+    return submit(user, body, null);
+  }
+
+  /**
+   * Plans the request for {@code user} and keeps the plan under {@code id} (another
+   * NameNode's id for the same reads: a copy held where the reads may be sorted), or under a
+   * new id when null; returns the response document (UTF-8 JSON).
+   */
+  public byte[] submit(UserGroupInformation user, byte[] body, String id)
+      throws PlanRequestException, IOException {
+    if (id != null && !PlanWire.PLAN_ID.matcher(id).matches()) {
+      throw new PlanRequestException(400, "id=" + PlanPaths.shorten(id) + " is not a read plan "
+          + "id (plan-<token>-<n>)");
+    }
     List<PlanRead> asked = PlanRequestParser.parse(body, maxRequestReads);
     String owner = user.getShortUserName();
     Budget budget = budget(owner);
@@ -255,10 +278,10 @@ public final class ReadPlanService {
       throw new PlanRequestException(400, "nothing to plan: every read is empty, of an empty "
           + "file, or starts past the end of its file");
     }
-    return plan(owner, chunks, skipped);
+    return plan(owner, chunks, skipped, id);
   }
 
-  private byte[] plan(String owner, List<BlockRead> chunks, int skipped)
+  private byte[] plan(String owner, List<BlockRead> chunks, int skipped, String id)
       throws PlanRequestException, IOException {
     StrategyComparison both;
     BalanceResult chosen;
@@ -294,9 +317,11 @@ public final class ReadPlanService {
       }
       if (!planned.isEmpty()) {
         try {
-          info = plans.add(owner, planned);
+          info = plans.add(owner, planned, id);
         } catch (ReadPlanTable.PlanLimitException e) {
           throw limitRefusal(e);
+        } catch (IllegalStateException e) {
+          throw new PlanRequestException(409, e.getMessage());
         }
       }
     }
@@ -325,6 +350,7 @@ public final class ReadPlanService {
     try (JsonGenerator g = JSON.createGenerator(out)) {
       g.writeStartObject();
       g.writeStringField(PlanWire.SCOPE, all ? "all" : "own");
+      g.writeStringField(PlanWire.HA_STATE, haState());
       g.writeArrayFieldStart(PlanWire.PLANS);
       long reads = 0;
       for (ReadPlanTable.PlanInfo p : shown) {
@@ -458,6 +484,7 @@ public final class ReadPlanService {
         g.writeStringField(PlanWire.ID, info.id());
       }
       g.writeStringField(PlanWire.OWNER, owner);
+      g.writeStringField(PlanWire.HA_STATE, haState());
       g.writeNumberField(PlanWire.EXPIRES_IN_MS,
           info == null ? 0 : info.expiresMillis() - info.createdMillis());
       g.writeStringField(PlanWire.STRATEGY, chosen.strategy().name().toLowerCase(Locale.ROOT));

@@ -27,17 +27,22 @@ import org.slf4j.LoggerFactory;
  * token through the web server's authentication filter on a secure one).
  * <ul>
  *   <li>{@code POST} a request document ({@link ReadPlanService}; JSON whatever the
- *   {@code Content-Type}, so {@code curl -d @plan.json} works too): 200 and the plan.</li>
+ *   {@code Content-Type}, so {@code curl -d @plan.json} works too): 200 and the plan;
+ *   {@code POST ?id=plan-...}: the same, kept under that id (an observer's copy of the
+ *   active's plan).</li>
  *   <li>{@code GET}: the caller's live plans (every plan, for the superuser).</li>
  *   <li>{@code DELETE ?id=plan-N}: drops one of the caller's plans.</li>
  * </ul>
- * Every other answer is {@code {"error": "..."}} naming the problem: 400 bad request, 401 not
- * authenticated, 403 not allowed, 404 no such file or plan, 405 method, 408 body too slow,
- * 413 too big (split it), 415 a form-encoded body that reached the endpoint already read (only
- * if {@link KeepBodyFilter} could not be mapped), 429 the caller's share of plans is used up,
- * 503 busy or full (both with {@code Retry-After}) or not the active NameNode of an HA
- * nameservice (with {@code "ha_state"}: standby, observer), 500 our own failure (logged once per cause on the
- * NameNode; reads then fall back to online balancing). No exception text or stack trace is
+ * On an HA nameservice the active NameNode serves all three; an observer, which sorts the reads
+ * of {@code ObserverReadProxyProvider} clients, serves {@code POST ?id=} and {@code DELETE};
+ * answers carry the NameNode's {@code "ha_state"}. Every other answer is
+ * {@code {"error": "..."}} naming the problem: 400 bad request, 401 not authenticated, 403 not
+ * allowed, 404 no such file or plan, 405 method, 408 body too slow, 409 a plan id in use, 413
+ * too big (split it), 415 a form-encoded body that reached the endpoint already read (only if
+ * {@link KeepBodyFilter} could not be mapped), 429 the caller's share of plans is used up, 503
+ * busy or full (both with {@code Retry-After}) or a NameNode that does not serve the request
+ * (with {@code "ha_state"}: standby, observer), 500 our own failure (logged once per cause on
+ * the NameNode; reads then fall back to online balancing). No exception text or stack trace is
  * sent, whatever fails, {@code StackOverflowError} included.
  */
 @InterfaceAudience.Private
@@ -113,9 +118,12 @@ public class ReadPlanServlet extends HttpServlet {
       // what a SPNEGO client (Hadoop's AuthenticatedURL) sends with its token, and expects 200
       return object("allow", ALLOW);
     }
-    String haState = service.inactiveState();
-    if (haState != null) {
-      throw PlanRequestException.notActive(haState);
+    // An observer sorts the reads of ObserverReadProxyProvider clients: it keeps copies of the
+    // active's plans (POST ?id=) and drops them (DELETE); plans are made and listed by the
+    // active. A standby sorts no read.
+    boolean copyHolder = !service.isActive() && service.sortsReads();
+    if (!service.sortsReads() || copyHolder && "GET".equals(method)) {
+      throw PlanRequestException.notServing(service.haState());
     }
     if ("POST".equals(method)) {
       return post(service, req);
@@ -129,7 +137,7 @@ public class ReadPlanServlet extends HttpServlet {
         throw new PlanRequestException(400, "DELETE needs ?id=<plan id>");
       }
       service.delete(caller(req), id);
-      return object("deleted", id);
+      return object("deleted", id, PlanWire.HA_STATE, service.haState());
     }
     throw new PlanRequestException(405, "method " + PlanPaths.shorten(method)
         + " is not supported: POST a plan, GET your plans, DELETE ?id=<plan id>");
@@ -157,7 +165,12 @@ public class ReadPlanServlet extends HttpServlet {
     }
     try {
       byte[] body = readBody(req.getInputStream(), max, declared);
-      return service.submit(caller(req), body);
+      // after the body: a form-encoded body must not be parsed as parameters
+      String id = req.getParameter("id");
+      if (id == null && !service.isActive()) {
+        throw PlanRequestException.notServing(service.haState());
+      }
+      return service.submit(caller(req), body, id);
     } finally {
       service.end();
     }

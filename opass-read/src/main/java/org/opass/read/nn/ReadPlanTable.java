@@ -435,12 +435,25 @@ public final class ReadPlanTable {
   }
 
   /**
-   * Adds a plan of {@code owner}'s.
+   * Adds a plan of {@code owner}'s under a new id.
    *
    * @throws PlanLimitException if it does not fit, even after evicting finished plans
    * @throws IllegalArgumentException if {@code reads} is empty
    */
   public PlanInfo add(String owner, List<PlannedRead> reads) throws PlanLimitException {
+    return add(owner, reads, null);
+  }
+
+  /**
+   * Adds a plan of {@code owner}'s under {@code id} (a copy of another NameNode's plan), or a
+   * new id when null.
+   *
+   * @throws PlanLimitException if it does not fit, even after evicting finished plans
+   * @throws IllegalArgumentException if {@code reads} is empty
+   * @throws IllegalStateException if a live plan has that id
+   */
+  public PlanInfo add(String owner, List<PlannedRead> reads, String id)
+      throws PlanLimitException {
     if (reads.isEmpty()) {
       throw new IllegalArgumentException("a plan needs at least one read");
     }
@@ -454,6 +467,9 @@ public final class ReadPlanTable {
     synchronized (lock) {
       long now = clock.getAsLong();
       expire(now);
+      if (id != null && plans.containsKey(id)) {
+        throw new IllegalStateException("read plan id " + id + " is in use");
+      }
       if (!userFits(owner, n)) {
         evictFinished(owner, n);
         if (!userFits(owner, n)) {
@@ -467,8 +483,11 @@ public final class ReadPlanTable {
           throw totalFull(plans.size(), plannedReads, n);
         }
       }
-      StoredPlan plan = new StoredPlan("plan-" + instance + "-" + ids.incrementAndGet(), owner, now,
-          now + limits.ttlMillis, reads);
+      String planId = id;
+      while (planId == null || plans.containsKey(planId)) { // a copy may have taken one of ours
+        planId = "plan-" + instance + "-" + ids.incrementAndGet();
+      }
+      StoredPlan plan = new StoredPlan(planId, owner, now, now + limits.ttlMillis, reads);
       link(plan);
       return plan.info();
     }

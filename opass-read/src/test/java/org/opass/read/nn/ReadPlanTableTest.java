@@ -89,6 +89,22 @@ class ReadPlanTableTest {
     assertEquals(2, p.plans().get(0).served());
   }
 
+  /** An observer's copy of the active's plan keeps the active's id; ids never collide. */
+  @Test
+  void aCopyKeepsItsIdAndNoIdIsHeldTwice() throws Exception {
+    ReadPlanTable p = plans(10);
+    String own = p.add("alice", List.of(read("r", "a", "a", "b"))).id();
+    String prefix = own.substring(0, own.lastIndexOf('-') + 1);
+    assertEquals("plan-x-7", p.add("bob", List.of(read("r", "b", "a", "b")), "plan-x-7").id());
+    IllegalStateException inUse = assertThrows(IllegalStateException.class,
+        () -> p.add("carol", List.of(read("r", "b", "a", "b")), "plan-x-7"));
+    assertTrue(inUse.getMessage().contains("plan-x-7"), inUse.getMessage());
+    // a copy took this table's next id: the table's own next plan skips it
+    p.add("bob", List.of(read("r", "b", "a", "b")), prefix + "2");
+    assertEquals(prefix + "3", p.add("alice", List.of(read("r", "a", "a", "b"))).id());
+    assertEquals(4, p.plans().size());
+  }
+
   @Test
   void plansExpireAfterTheirTtl() throws Exception {
     ReadPlanTable p = plans(10);
