@@ -290,7 +290,8 @@ public final class EmulatedCluster implements AutoCloseable {
    * waits for their connections to close, as a dying process drops them. Only then may
    * {@code NameNode#stop} run: it closes the edit log before it stops its RPC servers, and a
    * call served in between fails on Hadoop's own {@code assert isOpenForWrite()} in
-   * {@code FSEditLogAsync#logEdit}, an answer no killed process gives ({@code docs/hadoop-facts.md}).
+   * {@code FSEditLogAsync#logEdit}, an answer no killed process gives
+   * ({@code docs/hadoop-facts.md}).
    */
   private static void silence(NameNode nn) throws IOException {
     List<RPC.Server> servers = new ArrayList<>();

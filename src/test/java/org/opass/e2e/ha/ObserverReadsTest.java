@@ -18,6 +18,8 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
 import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
 import org.apache.hadoop.hdfs.qjournal.MiniQJMHACluster;
+import org.apache.hadoop.hdfs.server.namenode.FSNamesystem;
+import org.apache.hadoop.hdfs.server.namenode.INode;
 import org.apache.hadoop.hdfs.server.namenode.NameNode;
 import org.apache.hadoop.hdfs.server.namenode.ha.ConfiguredFailoverProxyProvider;
 import org.apache.hadoop.test.GenericTestUtils;
@@ -73,6 +75,27 @@ class ObserverReadsTest {
         .getDatanodeManager().getNetworkTopology();
   }
 
+  /**
+   * Written files, once the observer too knows three replicas of each block: it learns of the
+   * files by tailing the edits and of the replicas from the DataNodes' own reports.
+   */
+  private static Map<Path, byte[]> files(String dir, int count, long seed) throws Exception {
+    Map<Path, byte[]> data = HaFiles.write(cluster, dir, count, BLOCK, seed);
+    FSNamesystem observer = cluster.nameNode(OBSERVER).getNamesystem();
+    // read without the namesystem lock (whose methods differ between releases): a racing
+    // edit at worst makes a poll see nothing or fail, and the next poll looks again
+    GenericTestUtils.waitFor(() -> data.keySet().stream().allMatch(p -> {
+      try {
+        INode file = observer.getFSDirectory().getINode(p.toString());
+        return file != null && Arrays.stream(file.asFile().getBlocks())
+            .allMatch(b -> b.numNodes() == 3);
+      } catch (IOException | RuntimeException e) {
+        return false;
+      }
+    }), 20, 30_000);
+    return data;
+  }
+
   /** Per NameNode: online choices (sorts not served by a plan) and heat grants. */
   private static long[][] sortsAndGrants() {
     long[][] out = new long[3][];
@@ -94,7 +117,7 @@ class ObserverReadsTest {
 
   @Test
   void readsAreSortedAndGrantedOnTheNameNodeTheClientReadsFrom() throws Exception {
-    Map<Path, byte[]> data = HaFiles.write(cluster, "/observer/sorted", 12, BLOCK, 500);
+    Map<Path, byte[]> data = files("/observer/sorted", 12, 500);
     long[][] before = sortsAndGrants();
     int reads = 0;
     for (Map.Entry<Path, byte[]> e : data.entrySet()) {
@@ -138,7 +161,7 @@ class ObserverReadsTest {
    */
   @Test
   void aPlanSubmittedThroughTheNameserviceIsServedWhereTheReadsAreSorted() throws Exception {
-    Map<Path, byte[]> data = HaFiles.write(cluster, "/observer/planned", 8, BLOCK, 600);
+    Map<Path, byte[]> data = files("/observer/planned", 8, 600);
     List<PlanRead> reads = HaFiles.remoteReads(cluster, new ArrayList<>(data.keySet()));
     assertTrue(reads.size() >= 4, "reads: " + reads);
     ReadPlanClient client = ReadPlanClient.forFileSystem(cluster.uri(), conf);

@@ -38,6 +38,7 @@ import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.security.UserGroupInformation.AuthenticationMethod;
 import org.apache.hadoop.security.token.Token;
+import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -134,7 +135,16 @@ class JobsOnKerberizedYarnTest {
     }
   }
 
-  private static int run(org.apache.hadoop.util.Tool tool, Configuration job, String... args)
+  /** A job's configuration with a strided pattern: {@code count} regions of {@code size}. */
+  private static Configuration strided(String size, String spacing, String count) {
+    Configuration job = new Configuration(conf);
+    job.set(PatternConfig.STRIDED_SIZE, size);
+    job.set(PatternConfig.STRIDED_SPACING, spacing);
+    job.set(PatternConfig.STRIDED_COUNT, count);
+    return job;
+  }
+
+  private static int run(Tool tool, Configuration job, String... args)
       throws Exception {
     return asAlice(() -> ToolRunner.run(job, tool, args));
   }
@@ -204,10 +214,7 @@ class JobsOnKerberizedYarnTest {
     byte[] data = new byte[3 << 20];
     new Random(9).nextBytes(data);
     write(HOME + "/data", data);
-    Configuration job = new Configuration(conf);
-    job.set(PatternConfig.STRIDED_SIZE, "64k");
-    job.set(PatternConfig.STRIDED_SPACING, "256k");
-    job.set(PatternConfig.STRIDED_COUNT, "9");
+    Configuration job = strided("64k", "256k", "9");
     job.set(PatternConfig.STRIDED_START, "4097");
     job.set(AccessInputFormat.CHUNKS, "independent");
     assertEquals(0, run(new ExtractRegions(), job, HOME + "/data", HOME + "/regions"));
@@ -270,10 +277,7 @@ class JobsOnKerberizedYarnTest {
     byte[] data = new byte[(3 << 20) + 5000];
     new Random(11).nextBytes(data);
     write(HOME + "/copy-src", data);
-    Configuration job = new Configuration(conf);
-    job.set(PatternConfig.STRIDED_SIZE, "10000");
-    job.set(PatternConfig.STRIDED_SPACING, "30000");
-    job.set(PatternConfig.STRIDED_COUNT, "70");
+    Configuration job = strided("10000", "30000", "70");
     assertEquals(0, run(new MrapCopy(), job, "-D", "dfs.blocksize=256k", "-mode", "parallel",
         HOME + "/copy-src", HOME + "/copy"));
     Map<String, Set<AuthenticationMethod>> concats = AuthAudit.of("concat", "");

@@ -151,7 +151,9 @@ public final class Kerberos implements AutoCloseable {
    * reset). Removed by {@link #close()}.
    */
   public void writeHostSite() throws Exception {
-    try (OutputStream out = Files.newOutputStream(hostSite().toPath())) {
+    File site = hostSite();
+    site.deleteOnExit(); // should close() not run: a later build's tests must not load it
+    try (OutputStream out = Files.newOutputStream(site.toPath())) {
       clusterConf().writeXml(out);
     }
   }
@@ -186,8 +188,8 @@ public final class Kerberos implements AutoCloseable {
   @Override
   public void close() throws Exception {
     try {
-      KeyStoreTestUtil.cleanupSSLConfig(keystores.getAbsolutePath(), sslConfDir);
       Files.deleteIfExists(hostSite().toPath());
+      KeyStoreTestUtil.cleanupSSLConfig(keystores.getAbsolutePath(), sslConfDir);
     } finally {
       kdc.stop();
       UserGroupInformation.reset();

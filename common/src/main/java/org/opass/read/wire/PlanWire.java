@@ -15,8 +15,9 @@ import org.apache.hadoop.classification.InterfaceStability;
  * counts ({@link #READS}, {@link #LOCAL}, {@link #SKIPPED}), loads ({@link #MAX_LOAD},
  * {@link #ALGORITHM2_MAX_LOAD}, {@link #OPTIMAL_MAX_LOAD}), {@link #SERVED_BY_DATANODE} and the
  * {@link #ASSIGNMENTS}. {@code GET} lists plans ({@link #SCOPE}, {@link #PLANS},
- * {@link #PLANNED_READS}); {@code DELETE ?id=} drops one. Answers carry the NameNode's
- * {@link #HA_STATE}; {@code POST ?id=} keeps a copy of another NameNode's plan under its id.
+ * {@link #PLANNED_READS}); {@code DELETE ?id=} drops one. Answers (200) carry the NameNode's
+ * {@link #HA_STATE}; on an observer, {@code POST ?id=} keeps a copy of the active's plan under
+ * its id.
  * A refusal is {@code {"error": "..."}}.
  */
 @InterfaceAudience.Public

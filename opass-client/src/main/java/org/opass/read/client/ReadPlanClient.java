@@ -36,18 +36,20 @@ import org.opass.read.wire.PlanWire;
  * those reads from the replicas it balanced over every tenant's planned load. Authenticates as
  * the current user (SPNEGO on a secure cluster, {@code user.name} otherwise).
  *
- * <p>With an HA nameservice ({@link #forFileSystem}), calls go to its active NameNode, found by
- * asking each NameNode in turn: a standby or observer answers 503 with its state, a stopped
- * one refuses the connection. A plan lives in the active NameNode's memory: a failover or a
- * restart loses it, and the reads it would have served are balanced online by the new active.
- * {@link #live} says whether a plan is still held; submit the reads again to plan them again
- * (plan ids are never reused).
+ * <p>With an HA nameservice ({@link #forFileSystem}), plans are made and listed by its active
+ * NameNode, found by asking each NameNode in turn: a standby or an observer answers those
+ * requests 503 with its state, a stopped one refuses the connection. A plan lives in the
+ * active NameNode's memory: a failover or a restart loses it, and the reads it would have
+ * served are balanced online by the new active. {@link #live} says whether the active still
+ * holds a plan; submit the reads again to plan them again (plan ids are never reused).
  *
  * <p>Observer NameNodes sort the reads of clients of {@code ObserverReadProxyProvider}, so a
  * plan must be held there too: {@link #submit} gives every observer a copy of the active's
  * plan under the same id (each observer plans its copy of the same reads itself), and
  * {@link #delete} drops every copy. An observer that cannot take a copy (down, or out of
- * room) is skipped: the reads it sorts are balanced online.
+ * room) is skipped: the reads it sorts are balanced online. Observers keep their copies
+ * through a failover of the active, until they expire: {@code delete} the old id (it drops
+ * what is left of it) before submitting the reads again.
  */
 @InterfaceAudience.Public
 @InterfaceStability.Evolving
@@ -243,12 +245,11 @@ public final class ReadPlanClient {
       }
     }
     String body = root.toString();
-    JsonNode out = JSON.readTree(call("POST", "", body));
+    Answer answer = callActive("POST", "", body);
+    JsonNode out = JSON.readTree(answer.text);
     JsonNode id = out.get(PlanWire.ID);
     if (!id.isNull()) {
-      // a copy of the plan on every other NameNode that takes one: the observers
-      forEachOther("POST", "&id=" + URLEncoder.encode(id.asText(), StandardCharsets.UTF_8),
-          body);
+      copyToOthers(answer.from, id.asText(), body);
     }
     Map<String, Integer> served = new LinkedHashMap<>();
     out.get(PlanWire.SERVED_BY_DATANODE).fields()
@@ -260,47 +261,64 @@ public final class ReadPlanClient {
         out.toString());
   }
 
-  /** Drops one of this user's plans before it expires, and its copies on observers. */
+  /**
+   * Drops one of this user's plans before it expires, on every NameNode that holds it (the
+   * active, and observers' copies): a 404 only when none does.
+   */
   public void delete(String id) throws IOException {
     String query = "&id=" + URLEncoder.encode(id, StandardCharsets.UTF_8);
-    RefusedException lost = null;
-    try {
-      call("DELETE", query, null);
-    } catch (RefusedException e) {
-      if (e.status() != 404 || nameNodes.size() == 1) {
-        throw e;
-      }
-      lost = e; // lost in a failover, say: an observer's copy may still be there
+    if (nameNodes.size() == 1) {
+      call(nameNodes.get(0), "DELETE", query, null);
+      return;
     }
-    if (forEachOther("DELETE", query, null) == 0 && lost != null) {
-      throw lost;
+    int deleted = 0;
+    RefusedException missing = null;
+    List<String> why = new ArrayList<>();
+    for (URI nameNode : nameNodes) {
+      try {
+        call(nameNode, "DELETE", query, null);
+        deleted++;
+      } catch (RefusedException e) {
+        if (e.haState() == null && e.status() != 404) {
+          throw e; // not the caller's plan, say
+        }
+        missing = e.status() == 404 ? e : missing;
+        why.add(e.getMessage());
+      } catch (ConnectException e) {
+        why.add(nameNode + ": " + e.getMessage());
+      }
+    }
+    if (deleted == 0) {
+      throw missing != null ? missing : new RefusedException(503, "DELETE " + PlanWire.PATH
+          + ": no NameNode holding plans answered: " + String.join("; ", why), 0, null);
     }
   }
 
   /**
-   * Sends a request to every NameNode but the active one, for the observers; the others'
-   * refusals are skipped (a standby's 503, a missing copy's 404, an observer out of room), as
-   * are NameNodes that are down. Returns how many answered 200.
+   * Gives a copy of plan {@code id} of the active NameNode (index {@code active}) to every
+   * other NameNode that takes one: the observers. The plan is kept whatever they answer: a
+   * standby's 503, an observer that is down, slow or out of room is skipped, and the reads it
+   * sorts are balanced online.
    */
-  private int forEachOther(String method, String query, String body) throws IOException {
-    int done = 0;
+  private void copyToOthers(int active, String id, String body) throws IOException {
+    String query = "&id=" + URLEncoder.encode(id, StandardCharsets.UTF_8);
     for (int k = 0; k < nameNodes.size(); k++) {
       if (k == active) {
         continue;
       }
       try {
-        call(nameNodes.get(k), method, query, body);
-        done++;
-      } catch (RefusedException | ConnectException e) {
-        // reads this NameNode sorts are balanced online
+        call(nameNodes.get(k), "POST", query, body);
+      } catch (InterruptedIOException e) {
+        throw e;
+      } catch (IOException e) {
+        // not a NameNode that sorts reads, or one that cannot take the copy now
       }
     }
-    return done;
   }
 
   /** This user's live plans (every plan, for the superuser), as the NameNode lists them. */
   public String list() throws IOException {
-    return call("GET", "", null);
+    return callActive("GET", "", null).text;
   }
 
   /**
@@ -316,10 +334,21 @@ public final class ReadPlanClient {
     return false;
   }
 
+  /** An answer, and the index of the NameNode that gave it. */
+  private static final class Answer {
+    final String text;
+    final int from;
+
+    Answer(String text, int from) {
+      this.text = text;
+      this.from = from;
+    }
+  }
+
   /** Calls the active NameNode, asking the others in turn when one is not active or down. */
-  private String call(String method, String query, String body) throws IOException {
+  private Answer callActive(String method, String query, String body) throws IOException {
     if (nameNodes.size() == 1) {
-      return call(nameNodes.get(0), method, query, body);
+      return new Answer(call(nameNodes.get(0), method, query, body), 0);
     }
     List<String> why = new ArrayList<>();
     int first = active;
@@ -329,7 +358,7 @@ public final class ReadPlanClient {
       try {
         String answer = call(nameNode, method, query, body);
         active = k;
-        return answer;
+        return new Answer(answer, k);
       } catch (RefusedException e) {
         if (e.haState() == null) {
           throw e;

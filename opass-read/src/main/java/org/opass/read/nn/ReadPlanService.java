@@ -209,6 +209,9 @@ public final class ReadPlanService {
       throw new PlanRequestException(400, "id=" + PlanPaths.shorten(id) + " is not a read plan "
           + "id (plan-<token>-<n>)");
     }
+    if (id != null && plans.owner(id) != null) { // before the work; add checks again
+      throw new PlanRequestException(409, "read plan id " + id + " is in use");
+    }
     List<PlanRead> asked = PlanRequestParser.parse(body, maxRequestReads);
     String owner = user.getShortUserName();
     Budget budget = budget(owner);
@@ -320,7 +323,7 @@ public final class ReadPlanService {
           info = plans.add(owner, planned, id);
         } catch (ReadPlanTable.PlanLimitException e) {
           throw limitRefusal(e);
-        } catch (IllegalStateException e) {
+        } catch (ReadPlanTable.IdInUseException e) {
           throw new PlanRequestException(409, e.getMessage());
         }
       }
@@ -446,9 +449,9 @@ public final class ReadPlanService {
           + " may not read " + path);
     } catch (FileNotFoundException e) {
       throw new PlanRequestException(404, "no such file: " + path);
-    } catch (StandbyException e) {
-      throw new PlanRequestException(503, "this NameNode is in standby state: submit read "
-          + "plans to the active NameNode");
+    } catch (StandbyException e) { // an observer too, when it sends a read to the active
+      throw new PlanRequestException(503, "this NameNode cannot locate the blocks now ("
+          + haState() + "): submit read plans to the active NameNode", 1);
     } catch (SafeModeException | RetriableException e) {
       throw new PlanRequestException(503, "the NameNode is starting up (safe mode); retry",
           10);

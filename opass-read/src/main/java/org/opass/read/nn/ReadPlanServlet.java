@@ -166,9 +166,13 @@ public class ReadPlanServlet extends HttpServlet {
     try {
       byte[] body = readBody(req.getInputStream(), max, declared);
       // after the body: a form-encoded body must not be parsed as parameters
+      // the active makes plans; observers keep copies of them under the active's ids
       String id = req.getParameter("id");
-      if (id == null && !service.isActive()) {
-        throw PlanRequestException.notServing(service.haState());
+      if (service.isActive() != (id == null)) {
+        throw id == null ? PlanRequestException.notServing(service.haState())
+            : new PlanRequestException(400, "POST ?id= gives an observer a copy of the active "
+                + "NameNode's plan; this NameNode is " + service.haState()
+                + ": POST without an id");
       }
       return service.submit(caller(req), body, id);
     } finally {

@@ -13,7 +13,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import java.util.function.LongSupplier;
 import org.apache.hadoop.classification.InterfaceAudience;
@@ -213,6 +212,15 @@ public final class ReadPlanTable {
   }
 
   /** A submission does not fit: the user's own limits ({@link #userLimit()}) or the total. */
+  /** A copy's id ({@code POST ?id=}) that a live plan already has. */
+  public static final class IdInUseException extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    IdInUseException(String id) {
+      super("read plan id " + id + " is in use");
+    }
+  }
+
   public static final class PlanLimitException extends Exception {
     private static final long serialVersionUID = 1L;
     private final boolean userLimit;
@@ -232,13 +240,19 @@ public final class ReadPlanTable {
 
   private final Limits limits;
   private final LongSupplier clock;
-  private final AtomicLong ids = new AtomicLong();
   /**
    * In every id, so that a plan id names one plan across NameNode restarts and failovers: a
    * client asking the new active about a lost plan must not find another plan by its id.
    */
+  /** Plan numbers are drawn from 1 to this (12 digits). */
+  private static final long MAX_PLAN_NUMBER = 999_999_999_999L;
   private final String instance = Long.toString(
       new SecureRandom().nextLong() >>> 24, Character.MAX_RADIX);
+  /**
+   * Draws each plan's number: not guessable, so that nobody can take another user's next id on
+   * an observer ({@code POST ?id=}) before that user's copy arrives.
+   */
+  private final SecureRandom ids = new SecureRandom();
 
   private final Object lock = new Object();
   /** Live plans in submission order, which is expiry order (one ttl); guarded by lock. */
@@ -441,7 +455,11 @@ public final class ReadPlanTable {
    * @throws IllegalArgumentException if {@code reads} is empty
    */
   public PlanInfo add(String owner, List<PlannedRead> reads) throws PlanLimitException {
-    return add(owner, reads, null);
+    try {
+      return add(owner, reads, null);
+    } catch (IdInUseException e) {
+      throw new AssertionError("a new id is never in use", e);
+    }
   }
 
   /**
@@ -450,10 +468,10 @@ public final class ReadPlanTable {
    *
    * @throws PlanLimitException if it does not fit, even after evicting finished plans
    * @throws IllegalArgumentException if {@code reads} is empty
-   * @throws IllegalStateException if a live plan has that id
+   * @throws IdInUseException if a live plan has that id
    */
   public PlanInfo add(String owner, List<PlannedRead> reads, String id)
-      throws PlanLimitException {
+      throws PlanLimitException, IdInUseException {
     if (reads.isEmpty()) {
       throw new IllegalArgumentException("a plan needs at least one read");
     }
@@ -468,7 +486,7 @@ public final class ReadPlanTable {
       long now = clock.getAsLong();
       expire(now);
       if (id != null && plans.containsKey(id)) {
-        throw new IllegalStateException("read plan id " + id + " is in use");
+        throw new IdInUseException(id);
       }
       if (!userFits(owner, n)) {
         evictFinished(owner, n);
@@ -484,8 +502,8 @@ public final class ReadPlanTable {
         }
       }
       String planId = id;
-      while (planId == null || plans.containsKey(planId)) { // a copy may have taken one of ours
-        planId = "plan-" + instance + "-" + ids.incrementAndGet();
+      while (planId == null || plans.containsKey(planId)) {
+        planId = "plan-" + instance + "-" + (1 + (ids.nextLong() >>> 1) % MAX_PLAN_NUMBER);
       }
       StoredPlan plan = new StoredPlan(planId, owner, now, now + limits.ttlMillis, reads);
       link(plan);
