@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -178,11 +179,15 @@ class ObserverReadsTest {
     GenericTestUtils.waitFor(() -> Arrays.stream(cluster.counters()
         .since(DataNodeCounter.BLOCKS_READ, counted)).sum() >= reads.size(), 10, 30_000);
     long[][] sorted = since(before);
-    assertEquals(0, sorted[OBSERVER][0], "no read balanced online on the observer: "
-        + Arrays.toString(sorted[OBSERVER]));
-    ReadPlanTable.PlanInfo copy = topology(OBSERVER).plans().plans(null).get(0);
-    assertEquals(plan.id(), copy.id(), "the observer holds the plan under its id");
-    assertEquals(reads.size(), copy.served(), "the observer serves every planned read");
+    List<ReadPlanTable.PlanInfo> copies = topology(OBSERVER).plans().plans(null);
+    String seen = "observer sorts/grants " + Arrays.toString(sorted[OBSERVER]) + ", copies "
+        + copies.stream().map(c -> c.id() + " served " + c.served() + " of " + c.reads())
+            .collect(Collectors.toList())
+        + ", reads " + reads + ", the active's plan " + plan.json();
+    assertEquals(1, copies.size(), seen);
+    assertEquals(plan.id(), copies.get(0).id(), "the observer holds the plan under its id");
+    assertEquals(0, sorted[OBSERVER][0], "no read balanced online on the observer: " + seen);
+    assertEquals(reads.size(), copies.get(0).served(), "every planned read served: " + seen);
     // (which DataNode serves each read is the observer's own plan of these reads, made against
     // the planned load it serves; the answer above is the active's)
 

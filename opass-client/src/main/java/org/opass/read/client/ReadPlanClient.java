@@ -263,7 +263,9 @@ public final class ReadPlanClient {
 
   /**
    * Drops one of this user's plans before it expires, on every NameNode that holds it (the
-   * active, and observers' copies): a 404 only when none does.
+   * active, and observers' copies): a 404 only when none does. A 401 or 403 (the plan is not
+   * the caller's) is thrown as it comes; a NameNode that does not answer as one serving plans
+   * (a standby, one down or starting) is skipped.
    */
   public void delete(String id) throws IOException {
     String query = "&id=" + URLEncoder.encode(id, StandardCharsets.UTF_8);
@@ -279,13 +281,15 @@ public final class ReadPlanClient {
         call(nameNode, "DELETE", query, null);
         deleted++;
       } catch (RefusedException e) {
-        if (e.haState() == null && e.status() != 404) {
-          throw e; // not the caller's plan, say
+        if (e.status() == 401 || e.status() == 403) {
+          throw e;
         }
         missing = e.status() == 404 ? e : missing;
         why.add(e.getMessage());
-      } catch (ConnectException e) {
-        why.add(nameNode + ": " + e.getMessage());
+      } catch (InterruptedIOException e) {
+        throw e;
+      } catch (IOException e) {
+        why.add(nameNode + ": " + e);
       }
     }
     if (deleted == 0) {

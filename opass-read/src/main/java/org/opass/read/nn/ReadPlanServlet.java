@@ -165,8 +165,8 @@ public class ReadPlanServlet extends HttpServlet {
     }
     try {
       byte[] body = readBody(req.getInputStream(), max, declared);
-      // after the body: a form-encoded body must not be parsed as parameters
-      // the active makes plans; observers keep copies of them under the active's ids
+      // read after the body (a form-encoded body must not be parsed as parameters): the
+      // active makes plans, observers keep copies of them under the active's ids
       String id = req.getParameter("id");
       if (service.isActive() != (id == null)) {
         throw id == null ? PlanRequestException.notServing(service.haState())

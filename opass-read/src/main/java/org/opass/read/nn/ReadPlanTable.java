@@ -211,7 +211,6 @@ public final class ReadPlanTable {
     }
   }
 
-  /** A submission does not fit: the user's own limits ({@link #userLimit()}) or the total. */
   /** A copy's id ({@code POST ?id=}) that a live plan already has. */
   public static final class IdInUseException extends Exception {
     private static final long serialVersionUID = 1L;
@@ -221,6 +220,7 @@ public final class ReadPlanTable {
     }
   }
 
+  /** A submission does not fit: the user's own limits ({@link #userLimit()}) or the total. */
   public static final class PlanLimitException extends Exception {
     private static final long serialVersionUID = 1L;
     private final boolean userLimit;
@@ -240,12 +240,12 @@ public final class ReadPlanTable {
 
   private final Limits limits;
   private final LongSupplier clock;
+  /** Plan numbers are drawn from 1 to this (12 digits). */
+  private static final long MAX_PLAN_NUMBER = 999_999_999_999L;
   /**
    * In every id, so that a plan id names one plan across NameNode restarts and failovers: a
    * client asking the new active about a lost plan must not find another plan by its id.
    */
-  /** Plan numbers are drawn from 1 to this (12 digits). */
-  private static final long MAX_PLAN_NUMBER = 999_999_999_999L;
   private final String instance = Long.toString(
       new SecureRandom().nextLong() >>> 24, Character.MAX_RADIX);
   /**
