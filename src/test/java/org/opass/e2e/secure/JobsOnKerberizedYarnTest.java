@@ -6,10 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.security.PrivilegedExceptionAction;
 import java.util.ArrayList;
@@ -19,8 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -46,6 +44,7 @@ import org.junit.jupiter.api.Test;
 import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.e2e.cluster.MiniYarn;
 import org.opass.e2e.cluster.Release;
+import org.opass.e2e.cluster.TestFiles;
 import org.opass.e2e.mrap.MrapReads;
 import org.opass.mrap.copy.MrapCopy;
 import org.opass.mrap.examples.ExtractRegions;
@@ -130,9 +129,7 @@ class JobsOnKerberizedYarnTest {
   }
 
   private static void write(String path, byte[] bytes) throws Exception {
-    try (FSDataOutputStream out = fs().create(new Path(path), true, 4096, (short) 2, BLOCK)) {
-      out.write(bytes);
-    }
+    TestFiles.write(fs(), new Path(path), bytes, (short) 2, BLOCK);
   }
 
   /** A job's configuration with a strided pattern: {@code count} regions of {@code size}. */
@@ -302,13 +299,7 @@ class JobsOnKerberizedYarnTest {
   }
 
   private static List<String> lines(FileSystem fs, Path p) throws IOException {
-    List<String> out = new ArrayList<>();
-    try (BufferedReader r = new BufferedReader(new InputStreamReader(fs.open(p),
-        StandardCharsets.UTF_8))) {
-      for (String line = r.readLine(); line != null; line = r.readLine()) {
-        out.add(line);
-      }
-    }
-    return out;
+    return new String(TestFiles.read(fs, p), StandardCharsets.UTF_8).lines()
+        .collect(Collectors.toList());
   }
 }

@@ -268,7 +268,7 @@ public final class ReadPlanClient {
    * (a standby, one down or starting) is skipped.
    */
   public void delete(String id) throws IOException {
-    String query = "&id=" + URLEncoder.encode(id, StandardCharsets.UTF_8);
+    String query = idQuery(id);
     if (nameNodes.size() == 1) {
       call(nameNodes.get(0), "DELETE", query, null);
       return;
@@ -305,7 +305,7 @@ public final class ReadPlanClient {
    * sorts are balanced online.
    */
   private void copyToOthers(int active, String id, String body) throws IOException {
-    String query = "&id=" + URLEncoder.encode(id, StandardCharsets.UTF_8);
+    String query = idQuery(id);
     for (int k = 0; k < nameNodes.size(); k++) {
       if (k == active) {
         continue;
@@ -336,6 +336,10 @@ public final class ReadPlanClient {
       }
     }
     return false;
+  }
+
+  private static String idQuery(String id) {
+    return "&id=" + URLEncoder.encode(id, StandardCharsets.UTF_8);
   }
 
   /** An answer, and the index of the NameNode that gave it. */

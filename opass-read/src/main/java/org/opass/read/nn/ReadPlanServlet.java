@@ -121,8 +121,7 @@ public class ReadPlanServlet extends HttpServlet {
     // An observer sorts the reads of ObserverReadProxyProvider clients: it keeps copies of the
     // active's plans (POST ?id=) and drops them (DELETE); plans are made and listed by the
     // active. A standby sorts no read.
-    boolean copyHolder = !service.isActive() && service.sortsReads();
-    if (!service.sortsReads() || copyHolder && "GET".equals(method)) {
+    if (!service.sortsReads() || !service.isActive() && "GET".equals(method)) {
       throw PlanRequestException.notServing(service.haState());
     }
     if ("POST".equals(method)) {
