@@ -47,7 +47,8 @@ import org.opass.read.wire.PlanWire;
  * plan must be held there too: {@link #submit} gives every observer a copy of the active's
  * plan under the same id (each observer plans its copy of the same reads itself), and
  * {@link #delete} drops every copy. An observer that cannot take a copy (down, or out of
- * room) is skipped: the reads it sorts are balanced online. Observers keep their copies
+ * room) is skipped: the reads it sorts are balanced online; so are the reads of a file the
+ * observer, which trails the active, does not yet know as closed. Observers keep their copies
  * through a failover of the active, until they expire: {@code delete} the old id (it drops
  * what is left of it) before submitting the reads again.
  */
