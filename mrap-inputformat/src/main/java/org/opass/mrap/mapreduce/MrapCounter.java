@@ -15,5 +15,8 @@ public enum MrapCounter {
   BYTES_OF_INTEREST,
   /** Bytes of the variable's selected elements in {@link VariableInputFormat}'s records (of a
    * chunked variable, less than the chunks read, and after decoding). */
-  SLAB_BYTES
+  SLAB_BYTES,
+  /** Elements of those records that are the fill value, nothing having been stored for them:
+   * in chunks never written, or past a NetCDF-4 variable's own records. */
+  FILL_ELEMENTS
 }

@@ -33,6 +33,7 @@ import org.opass.mrap.science.ScienceFiles;
 import org.opass.mrap.science.ScienceFormatException;
 import org.opass.mrap.science.Slab;
 import org.opass.mrap.science.SlabPlan;
+import org.opass.mrap.science.UnwrittenChunks;
 import org.opass.mrap.science.Variable;
 import org.opass.mrap.science.VariableTiles;
 import org.slf4j.Logger;
@@ -365,6 +366,7 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
     }
     // each file's regions cut by block; the pieces of all files shared out over their hosts
     List<VariableSplit.Part> parts = new ArrayList<>();
+    List<VariableSplit.Part> fillOnly = new ArrayList<>(); // files with nothing stored to read
     List<SplitLocality.Piece> pieces = new ArrayList<>();
     long blockSize = 0;
     long total = 0;
@@ -375,7 +377,9 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
       AccessPattern p = pattern(one);
       RestructuredLayout layout = fp.file.layout();
       boolean[] started = new boolean[one.size()]; // whose first part has been made
-      if (layout != null && layout.packs(p)) {
+      if (p == null) {
+        // every value the slab selects in this file is the fill value: nothing to read
+      } else if (layout != null && layout.packs(p)) {
         for (int t = 0; t < layout.tasks(); t++) { // packed for this slab: a task's chunks
           AccessSplit packed = AccessSplit.packed(fp.file, t, new String[0]);
           parts.add(part(one, packed, started));
@@ -411,6 +415,17 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
           total += regions.totalBytes();
         }
       }
+      List<VariableSplit.Member> unread = new ArrayList<>();
+      for (int i = 0; i < one.size(); i++) { // members no part reads: their fill values
+        if (!started[i] && !one.get(i).plan.unwritten().isEmpty()) {
+          unread.add(new VariableSplit.Member(one.get(i).name, one.get(i).start,
+              one.get(i).plan.variable(), one.get(i).plan.slab(), one.get(i).plan.unwritten()));
+        }
+      }
+      if (!unread.isEmpty()) {
+        fillOnly.add(VariableSplit.Part.fillOnly(fp.status.getPath(),
+            fp.status.getModificationTime(), unread));
+      }
       blockSize = Math.max(blockSize, fp.status.getBlockSize());
     }
     // by default a task reads at most a block, and there are tasks enough for every host that
@@ -425,6 +440,9 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
       }
       splits.add(new VariableSplit(mine, g.host() == null ? new String[0]
           : new String[] {g.host()}));
+    }
+    for (VariableSplit.Part f : fillOnly) { // a task each: they read nothing, anywhere
+      splits.add(new VariableSplit(List.of(f), new String[0]));
     }
     return splits;
   }
@@ -476,24 +494,36 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
         }
         splits.add(new VariableSplit(List.of(new VariableSplit.Part(regions,
             fp.status.getModificationTime(), List.of(new VariableSplit.Member(fp.name, 0,
-            fp.plan.variable(), VariableTiles.slab(fp.tiles, t), new long[0][])))), hosts));
+            fp.plan.variable(), VariableTiles.slab(fp.tiles, t), UnwrittenChunks.none(fp.plan.variable().rank()))))), hosts));
       }
     }
     return splits;
   }
 
-  /** The regions of a file's slab: a container's, each member's at its start. */
+  /**
+   * The regions of a file's slab: a container's, each member's at its start; null where none
+   * of them selects a chunk ever written.
+   */
   private static AccessPattern pattern(List<FilePlan> one) {
     if (one.size() == 1 && one.get(0).start == 0 && one.get(0).member() == null) {
       return one.get(0).plan.pattern();
     }
-    long[] starts = new long[one.size()];
-    AccessPattern[] parts = new AccessPattern[one.size()];
-    for (int i = 0; i < parts.length; i++) {
-      starts[i] = one.get(i).start;
-      parts[i] = one.get(i).plan.pattern();
+    List<Long> starts = new ArrayList<>();
+    List<AccessPattern> parts = new ArrayList<>();
+    for (FilePlan fp : one) {
+      if (fp.plan.pattern() != null) {
+        starts.add(fp.start);
+        parts.add(fp.plan.pattern());
+      }
     }
-    return ConcatenatedPattern.of(starts, parts);
+    if (parts.isEmpty()) {
+      return null;
+    }
+    long[] s = new long[starts.size()];
+    for (int i = 0; i < s.length; i++) {
+      s[i] = starts.get(i);
+    }
+    return ConcatenatedPattern.of(s, parts.toArray(new AccessPattern[0]));
   }
 
   /**
@@ -523,7 +553,7 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
         v = v.withChunks(all.subset(keep));
       }
       members.add(new VariableSplit.Member(fp.name, fp.start, v, fp.plan.slab(),
-          started[i] ? new long[0][] : fp.plan.unwritten()));
+          started[i] ? UnwrittenChunks.none(v.rank()) : fp.plan.unwritten()));
       started[i] = true;
     }
     return new VariableSplit.Part(regions, one.get(0).status.getModificationTime(), members);

@@ -17,7 +17,8 @@ import org.opass.mrap.science.Variable;
  * Reads a {@link VariableSplit}: each part's regions through an {@link AccessRecordReader}
  * (positioned reads of those bytes only, gaps joined as it joins them, the file checked
  * unchanged since submission), and each region read into {@link ArrayPiece}s: a run of a
- * strided variable as it is, a chunk decoded and cut to the slab.
+ * strided variable as it is, a chunk decoded and cut to the slab; then each part's chunks never
+ * written, as pieces of the fill value ({@link MrapCounter#FILL_ELEMENTS} counts them).
  */
 public class VariableRecordReader extends RecordReader<ArrayIndex, ArrayPiece> {
   private VariableSplit split;
@@ -25,6 +26,8 @@ public class VariableRecordReader extends RecordReader<ArrayIndex, ArrayPiece> {
   private int part = -1;
   private AccessRecordReader regions;
   private Counter slabBytes;
+  private Counter fillElements;
+  private boolean filled; // the current part's fill values are queued
   private final Deque<Pending> pending = new ArrayDeque<>();
   private final ArrayIndex key = new ArrayIndex();
   private final ArrayPiece value = new ArrayPiece();
@@ -33,7 +36,8 @@ public class VariableRecordReader extends RecordReader<ArrayIndex, ArrayPiece> {
   public void initialize(InputSplit genericSplit, TaskAttemptContext ctx) {
     split = (VariableSplit) genericSplit;
     context = ctx;
-    slabBytes = ctx.getCounter(MrapCounter.SLAB_BYTES);
+    slabBytes = counter(ctx, MrapCounter.SLAB_BYTES);
+    fillElements = counter(ctx, MrapCounter.FILL_ELEMENTS);
   }
 
   @Override
@@ -44,25 +48,30 @@ public class VariableRecordReader extends RecordReader<ArrayIndex, ArrayPiece> {
         BytesWritable b = regions.getCurrentValue();
         long at = originalOffset(p);
         VariableSplit.Member m = p.memberAt(at);
-        SlabPlan.pieces(m.variable, m.slab, m.variable.chunks(), at - m.start,
+        long fill = SlabPlan.pieces(m.variable, m.slab, m.variable.chunks(), at - m.start,
             // a strided run's piece is the region reader's buffer itself: it stays as it is
             // until the queue is empty, as the next region is read only then
             b.getBytes(), b.getLength(), (origin, shape, step, bytes, off, len) ->
                 pending.add(new Pending(m, origin, shape, step, bytes, off, len)));
+        fillElements.increment(fill);
         continue;
       }
-      if (regions != null) {
-        regions.close();
-        regions = null;
+      if (part >= 0 && !filled) { // the part's regions are read: its chunks never written
+        filled = true;
+        if (regions != null) {
+          regions.close();
+          regions = null;
+        }
         for (VariableSplit.Member m : split.parts().get(part).members) {
-          for (long[] origin : m.unwritten) { // never written: the fill value, as HDF5 reads it
-            SlabPlan.fillPieces(m.variable, m.slab, origin, (o, shape, step, bytes, off, len) ->
-                pending.add(new Pending(m, o, shape, step, bytes, off, len)));
+          if (m.unwritten.isEmpty()) {
+            continue;
           }
+          m.unwritten.forEach(m.variable.chunkShape(), origin ->
+              fillElements.increment(SlabPlan.fillPieces(m.variable, m.slab, origin,
+                  (o, shape, step, bytes, off, len) ->
+                      pending.add(new Pending(m, o, shape, step, bytes, off, len)))));
         }
-        if (!pending.isEmpty()) {
-          continue;
-        }
+        continue;
       }
       if (++part == split.parts().size()) {
         return false;
@@ -75,16 +84,17 @@ public class VariableRecordReader extends RecordReader<ArrayIndex, ArrayPiece> {
             + "): its header may no longer say where " + p.variable().name() + " lies; run the "
             + "job again");
       }
-      regions = new AccessRecordReader();
-      regions.initialize(p.regions, context);
+      filled = false;
+      if (p.regions != null) {
+        regions = new AccessRecordReader();
+        regions.initialize(p.regions, context);
+      }
     }
     Pending next = pending.poll();
     Variable v = next.member.variable;
     key.set(next.member.file, next.origin);
     value.set(v.type(), v.order(), next.shape, next.step, next.bytes, next.offset, next.length);
-    if (slabBytes != null) {
-      slabBytes.increment(next.length);
-    }
+    slabBytes.increment(next.length);
     return true;
   }
 
@@ -108,6 +118,13 @@ public class VariableRecordReader extends RecordReader<ArrayIndex, ArrayPiece> {
       this.offset = offset;
       this.length = length;
     }
+  }
+
+  /** The task's counter, or one of our own where the context has none (a test's). */
+  private static Counter counter(TaskAttemptContext ctx, MrapCounter c) {
+    Counter k = ctx.getCounter(c);
+    return k != null ? k : new org.apache.hadoop.mapreduce.counters.GenericCounter(c.name(),
+        c.name());
   }
 
   /** Where the current record's bytes lay in the original file (a container's: its members). */

@@ -13,6 +13,7 @@ import org.apache.hadoop.io.WritableUtils;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.science.Slab;
+import org.opass.mrap.science.UnwrittenChunks;
 import org.opass.mrap.science.Variable;
 import org.opass.mrap.science.VariableCodec;
 
@@ -36,9 +37,9 @@ public final class VariableSplit extends InputSplit implements Writable {
     final long start;
     final Variable variable;
     final Slab slab;
-    final long[][] unwritten; // chunks never written this part gives as fill values
+    final UnwrittenChunks unwritten; // chunks never written this part gives as fill values
 
-    Member(String file, long start, Variable variable, Slab slab, long[][] unwritten) {
+    Member(String file, long start, Variable variable, Slab slab, UnwrittenChunks unwritten) {
       this.file = file;
       this.start = start;
       this.variable = variable;
@@ -63,26 +64,42 @@ public final class VariableSplit extends InputSplit implements Writable {
 
   /**
    * A part of one file: its regions, as an {@link AccessSplit} reads them, and the files they
-   * belong to (one, or the members of a container whose regions the part reads), in order.
+   * belong to (one, or the members of a container whose regions the part reads), in order; or,
+   * for files whose slab selects only chunks never written, no regions: their members' fill
+   * values only.
    */
   public static final class Part {
-    final AccessSplit regions;
+    final Path path;
+    final AccessSplit regions; // null: nothing to read, only fill values
     final long modificationTime;
     final List<Member> members;
 
     Part(AccessSplit regions, long modificationTime, List<Member> members) {
+      this(regions.path(), regions, modificationTime, members);
+    }
+
+    /** A part that reads nothing: its members' chunks never written, as fill values. */
+    static Part fillOnly(Path path, long modificationTime, List<Member> members) {
+      return new Part(path, null, modificationTime, members);
+    }
+
+    private Part(Path path, AccessSplit regions, long modificationTime, List<Member> members) {
+      this.path = path;
       this.regions = regions;
       this.modificationTime = modificationTime;
       this.members = new ArrayList<>(members);
     }
 
     public Path path() {
-      return regions.path();
+      return path;
     }
 
-    /** The regions of the original file this part reads (in a restructured file, a task's). */
+    /**
+     * The regions of the original file this part reads (in a restructured file, a task's); null
+     * for a part of fill values only.
+     */
     public AccessPattern regions() {
-      return regions.parts().get(0);
+      return regions == null ? null : regions.parts().get(0);
     }
 
     /** How the file holds them: in place, packed by a restructuring copy, or anywhere in it. */
@@ -142,7 +159,7 @@ public final class VariableSplit extends InputSplit implements Writable {
   public long getLength() {
     long n = 0;
     for (Part p : parts) {
-      n += p.regions.getLength();
+      n += p.regions == null ? 0 : p.regions.getLength();
     }
     return n;
   }
@@ -156,19 +173,19 @@ public final class VariableSplit extends InputSplit implements Writable {
   public void write(DataOutput out) throws IOException {
     WritableUtils.writeVInt(out, parts.size());
     for (Part p : parts) {
-      p.regions.write(out);
+      out.writeBoolean(p.regions != null);
+      if (p.regions != null) {
+        p.regions.write(out);
+      } else {
+        Text.writeString(out, p.path.toString());
+      }
       out.writeLong(p.modificationTime);
       WritableUtils.writeVInt(out, p.members.size());
       for (Member m : p.members) {
         Text.writeString(out, m.file);
         WritableUtils.writeVLong(out, m.start);
         VariableCodec.write(out, m.variable, m.variable.chunks(), m.slab);
-        WritableUtils.writeVInt(out, m.unwritten.length);
-        for (long[] origin : m.unwritten) {
-          for (long o : origin) {
-            WritableUtils.writeVLong(out, o);
-          }
-        }
+        VariableCodec.write(out, m.unwritten);
       }
     }
   }
@@ -179,8 +196,15 @@ public final class VariableSplit extends InputSplit implements Writable {
     int n = WritableUtils.readVInt(in);
     parts = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
-      AccessSplit regions = new AccessSplit();
-      regions.readFields(in);
+      AccessSplit regions = null;
+      Path path;
+      if (in.readBoolean()) {
+        regions = new AccessSplit();
+        regions.readFields(in);
+        path = regions.path();
+      } else {
+        path = new Path(Text.readString(in));
+      }
       long modified = in.readLong();
       int count = WritableUtils.readVInt(in);
       List<Member> members = new ArrayList<>(count);
@@ -188,15 +212,10 @@ public final class VariableSplit extends InputSplit implements Writable {
         String file = Text.readString(in);
         long start = WritableUtils.readVLong(in);
         VariableCodec.Read v = VariableCodec.read(in);
-        long[][] unwritten = new long[WritableUtils.readVInt(in)][v.variable.rank()];
-        for (long[] origin : unwritten) {
-          for (int d = 0; d < origin.length; d++) {
-            origin[d] = WritableUtils.readVLong(in);
-          }
-        }
-        members.add(new Member(file, start, v.variable, v.slab, unwritten));
+        members.add(new Member(file, start, v.variable, v.slab,
+            VariableCodec.readUnwritten(in)));
       }
-      parts.add(new Part(regions, modified, members));
+      parts.add(new Part(path, regions, modified, members));
     }
   }
 
@@ -205,7 +224,7 @@ public final class VariableSplit extends InputSplit implements Writable {
     StringBuilder b = new StringBuilder();
     for (Part p : parts) {
       b.append(b.length() == 0 ? "" : ", ").append(p.path().getName()).append(' ')
-          .append(p.regions.regionCount()).append(" regions");
+          .append(p.regions == null ? "fill values" : p.regions.regionCount() + " regions");
     }
     return b + " on " + java.util.Arrays.toString(hosts);
   }

@@ -1,259 +1,417 @@
 package org.opass.mrap.science;
 
-import io.jhdf.AbstractNode;
-import io.jhdf.HdfFile;
-import io.jhdf.ObjectHeader;
-import io.jhdf.api.Dataset;
-import io.jhdf.api.Node;
-import io.jhdf.api.dataset.ChunkedDataset;
-import io.jhdf.api.dataset.ContiguousDataset;
-import io.jhdf.dataset.chunked.Chunk;
-import io.jhdf.dataset.chunked.ChunkedDatasetBase;
-import io.jhdf.filter.PipelineFilterWithData;
-import io.jhdf.object.datatype.DataType;
-import io.jhdf.object.datatype.FixedPoint;
-import io.jhdf.object.datatype.FloatingPoint;
-import io.jhdf.object.message.DataLayout;
-import io.jhdf.object.message.FillValueMessage;
 import java.io.IOException;
-import java.lang.reflect.Method;
-import java.net.URI;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.BitSet;
-import java.util.Collection;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
+import java.util.Set;
 
 /**
  * One dataset of an HDF5 file (NetCDF-4 files are HDF5 files; a NetCDF-4 variable is the
- * dataset of its name in its group), described through jHDF ({@code io.jhdf:jhdf}), which reads
- * the superblock, object headers and chunk indexes (B-trees v1 and v2, fixed and extensible
- * arrays) through a {@link PagedChannel}: a few positioned reads of 64 KiB, not the file.
+ * dataset of its name in its group), described from the file's metadata ({@link Hdf5File}): a
+ * few positioned reads of 64 KiB pages, only the objects on the dataset's path, never its
+ * siblings.
  *
- * <p>Served: contiguous and chunked datasets of integers and floating-point numbers, chunks
- * through the filters jHDF decodes (deflate, shuffle, Fletcher-32, LZF, LZ4, bitshuffle).
- * Chunks never written read as the dataset's fill value, as HDF5 reads them. Refused by name:
- * compact datasets, strings, compound and variable-length types, other filters, contiguous
- * storage never written.
+ * <p>Served: contiguous and chunked datasets of integers and IEEE floating-point numbers, chunks
+ * under every chunk index HDF5 writes and through the filters jHDF decodes (deflate, shuffle,
+ * Fletcher-32, LZF, LZ4, bitshuffle). Chunks never written, and contiguous storage never
+ * allocated, read as the dataset's fill value, as HDF5 reads them. Read as a NetCDF-4 variable,
+ * a dataset has netCDF's shape: along an unlimited dimension, the dimension's length (its longest
+ * variable's), the elements past its own records reading as its {@code _FillValue}, else
+ * netCDF's default fill value for its type, as netCDF-C reads them. Refused by name: compact,
+ * virtual and external datasets (only when they are the dataset asked for), strings, compound,
+ * enumerated and variable-length types, other filters.
  */
 public final class Hdf5Header {
-  /** The HDF5 signature, at 0 or 512, 1024, 2048... (after a user block). */
-  private static final byte[] SIGNATURE = {(byte) 0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
-  private static final Method CHUNK_LOOKUP;
-
-  static {
-    Method m = null;
-    try { // jHDF keeps the chunk index protected; the addresses are what a split needs
-      m = ChunkedDatasetBase.class.getDeclaredMethod("getChunkLookup");
-      m.setAccessible(true);
-    } catch (ReflectiveOperationException | RuntimeException e) {
-      m = null;
-    }
-    CHUNK_LOOKUP = m;
-  }
+  /** Elements of the chunks a never-allocated contiguous dataset is read in, as fill values. */
+  private static final long FILL_CHUNK_ELEMENTS = 1 << 17;
+  private static final String NETCDF_DIMENSION_ONLY =
+      "This is a netCDF dimension but not a netCDF variable";
 
   private Hdf5Header() {
   }
 
-  /** Whether {@code head} begins an HDF5 file (no user block). */
+  /** Whether {@code head} begins an HDF5 file (or holds its signature after a user block). */
   public static boolean matches(byte[] head) {
-    if (head.length < SIGNATURE.length) {
-      return false;
-    }
-    for (int i = 0; i < SIGNATURE.length; i++) {
-      if (head[i] != SIGNATURE[i]) {
-        return false;
-      }
-    }
-    return true;
+    return Hdf5File.matches(head);
   }
 
   /**
    * The dataset {@code name} of {@code file} ({@code /group/name}; the leading slash may be
-   * left out, as NetCDF-4 variable names are written).
+   * left out, as NetCDF-4 variable names are written), with HDF5's shape.
    *
    * @throws ScienceFormatException naming the file, the dataset and why it cannot be read
    */
   public static Variable variable(Positioned in, String file, String name) throws IOException {
+    return variable(in, file, name, false);
+  }
+
+  /**
+   * The dataset {@code name} of {@code file}; with {@code netcdf}, as netCDF-C reads the
+   * NetCDF-4 variable it is (netCDF's shape along unlimited dimensions, netCDF's fill values).
+   */
+  static Variable variable(Positioned in, String file, String name, boolean netcdf)
+      throws IOException {
     String path = name.startsWith("/") ? name : "/" + name;
-    try (PagedChannel ch = new PagedChannel(in);
-         HdfFile h = new HdfFile(ch, URI.create("hdf5:/" + file.replaceAll("[^A-Za-z0-9/._-]", "_")))) {
-      Node node;
-      try {
-        node = h.getByPath(path);
-      } catch (RuntimeException e) {
-        throw new ScienceFormatException(file + ": no dataset " + path + " (" + e.getMessage()
-            + "); datasets: " + datasets(h));
+    Hdf5File h;
+    try {
+      h = Hdf5File.open(in);
+    } catch (Hdf5Damage e) {
+      throw new ScienceFormatException(file + ": not a readable HDF5 file: " + e.getMessage(), e);
+    }
+    try {
+      Long address = h.resolve(path);
+      if (address == null) {
+        throw new ScienceFormatException(file + ": no dataset " + path + "; datasets: "
+            + datasets(h));
       }
-      if (!(node instanceof Dataset)) {
-        throw new ScienceFormatException(file + ": " + path + " is a " + node.getType()
-            + ", not a dataset; datasets: " + datasets(h));
+      Hdf5Object o = h.object(address);
+      if (!o.isDataset()) {
+        throw new ScienceFormatException(file + ": " + path + " is a "
+            + (o.isGroup() ? "group" : "named datatype") + ", not a dataset; datasets: "
+            + datasets(h));
       }
-      return describe((Dataset) node, file, path, h.getUserBlockSize());
-    } catch (ScienceFormatException e) {
-      throw e;
-    } catch (RuntimeException e) { // jHDF's HdfException and the like
-      Throwable root = e;
-      while (root.getCause() != null && root.getCause() != root) {
-        root = root.getCause();
-      }
-      throw new ScienceFormatException(file + ": the HDF5 metadata cannot be read for " + path
-          + ": " + root.getMessage() + " (jHDF " + jhdfVersion() + ")", e);
+      return describe(h, o, file, path, netcdf);
+    } catch (Hdf5Unsupported e) {
+      throw new ScienceFormatException(file + ": " + path + ": " + e.getMessage(), e);
+    } catch (Hdf5Damage e) {
+      throw new ScienceFormatException(file + ": the HDF5 metadata of " + path + " is damaged: "
+          + e.getMessage(), e);
+    } catch (ArithmeticException | IllegalArgumentException | IndexOutOfBoundsException
+        | StackOverflowError e) {
+      throw new ScienceFormatException(file + ": the HDF5 metadata of " + path + " is damaged ("
+          + e + ")", e);
+    } finally {
+      h.close();
     }
   }
 
-  /** {@code base}: the user block's bytes before the superblock, which addresses count from. */
-  private static Variable describe(Dataset d, String file, String path, long base) {
+  private static Variable describe(Hdf5File h, Hdf5Object o, String file, String path,
+      boolean netcdf) {
     String at = file + ": " + path;
-    if (d.isCompound() || d.isVariableLength()) {
-      throw new ScienceFormatException(at + " holds " + (d.isCompound() ? "compound"
-          : "variable-length") + " elements (" + d.getJavaType().getSimpleName() + "); only "
-          + "integers and floating-point numbers are read");
-    }
-    DataType t = d.getDataType();
-    ElementType type;
-    ByteOrder order;
-    if (t instanceof FixedPoint) {
-      FixedPoint f = (FixedPoint) t;
-      type = ElementType.integer(f.getSize(), f.isSigned());
-      order = f.getByteOrder();
-    } else if (t instanceof FloatingPoint && (t.getSize() == 4 || t.getSize() == 8)) {
-      type = t.getSize() == 4 ? ElementType.FLOAT32 : ElementType.FLOAT64;
-      order = ((FloatingPoint) t).getByteOrder();
-    } else {
-      type = null;
-      order = null;
-    }
+    Hdf5Object.Type t = o.type();
+    ElementType type = t.element();
     if (type == null) {
-      throw new ScienceFormatException(at + " holds elements of HDF5 class "
-          + t.getClass().getSimpleName() + " of " + t.getSize() + " bytes; only integers of 1, "
-          + "2, 4 or 8 bytes and floating-point numbers of 4 or 8 are read");
+      String what = t.kind == Hdf5Object.Type.COMPOUND ? "compound" : t.kind == Hdf5Object.Type.VLEN
+          ? "variable-length" : t.kind == Hdf5Object.Type.STRING ? "string" : t.kindName();
+      throw new ScienceFormatException(at + " holds " + what + " elements of " + t.size
+          + " bytes; only integers of 1, 2, 4 or 8 bytes and IEEE floating-point numbers of 4 or "
+          + "8 are read");
     }
-    int[] dims = d.getDimensions();
-    long[] shape = new long[Math.max(1, dims.length)];
-    shape[0] = 1;
-    for (int i = 0; i < dims.length; i++) {
-      shape[i] = dims[i];
+    ByteOrder order = t.order;
+    Hdf5Object.Space space = o.space();
+    if (space.isNull) {
+      throw new ScienceFormatException(at + " is empty (a null dataspace)");
     }
-    for (long s : shape) {
+    long[] dims = space.dims.length == 0 ? new long[] {1} : space.dims;
+    long[] maxDims = space.dims.length == 0 ? new long[] {1} : space.maxDims;
+    for (long s : dims) {
       if (s == 0) {
-        throw new ScienceFormatException(at + " is empty (shape "
-            + java.util.Arrays.toString(dims) + ")");
+        throw new ScienceFormatException(at + " is empty (shape " + Arrays.toString(space.dims)
+            + ")");
       }
     }
-    DataLayout layout = d.getDataLayout();
-    if (d instanceof ContiguousDataset) {
-      long address = ((ContiguousDataset) d).getDataAddress();
-      if (address < 0 || address == 0xFFFFFFFFFFFFFFFFL) {
-        throw new ScienceFormatException(at + " has no storage: its values were never "
-            + "written (fill values are not read)");
+    if (o.external()) {
+      throw new ScienceFormatException(at + " is stored in external files (its External Data "
+          + "Files message), which are not read; the file's other datasets are");
+    }
+    Hdf5Object.Layout layout = o.layout();
+    if (layout.kind == Hdf5Object.Layout.VIRTUAL) {
+      throw new ScienceFormatException(at + " is a virtual dataset (its values come from other "
+          + "datasets), which is not read: read its source datasets");
+    }
+    if (layout.kind == Hdf5Object.Layout.COMPACT) {
+      throw new ScienceFormatException(at + " is stored compact (inside its object header), "
+          + "which is not read; the file's other datasets are");
+    }
+    byte[] fill = fill(o.fill(), type, at);
+    long[] shape = dims;
+    if (netcdf && dimensionOnly(o)) {
+      throw new ScienceFormatException(at + " is a netCDF dimension (of length "
+          + Arrays.toString(netcdfShape(h, o, dims, maxDims, at)) + "), not a variable");
+    }
+    if (netcdf) {
+      shape = netcdfShape(h, o, dims, maxDims, at);
+      fill = netcdfFill(o, type, order, fill, at);
+    }
+    if (layout.kind == Hdf5Object.Layout.CONTIGUOUS) {
+      if (layout.address == Hdf5Bytes.UNDEFINED) { // never written: all fill, read in chunks
+        return Variable.chunked(file, path, shape, dims, type, order,
+            fillChunks(shape, type.size()), Variable.Chunks.none(), List.of(), fill);
       }
-      return Variable.strided(file, path, shape, type, order, base + address,
-          Variable.rowMajor(shape, type.size()));
-    }
-    if (!(d instanceof ChunkedDataset) || !(d instanceof ChunkedDatasetBase)) {
-      throw new ScienceFormatException(at + " is stored " + layout + "; only contiguous and "
-          + "chunked datasets are read");
-    }
-    List<Variable.FilterSpec> filters = new ArrayList<>();
-    try {
-      for (PipelineFilterWithData f : d.getFilters()) {
-        filters.add(new Variable.FilterSpec(f.getId(), f.getName(), f.getFilterData()));
+      long bytes = type.size();
+      for (long d : dims) {
+        bytes = Math.multiplyExact(bytes, d);
       }
-    } catch (RuntimeException e) {
-      throw new ScienceFormatException(at + ": " + e.getMessage() + "; the filters read are "
-          + ChunkDecoder.supported(), e);
+      if (!h.holds(layout.address, bytes)) {
+        throw new ScienceFormatException(at + ": its " + bytes + " bytes at address "
+            + layout.address + " lie past the end of the file (" + h.length() + " bytes): the "
+            + "file is cut short");
+      }
+      return Variable.strided(file, path, dims, type, order, h.base() + layout.address,
+          Variable.rowMajor(dims, type.size()));
     }
+    if (layout.kind != Hdf5Object.Layout.CHUNKED || layout.chunk == null
+        || layout.chunk.length != dims.length && space.dims.length != 0) {
+      throw new ScienceFormatException(at + " has a data layout of class " + layout.kind
+          + " (version " + layout.version + "), which is not read");
+    }
+    long[] chunk = space.dims.length == 0 ? new long[] {1} : layout.chunk;
+    int[] chunkShape = new int[chunk.length];
+    long chunkBytes = type.size();
+    for (int d = 0; d < chunk.length; d++) {
+      if (chunk[d] < 1 || chunk[d] > Integer.MAX_VALUE) {
+        throw new ScienceFormatException(at + " has chunks of " + Arrays.toString(chunk)
+            + " elements: the file is damaged");
+      }
+      chunkShape[d] = (int) chunk[d];
+      chunkBytes = Math.multiplyExact(chunkBytes, chunk[d]);
+    }
+    if (chunkBytes > Integer.MAX_VALUE - 64) {
+      throw new ScienceFormatException(at + " has chunks of " + chunkBytes + " bytes, more than "
+          + "a task holds at once");
+    }
+    List<Variable.FilterSpec> filters = o.filters();
     for (Variable.FilterSpec f : filters) {
       if (!ChunkDecoder.supports(f.id())) {
         throw new ScienceFormatException(at + " is stored through the filter " + f
             + ", which is not read; the filters read are " + ChunkDecoder.supported());
       }
     }
-    if (CHUNK_LOOKUP == null) {
-      throw new ScienceFormatException(at + ": this jHDF (" + jhdfVersion() + ") does not "
-          + "give the chunks' addresses");
+    Variable.Chunks chunks = Hdf5ChunkIndex.read(h, layout, dims, maxDims, chunkBytes,
+        !filters.isEmpty(), at);
+    return Variable.chunked(file, path, shape, dims, type, order, chunkShape, chunks, filters,
+        fill);
+  }
+
+  /** A chunk grid for a dataset never written: each chunk at most 128 Ki elements. */
+  private static int[] fillChunks(long[] shape, int size) {
+    int[] c = new int[shape.length];
+    long inner = 1;
+    for (int d = shape.length - 1; d >= 0; d--) {
+      long room = Math.max(1, FILL_CHUNK_ELEMENTS / inner);
+      c[d] = (int) Math.min(shape[d], room);
+      inner = Math.multiplyExact(inner, c[d]);
     }
-    Collection<?> chunks;
-    try {
-      chunks = ((Map<?, ?>) CHUNK_LOOKUP.invoke(d)).values();
-    } catch (ReflectiveOperationException e) {
-      throw new ScienceFormatException(at + ": the chunk index cannot be read: " + e, e);
+    return c;
+  }
+
+  private static byte[] fill(byte[] stored, ElementType type, String at) {
+    if (stored != null && stored.length != type.size()) {
+      throw new ScienceFormatException(at + ": a fill value of " + stored.length + " bytes for "
+          + "elements of " + type.size() + ": the file is damaged");
     }
-    long[][] origins = new long[chunks.size()][];
-    long[] addresses = new long[chunks.size()];
-    long[] sizes = new long[chunks.size()];
-    int[] masks = new int[chunks.size()];
-    int i = 0;
-    for (Object o : chunks) {
-      Chunk c = (Chunk) o;
-      int[] off = c.getChunkOffset();
-      origins[i] = new long[shape.length];
-      for (int k = 0; k < off.length && k < shape.length; k++) {
-        origins[i][k] = off[k];
+    return stored;
+  }
+
+  // ---- NetCDF-4 ----------------------------------------------------------------------------
+
+  /**
+   * netCDF's shape: along each unlimited dimension, the dimension's length, which netCDF-C takes
+   * as the longest of the variables that use it (its scale's attached datasets, through the
+   * scale's REFERENCE_LIST, and the scale itself when it is a variable).
+   */
+  private static long[] netcdfShape(Hdf5File h, Hdf5Object o, long[] dims, long[] maxDims,
+      String at) {
+    long[] shape = dims.clone();
+    for (int d = 0; d < dims.length; d++) {
+      if (maxDims[d] >= 0) {
+        continue;
       }
-      addresses[i] = base + c.getAddress();
-      sizes[i] = c.getSize() & 0xFFFFFFFFL;
-      BitSet m = c.getFilterMask();
-      masks[i] = m == null || m.isEmpty() ? 0 : (int) m.toLongArray()[0];
-      i++;
+      Long scale = scale(h, o, d, at);
+      if (scale == null) {
+        continue; // not a netCDF dimension: HDF5's shape
+      }
+      Hdf5Object s = scale == o.address() ? o : h.object(scale);
+      if (!dimensionOnly(s)) {
+        shape[d] = Math.max(shape[d], length(s, 0));
+      }
+      Hdf5Object.Attribute refs = s.attribute("REFERENCE_LIST");
+      if (refs == null) {
+        continue;
+      }
+      long ref = refs.type.memberOffset("dataset");
+      long dim = refs.type.memberOffset("dimension");
+      if (refs.type.kind != Hdf5Object.Type.COMPOUND || ref < 0 || dim < 0
+          || ref + h.sizeOfOffsets() > refs.type.size || dim + 4 > refs.type.size) {
+        throw new Hdf5Damage("the REFERENCE_LIST of the dimension scale of " + at
+            + " is not a list of (dataset, dimension)");
+      }
+      ByteBuffer b = ByteBuffer.wrap(refs.value).order(ByteOrder.LITTLE_ENDIAN);
+      Set<Long> seen = new HashSet<>();
+      for (long i = 0; i < refs.elements(); i++) {
+        int p = (int) (i * refs.type.size);
+        long target = unsigned(b, p + (int) ref, h.sizeOfOffsets());
+        int index = b.getInt(p + (int) dim);
+        if (seen.add(target) && target != o.address()) {
+          shape[d] = Math.max(shape[d], length(h.object(target), index));
+        }
+      }
     }
-    int[] chunkShape = ((ChunkedDataset) d).getChunkDimensions();
-    if (dims.length == 0) {
-      chunkShape = new int[] {1};
+    return shape;
+  }
+
+  /** The address of the dimension scale of dimension {@code d} of {@code o}, or null. */
+  private static Long scale(Hdf5File h, Hdf5Object o, int d, String at) {
+    Hdf5Object.Attribute list = o.attribute("DIMENSION_LIST");
+    if (list == null) {
+      Hdf5Object.Attribute cls = o.attribute("CLASS");
+      return d == 0 && cls != null && text(cls).equals("DIMENSION_SCALE") ? o.address() : null;
     }
-    return Variable.chunked(file, path, shape, type, order, chunkShape,
-        new Variable.Chunks(origins, addresses, sizes, masks), filters,
-        fill(d, type.size(), at));
+    int so = h.sizeOfOffsets();
+    long element = 4 + so + 4;
+    if (list.type.kind != Hdf5Object.Type.VLEN || list.type.size != element
+        || list.value.length < (d + 1) * element) {
+      throw new Hdf5Damage("the DIMENSION_LIST of " + at + " is not a list of references per "
+          + "dimension");
+    }
+    ByteBuffer b = ByteBuffer.wrap(list.value).order(ByteOrder.LITTLE_ENDIAN);
+    int p = (int) (d * element);
+    long count = b.getInt(p) & 0xFFFFFFFFL;
+    long collection = unsigned(b, p + 4, so);
+    long index = b.getInt(p + 4 + so) & 0xFFFFFFFFL;
+    if (count == 0) {
+      return null;
+    }
+    byte[] refs = h.globalHeapObject(collection, index);
+    if (refs.length < so) {
+      throw new Hdf5Damage("the DIMENSION_LIST of " + at + " holds an empty reference");
+    }
+    return unsigned(ByteBuffer.wrap(refs).order(ByteOrder.LITTLE_ENDIAN), 0, so);
+  }
+
+  private static long unsigned(ByteBuffer b, int at, int n) {
+    long v = 0;
+    for (int i = n - 1; i >= 0; i--) {
+      v = v << 8 | (b.get(at + i) & 0xff);
+    }
+    return v;
+  }
+
+  private static long length(Hdf5Object o, int dim) {
+    long[] dims = o.space().dims;
+    if (dim < 0 || dim >= dims.length) {
+      throw new Hdf5Damage("a dimension scale refers to dimension " + dim + " of a dataset of "
+          + "rank " + dims.length);
+    }
+    return dims[dim];
+  }
+
+  /** Whether a dimension scale is only a netCDF dimension, not also a variable. */
+  private static boolean dimensionOnly(Hdf5Object scale) {
+    Hdf5Object.Attribute name = scale.attribute("NAME");
+    return name != null && text(name).startsWith(NETCDF_DIMENSION_ONLY);
+  }
+
+  private static String text(Hdf5Object.Attribute a) {
+    if (a.type.kind != Hdf5Object.Type.STRING) {
+      return "";
+    }
+    String s = new String(a.value, StandardCharsets.UTF_8);
+    int nul = s.indexOf(0);
+    return (nul < 0 ? s : s.substring(0, nul)).trim();
   }
 
   /**
-   * One element of the value a chunk never written holds, from the dataset's fill value message
-   * (the raw bytes, in the dataset's type and order); null where none is defined, which HDF5
-   * reads as zeros.
+   * netCDF's fill value: the variable's _FillValue, else the dataset's (netCDF-C sets it to the
+   * same; a file written without fill has none), else netCDF's default for its type.
    */
-  private static byte[] fill(Dataset d, int size, String at) {
-    if (!(d instanceof AbstractNode)) {
-      return null;
+  private static byte[] netcdfFill(Hdf5Object o, ElementType type, ByteOrder order,
+      byte[] hdf5, String at) {
+    Hdf5Object.Attribute a = o.attribute("_FillValue");
+    ByteBuffer out = ByteBuffer.allocate(type.size()).order(order);
+    if (a != null) {
+      ElementType t = a.type.element();
+      if (t != type || a.value.length != type.size()) {
+        throw new Hdf5Damage("the _FillValue of " + at + " is not one element of its type");
+      }
+      byte[] v = a.value.clone();
+      if (a.type.order != order) {
+        for (int i = 0; i < v.length / 2; i++) {
+          byte x = v[i];
+          v[i] = v[v.length - 1 - i];
+          v[v.length - 1 - i] = x;
+        }
+      }
+      return v;
     }
-    ObjectHeader header = ((AbstractNode) d).getHeader();
-    if (!header.hasMessageOfType(FillValueMessage.class)) {
-      return null;
+    if (hdf5 != null) {
+      return hdf5;
     }
-    FillValueMessage m = header.getMessageOfType(FillValueMessage.class);
-    if (!m.isFillValueDefined()) {
-      return null;
+    switch (type) { // netcdf.h's NC_FILL_*
+      case INT8:
+        out.put((byte) -127);
+        break;
+      case UINT8:
+      case CHAR:
+        out.put(type == ElementType.CHAR ? (byte) 0 : (byte) 255);
+        break;
+      case INT16:
+        out.putShort((short) -32767);
+        break;
+      case UINT16:
+        out.putShort((short) 65535);
+        break;
+      case INT32:
+        out.putInt(-2147483647);
+        break;
+      case UINT32:
+        out.putInt((int) 4294967295L);
+        break;
+      case INT64:
+        out.putLong(-9223372036854775806L);
+        break;
+      case UINT64:
+        out.putLong(-2L); // 18446744073709551614
+        break;
+      case FLOAT32:
+        out.putFloat(9.9692099683868690e+36f);
+        break;
+      default:
+        out.putDouble(9.9692099683868690e+36);
+        break;
     }
-    java.nio.ByteBuffer b = m.getFillValue().duplicate();
-    if (b.remaining() != size) {
-      throw new ScienceFormatException(at + ": a fill value of " + b.remaining() + " bytes for "
-          + "elements of " + size);
-    }
-    byte[] out = new byte[size];
-    b.get(out);
-    return out;
+    return out.array();
   }
 
-  private static String datasets(HdfFile h) {
+  // ---- listing -----------------------------------------------------------------------------
+
+  /** The file's datasets (the first 20), for a message: each object read alone, failures named. */
+  private static String datasets(Hdf5File h) {
     List<String> out = new ArrayList<>();
-    collect(h, out);
+    try {
+      collect(h, h.root(), "", out, new HashSet<>(), 0);
+    } catch (RuntimeException | StackOverflowError e) {
+      out.add("(the listing stops: " + e.getMessage() + ")");
+    }
     return out.isEmpty() ? "none" : String.join(", ", out.subList(0, Math.min(20, out.size())))
-        + (out.size() > 20 ? " and " + (out.size() - 20) + " more" : "");
+        + (out.size() > 20 ? " and more" : "");
   }
 
-  private static void collect(io.jhdf.api.Group g, List<String> out) {
-    for (Node n : g) {
-      if (n instanceof io.jhdf.api.Group) {
-        collect((io.jhdf.api.Group) n, out);
-      } else if (n instanceof Dataset) {
-        out.add(n.getPath());
+  private static void collect(Hdf5File h, long group, String path, List<String> out,
+      Set<Long> seen, int depth) {
+    if (!seen.add(group) || depth > 32 || out.size() > 20 || seen.size() > 2000) {
+      return;
+    }
+    for (Hdf5File.Link l : h.links(h.object(group), null)) {
+      if (l.kind != 0) {
+        continue;
+      }
+      String p = path + "/" + l.name;
+      try {
+        Hdf5Object o = h.object(l.address);
+        if (o.isDataset()) {
+          out.add(p);
+        } else if (o.isGroup()) {
+          collect(h, l.address, p, out, seen, depth + 1);
+        }
+      } catch (Hdf5Damage | Hdf5Unsupported e) {
+        out.add(p + " (unreadable)");
       }
     }
-  }
-
-  private static String jhdfVersion() {
-    String v = HdfFile.class.getPackage().getImplementationVersion();
-    return v == null ? "unknown version" : v;
   }
 }

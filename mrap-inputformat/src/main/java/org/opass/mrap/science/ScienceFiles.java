@@ -24,7 +24,8 @@ public final class ScienceFiles {
   }
 
   /**
-   * The variable {@code name} of {@code file}, read with a few positioned reads of its front.
+   * The variable {@code name} of {@code file}, read with a few positioned reads of its front; an
+   * HDF5 file read as {@link Kind#NETCDF} is a NetCDF-4 file, its variables in netCDF's shape.
    *
    * @throws ScienceFormatException naming the file and the variable where the file is not of
    *     {@code kind}, has no such variable, or holds it in a way this reader does not read
@@ -49,6 +50,6 @@ public final class ScienceFiles {
       throw new ScienceFormatException(file + " is neither NetCDF-3 (CDF\\1, \\2, \\5) nor "
           + "NetCDF-4 (HDF5)");
     }
-    return Hdf5Header.variable(in, file, name);
+    return Hdf5Header.variable(in, file, name, kind == Kind.NETCDF);
   }
 }

@@ -168,6 +168,11 @@ public final class Slab {
     return block[d];
   }
 
+  /** The last index the slab selects in dimension {@code d}. */
+  public long lastIndex(int d) {
+    return start[d] + (count[d] - 1) * stride[d] + block[d] - 1;
+  }
+
   /** Indices selected along dimension {@code d}: count times block. */
   public long extent(int d) {
     return count[d] * block[d];

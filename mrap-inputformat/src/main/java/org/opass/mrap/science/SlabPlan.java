@@ -25,10 +25,10 @@ public final class SlabPlan {
   private final Slab slab;
   private final AccessPattern pattern;
   private final Variable.Chunks chunks; // the chunks read, for chunked storage
-  private final long[][] unwritten; // origins of chunks the slab touches that were never written
+  private final UnwrittenChunks unwritten; // chunks of the slab never written, for chunked storage
 
   private SlabPlan(Variable variable, Slab slab, AccessPattern pattern, Variable.Chunks chunks,
-      long[][] unwritten) {
+      UnwrittenChunks unwritten) {
     this.variable = variable;
     this.slab = slab;
     this.pattern = pattern;
@@ -38,8 +38,8 @@ public final class SlabPlan {
 
   /**
    * @param maxRegion most bytes to join into one region (a record's bytes), at least one row
-   * @throws ScienceFormatException naming the file and variable where a chunk the slab needs was
-   *     never written, or is longer than {@code maxRegion}
+   * @throws ScienceFormatException naming the file and variable where a chunk the slab needs is
+   *     longer than {@code maxRegion}
    */
   public static SlabPlan of(Variable v, Slab slab, long maxRegion) {
     if (slab.rank() != v.rank()) {
@@ -92,28 +92,44 @@ public final class SlabPlan {
       strides[i] = l[1];
     }
     return new SlabPlan(v, slab, StridedPattern.byStride(start, size, strides, counts), null,
-        new long[0][]);
+        UnwrittenChunks.none(v.rank()));
   }
 
   private static SlabPlan chunked(Variable v, Slab slab, long maxRegion) {
     Variable.Chunks all = v.chunks();
     int[] cs = v.chunkShape();
+    long[] shape = v.shape();
+    int n = v.rank();
+    long[] first = new long[n];
+    long[] count = new long[n];
+    for (int d = 0; d < n; d++) { // the box of the chunk grid the slab spans
+      first[d] = slab.start(d) / cs[d];
+      count[d] = slab.lastIndex(d) / cs[d] - first[d] + 1;
+    }
     List<Integer> keep = new ArrayList<>();
-    java.util.Set<java.util.List<Long>> stored = new java.util.HashSet<>();
+    List<Long> stored = new ArrayList<>();
     for (int i = 0; i < all.count(); i++) {
       long[] origin = all.origin(i);
-      stored.add(key(origin));
-      if (selectedIn(slab, v.shape(), origin, cs) > 0) {
+      if (selected(slab, origin, ends(origin, cs, shape)) > 0) {
         if (all.size(i) > maxRegion) {
           throw new ScienceFormatException(v.file() + ": " + v.name() + " has a chunk of "
               + all.size(i) + " stored bytes, more than one record holds (" + maxRegion + ")");
         }
         keep.add(i);
+        long at = 0;
+        for (int d = 0; d < n; d++) {
+          at = at * count[d] + origin[d] / cs[d] - first[d];
+        }
+        stored.add(at);
       }
     }
-    if (keep.isEmpty()) {
-      throw new ScienceFormatException(v.file() + ": " + v.name() + ": no chunk the slab "
-          + "touches was ever written: every value it selects is the fill value");
+    long[] s = new long[stored.size()];
+    for (int i = 0; i < s.length; i++) {
+      s[i] = stored.get(i);
+    }
+    UnwrittenChunks unwritten = UnwrittenChunks.complement(first, count, s);
+    if (keep.isEmpty()) { // every value it selects is the fill value: nothing to read
+      return new SlabPlan(v, slab, null, Variable.Chunks.none(), unwritten);
     }
     int[] k = new int[keep.size()];
     long[] offsets = new long[k.length];
@@ -123,58 +139,27 @@ public final class SlabPlan {
       offsets[i] = all.address(k[i]);
       lengths[i] = all.size(k[i]);
     }
-    return new SlabPlan(v, slab, IndexedPattern.of(offsets, lengths), all.subset(k),
-        unwritten(v, slab, stored));
+    return new SlabPlan(v, slab, IndexedPattern.of(offsets, lengths), all.subset(k), unwritten);
   }
 
-  private static java.util.List<Long> key(long[] origin) {
-    List<Long> k = new ArrayList<>(origin.length);
-    for (long o : origin) {
-      k.add(o);
+  /** The end (exclusive) of the chunk at {@code origin} in each dimension, within the shape. */
+  private static long[] ends(long[] origin, int[] cs, long[] limit) {
+    long[] hi = new long[origin.length];
+    for (int d = 0; d < hi.length; d++) {
+      hi[d] = Math.min(origin[d] + cs[d], limit[d]);
     }
-    return k;
+    return hi;
   }
 
-  /** The chunks of the grid that hold a selected element but are not stored, in C order. */
-  private static long[][] unwritten(Variable v, Slab slab, java.util.Set<List<Long>> stored) {
-    int n = v.rank();
-    int[] cs = v.chunkShape();
-    long[] first = new long[n];
-    long[] last = new long[n];
-    for (int d = 0; d < n; d++) {
-      first[d] = slab.start(d) / cs[d];
-      last[d] = (slab.start(d) + (slab.count(d) - 1) * slab.stride(d) + slab.block(d) - 1)
-          / cs[d];
-    }
-    List<long[]> out = new ArrayList<>();
-    long[] at = first.clone();
-    while (true) {
-      long[] origin = new long[n];
-      for (int d = 0; d < n; d++) {
-        origin[d] = at[d] * cs[d];
-      }
-      if (!stored.contains(key(origin)) && selectedIn(slab, v.shape(), origin, cs) > 0) {
-        out.add(origin);
-      }
-      int d = n - 1;
-      while (d >= 0 && ++at[d] > last[d]) {
-        at[d] = first[d];
-        d--;
-      }
-      if (d < 0) {
-        return out.toArray(new long[0][]);
-      }
-    }
-  }
-
-  /** Selected elements inside the chunk at {@code origin}. */
-  private static long selectedIn(Slab slab, long[] shape, long[] origin, int[] cs) {
+  /** Selected elements in the box {@code [lo, hi)}. */
+  private static long selected(Slab slab, long[] lo, long[] hi) {
     long n = 1;
     for (int d = 0; d < slab.rank(); d++) {
-      long hi = Math.min(origin[d] + cs[d], shape[d]);
       long c = 0;
-      for (long[] r : slab.runs(d, origin[d], hi)) {
-        c += r[1];
+      if (hi[d] > lo[d]) {
+        for (long[] r : slab.runs(d, lo[d], hi[d])) {
+          c += r[1];
+        }
       }
       n *= c;
       if (n == 0) {
@@ -192,7 +177,10 @@ public final class SlabPlan {
     return slab;
   }
 
-  /** The regions of the file to read, in file order. */
+  /**
+   * The regions of the file to read, in file order; null where the slab selects only chunks
+   * never written (every value it selects is the fill value: {@link #unwritten}).
+   */
   public AccessPattern pattern() {
     return pattern;
   }
@@ -202,10 +190,12 @@ public final class SlabPlan {
     return chunks;
   }
 
-  /** For chunked storage: the origins of chunks the slab touches that were never written: their
-   * elements are the fill value ({@link #fillPieces}). */
-  public long[][] unwritten() {
-    return unwritten.clone();
+  /**
+   * The chunks the slab touches that were never written: their elements are the fill value
+   * ({@link #fillPieces}).
+   */
+  public UnwrittenChunks unwritten() {
+    return unwritten;
   }
 
   /** Bytes of the selected elements. */
@@ -221,8 +211,11 @@ public final class SlabPlan {
   /**
    * The pieces of bytes read at {@code fileOffset} (a region, or a part of one cut at an
    * element boundary).
+   *
+   * @return how many of the elements given are the fill value (a stored chunk's elements past
+   *     the variable's {@link Variable#extent})
    */
-  public static void pieces(Variable v, Slab slab, Variable.Chunks chunks, long fileOffset,
+  public static long pieces(Variable v, Slab slab, Variable.Chunks chunks, long fileOffset,
       byte[] bytes, int length, PieceSink out) {
     int e = v.type().size();
     if (!v.chunked()) {
@@ -249,7 +242,7 @@ public final class SlabPlan {
       long[] ones = new long[origin.length];
       Arrays.fill(ones, 1);
       out.piece(origin, box, ones, bytes, 0, length);
-      return;
+      return 0;
     }
     int i = chunks.at(fileOffset);
     if (i < 0) {
@@ -257,29 +250,158 @@ public final class SlabPlan {
           + fileOffset);
     }
     byte[] raw = length == bytes.length ? bytes : Arrays.copyOf(bytes, length);
-    byte[] data = ChunkDecoder.decode(raw, v.filters(), chunks.mask(i));
+    byte[] data;
+    try {
+      data = ChunkDecoder.decode(raw, v.filters(), chunks.mask(i));
+    } catch (RuntimeException ex) { // the filters' own exceptions: a damaged chunk
+      throw new ScienceFormatException(v.file() + ": " + v.name() + ": the chunk at "
+          + Arrays.toString(chunks.origin(i)) + " (" + length + " bytes at " + fileOffset
+          + ") does not decode through " + v.filters() + ": " + ex.getMessage(), ex);
+    }
     long chunkBytes = chunkElements(v) * e;
     if (data.length < chunkBytes) {
       throw new ScienceFormatException(v.file() + ": " + v.name() + ": the chunk at "
           + fileOffset + " decodes to " + data.length + " bytes, not " + chunkBytes);
     }
-    cut(v, slab, chunks.origin(i), data, out);
+    long[] co = chunks.origin(i);
+    long fill = pastExtent(v, slab, co, data);
+    cut(v, slab, co, data, out);
+    return fill;
   }
 
   /**
-   * The pieces of a chunk that was never written, at {@code origin}: the slab's elements in it,
-   * each the variable's fill value (zeros where it has none), as HDF5 reads them.
+   * Sets a decoded chunk's elements past the variable's extent to its fill value, as netCDF-C
+   * reads them whatever the chunk holds there; gives how many of them the slab selects.
    */
-  public static void fillPieces(Variable v, Slab slab, long[] origin, PieceSink out) {
+  private static long pastExtent(Variable v, Slab slab, long[] co, byte[] data) {
+    long[] extent = v.extent();
+    long[] shape = v.shape();
+    int[] cs = v.chunkShape();
+    long[] hi = ends(co, cs, shape);
+    long[] stored = ends(co, cs, extent);
+    if (Arrays.equals(hi, stored)) {
+      return 0;
+    }
     int e = v.type().size();
-    byte[] data = new byte[(int) (chunkElements(v) * e)];
     byte[] fill = v.fill();
-    if (fill != null) {
-      for (int at = 0; at < data.length; at += e) {
-        System.arraycopy(fill, 0, data, at, e);
+    int n = cs.length;
+    long[] idx = new long[n];
+    long elements = chunkElements(v);
+    for (long k = 0; k < elements; k++) {
+      boolean past = false;
+      for (int d = 0; d < n; d++) {
+        past |= co[d] + idx[d] >= extent[d];
+      }
+      if (past) {
+        for (int b = 0; b < e; b++) {
+          data[(int) (k * e + b)] = fill == null ? 0 : fill[b];
+        }
+      }
+      for (int d = n - 1; d >= 0 && ++idx[d] == cs[d]; d--) {
+        idx[d] = 0;
       }
     }
-    cut(v, slab, origin, data, out);
+    long[] lo = co.clone();
+    for (int d = 0; d < n; d++) {
+      stored[d] = Math.max(stored[d], lo[d]);
+    }
+    return selected(slab, co, hi) - selected(slab, co, stored);
+  }
+
+  /** Bytes of fill value given in one piece at most. */
+  private static final long FILL_PIECE_BYTES = 1 << 20;
+
+  /**
+   * The pieces of a chunk that was never written, at {@code origin}: the slab's elements in it,
+   * each the variable's fill value (zeros where it has none), as HDF5 reads them, in pieces of
+   * at most a mebibyte.
+   *
+   * @return the elements given
+   */
+  public static long fillPieces(Variable v, Slab slab, long[] origin, PieceSink out) {
+    int e = v.type().size();
+    int[] cs = v.chunkShape();
+    long[] hi = ends(origin, cs, v.shape());
+    long[][][] runs = new long[v.rank()][][];
+    for (int d = 0; d < runs.length; d++) {
+      runs[d] = slab.runs(d, origin[d], hi[d]);
+      if (runs[d].length == 0) {
+        return 0;
+      }
+    }
+    byte[] fill = v.fill();
+    long given = 0;
+    int[] pick = new int[runs.length];
+    while (true) {
+      long[] o = new long[runs.length];
+      int[] box = new int[runs.length];
+      long[] step = new long[runs.length];
+      for (int d = 0; d < runs.length; d++) {
+        long[] run = runs[d][pick[d]];
+        o[d] = run[0];
+        box[d] = (int) run[1];
+        step[d] = run[2];
+      }
+      given += fillBox(o, box, step, e, fill, out);
+      int d = runs.length - 1;
+      while (d >= 0 && ++pick[d] == runs[d].length) {
+        pick[d] = 0;
+        d--;
+      }
+      if (d < 0) {
+        return given;
+      }
+    }
+  }
+
+  /**
+   * A box of fill values, in pieces of at most {@link #FILL_PIECE_BYTES}: single indices of its
+   * outer dimensions, and as many indices of the next as fit.
+   */
+  private static long fillBox(long[] o, int[] box, long[] step, int e, byte[] fill,
+      PieceSink out) {
+    int n = box.length;
+    int d = 0; // the outermost dimension whose inner elements fit a piece
+    long inner = 1;
+    for (int k = 1; k < n; k++) {
+      inner *= box[k];
+    }
+    while (inner * e > FILL_PIECE_BYTES && d < n - 1) {
+      d++;
+      inner /= box[d];
+    }
+    long per = Math.max(1, Math.min(box[d], FILL_PIECE_BYTES / (inner * e)));
+    int[] pieceBox = box.clone();
+    Arrays.fill(pieceBox, 0, d, 1);
+    long given = 0;
+    long[] idx = new long[d]; // the outer dimensions' indices within the box
+    while (true) {
+      for (long k = 0; k < box[d]; k += per) {
+        long[] at = o.clone();
+        for (int j = 0; j < d; j++) {
+          at[j] = o[j] + idx[j] * step[j];
+        }
+        at[d] = o[d] + k * step[d];
+        int[] b = pieceBox.clone();
+        b[d] = (int) Math.min(per, box[d] - k);
+        byte[] bytes = new byte[(int) (b[d] * inner * e)];
+        if (fill != null) {
+          for (int p = 0; p < bytes.length; p += e) {
+            System.arraycopy(fill, 0, bytes, p, e);
+          }
+        }
+        out.piece(at, b, step, bytes, 0, bytes.length);
+        given += b[d] * inner;
+      }
+      int j = d - 1;
+      while (j >= 0 && ++idx[j] == box[j]) {
+        idx[j] = 0;
+        j--;
+      }
+      if (j < 0) {
+        return given;
+      }
+    }
   }
 
   private static long chunkElements(Variable v) {

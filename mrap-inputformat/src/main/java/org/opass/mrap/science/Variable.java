@@ -13,12 +13,15 @@ import java.util.List;
  * byteStride[d])} (an HDF5 contiguous dataset, a NetCDF-3 fixed variable with row-major
  * strides, a NetCDF-3 record variable whose first stride is the record's size), or
  * <em>chunked</em>: the array cut into chunks of one shape, each stored whole somewhere in the
- * file, perhaps through filters (HDF5, NetCDF-4).
+ * file, perhaps through filters (HDF5, NetCDF-4). A chunked variable's elements past its stored
+ * {@link #extent} (a NetCDF-4 variable shorter than its unlimited dimension) and those of chunks
+ * never written read as its {@link #fill} value.
  */
 public final class Variable {
   private final String file;
   private final String name;
   private final long[] shape;
+  private final long[] extent;
   private final ElementType type;
   private final ByteOrder order;
   private final long base;
@@ -28,12 +31,13 @@ public final class Variable {
   private final List<FilterSpec> filters;
   private final byte[] fill;
 
-  private Variable(String file, String name, long[] shape, ElementType type, ByteOrder order,
-      long base, long[] byteStrides, int[] chunkShape, Chunks chunks, List<FilterSpec> filters,
-      byte[] fill) {
+  private Variable(String file, String name, long[] shape, long[] extent, ElementType type,
+      ByteOrder order, long base, long[] byteStrides, int[] chunkShape, Chunks chunks,
+      List<FilterSpec> filters, byte[] fill) {
     this.file = file;
     this.name = name;
     this.shape = shape;
+    this.extent = extent;
     this.type = type;
     this.order = order;
     this.base = base;
@@ -50,8 +54,8 @@ public final class Variable {
     if (shape.length != byteStrides.length) {
       throw new IllegalArgumentException("one stride per dimension");
     }
-    return new Variable(file, name, shape.clone(), type, order, base, byteStrides.clone(), null,
-        null, List.of(), null);
+    return new Variable(file, name, shape.clone(), shape.clone(), type, order, base,
+        byteStrides.clone(), null, null, List.of(), null);
   }
 
   /**
@@ -60,17 +64,37 @@ public final class Variable {
    */
   public static Variable chunked(String file, String name, long[] shape, ElementType type,
       ByteOrder order, int[] chunkShape, Chunks chunks, List<FilterSpec> filters, byte[] fill) {
+    return chunked(file, name, shape, shape, type, order, chunkShape, chunks, filters, fill);
+  }
+
+  /**
+   * A chunked variable of {@code shape} whose chunks hold elements only within {@code extent}
+   * (no larger than the shape in any dimension): the others read as {@code fill}.
+   */
+  public static Variable chunked(String file, String name, long[] shape, long[] extent,
+      ElementType type, ByteOrder order, int[] chunkShape, Chunks chunks, List<FilterSpec> filters,
+      byte[] fill) {
     if (fill != null && fill.length != type.size()) {
       throw new IllegalArgumentException("a fill value of " + fill.length + " bytes for "
           + type);
     }
-    return new Variable(file, name, shape.clone(), type, order, -1, null, chunkShape.clone(),
-        chunks, List.copyOf(filters), fill == null ? null : fill.clone());
+    if (extent.length != shape.length || chunkShape.length != shape.length) {
+      throw new IllegalArgumentException("an extent and a chunk shape of one length per "
+          + "dimension");
+    }
+    for (int d = 0; d < shape.length; d++) {
+      if (extent[d] < 0 || extent[d] > shape[d] || chunkShape[d] < 1) {
+        throw new IllegalArgumentException("dimension " + d + ": extent " + extent[d]
+            + " of " + shape[d] + ", chunks of " + chunkShape[d]);
+      }
+    }
+    return new Variable(file, name, shape.clone(), extent.clone(), type, order, -1, null,
+        chunkShape.clone(), chunks, List.copyOf(filters), fill == null ? null : fill.clone());
   }
 
   /** This chunked variable with other chunks stored (a task's share of them). */
   public Variable withChunks(Chunks c) {
-    return chunked(file, name, shape, type, order, chunkShape, c, filters, fill);
+    return chunked(file, name, shape, extent, type, order, chunkShape, c, filters, fill);
   }
 
   /** A row-major array from {@code base}. */
@@ -99,6 +123,14 @@ public final class Variable {
 
   public int rank() {
     return shape.length;
+  }
+
+  /**
+   * Per dimension, how many indices hold stored values: the shape, but for a NetCDF-4 variable
+   * written to fewer records than its unlimited dimension (its HDF5 dataset's shape).
+   */
+  public long[] extent() {
+    return extent.clone();
   }
 
   public ElementType type() {
@@ -133,7 +165,9 @@ public final class Variable {
     return chunks;
   }
 
-  /** For chunked storage: one element of the value a chunk never written holds (null: 0). */
+  /**
+   * For chunked storage: one element of the value read where nothing was stored (null: zeros).
+   */
   public byte[] fill() {
     return fill == null ? null : fill.clone();
   }
@@ -145,7 +179,8 @@ public final class Variable {
 
   @Override
   public String toString() {
-    return name + Arrays.toString(shape) + " " + type.name().toLowerCase(java.util.Locale.ROOT)
+    return name + Arrays.toString(shape) + (Arrays.equals(shape, extent) ? "" : " (stored "
+        + Arrays.toString(extent) + ")") + " " + type.name().toLowerCase(java.util.Locale.ROOT)
         + (chunked() ? " in chunks of " + Arrays.toString(chunkShape)
         + (filters.isEmpty() ? "" : " through " + filters) : "");
   }
@@ -207,6 +242,11 @@ public final class Variable {
         this.sizes[i] = sizes[order[i]];
         this.masks[i] = masks[order[i]];
       }
+    }
+
+    /** No chunk stored. */
+    public static Chunks none() {
+      return new Chunks(new long[0][], new long[0], new long[0], new int[0]);
     }
 
     public int count() {

@@ -9,11 +9,12 @@ import java.util.List;
 
 /** Writes a variable (with only the chunks a task reads) and a slab into a split, and back. */
 public final class VariableCodec {
-  private static final int VERSION = 2;
+  private static final int VERSION = 3;
 
   private VariableCodec() {
   }
 
+  /** Writes {@code v} with {@code chunks} (a task's share) and {@code slab}. */
   public static void write(DataOutput out, Variable v, Variable.Chunks chunks, Slab slab)
       throws IOException {
     out.writeByte(VERSION);
@@ -36,6 +37,9 @@ public final class VariableCodec {
     }
     for (int c : v.chunkShape()) {
       out.writeInt(c);
+    }
+    for (long x : v.extent()) {
+      out.writeLong(x);
     }
     out.writeInt(v.filters().size());
     for (Variable.FilterSpec f : v.filters()) {
@@ -101,6 +105,10 @@ public final class VariableCodec {
     for (int d = 0; d < n; d++) {
       chunkShape[d] = in.readInt();
     }
+    long[] extent = new long[n];
+    for (int d = 0; d < n; d++) {
+      extent[d] = in.readLong();
+    }
     int filterCount = in.readInt();
     List<Variable.FilterSpec> filters = new ArrayList<>();
     for (int i = 0; i < filterCount; i++) {
@@ -130,8 +138,26 @@ public final class VariableCodec {
         origins[i][d] = in.readLong();
       }
     }
-    return new Read(Variable.chunked(file, name, shape, type, order, chunkShape,
+    return new Read(Variable.chunked(file, name, shape, extent, type, order, chunkShape,
         new Variable.Chunks(origins, addresses, sizes, masks), filters, fill), slab);
+  }
+
+  /** Writes chunks never written (their box and runs). */
+  public static void write(DataOutput out, UnwrittenChunks u) throws IOException {
+    longs(out, u.first());
+    longs(out, u.count());
+    longs(out, u.runs());
+  }
+
+  public static UnwrittenChunks readUnwritten(DataInput in) throws IOException {
+    long[] first = longs(in);
+    long[] count = longs(in);
+    try {
+      return UnwrittenChunks.of(first, count, longs(in));
+    } catch (IllegalArgumentException | ArithmeticException e) {
+      throw new IOException("chunks never written, as written into a split, are damaged: "
+          + e.getMessage(), e);
+    }
   }
 
   private static void longs(DataOutput out, long[] v) throws IOException {

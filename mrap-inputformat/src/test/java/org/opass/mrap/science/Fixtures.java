@@ -80,6 +80,8 @@ public final class Fixtures {
     public final long[] shape;
     public final double sum;
     public final String sha256;
+    /** Elements that are the fill value (never written, or past the stored extent); -1: unknown. */
+    public final long fill;
 
     Case(JsonNode n) {
       file = n.get("file").asText();
@@ -92,6 +94,7 @@ public final class Fixtures {
       }
       sum = n.get("sum").asDouble();
       sha256 = n.get("sha256").asText();
+      fill = n.has("fill") ? n.get("fill").asLong() : -1;
     }
 
     public ScienceFiles.Kind kind() {
@@ -104,9 +107,20 @@ public final class Fixtures {
     }
   }
 
+  /** What make_layouts.py wrote: the chunk indexes, NetCDF-4 shapes and fill values. */
+  public static JsonNode layouts() throws IOException {
+    try (InputStream in = Fixtures.class.getResourceAsStream("/science/layouts/expected.json")) {
+      return new ObjectMapper().readTree(in);
+    }
+  }
+
+  /** The cases of make_fixtures.py and of layouts/make_layouts.py. */
   public static List<Case> cases() throws IOException {
     List<Case> out = new ArrayList<>();
     for (JsonNode n : expected().get("cases")) {
+      out.add(new Case(n));
+    }
+    for (JsonNode n : layouts().get("cases")) {
       out.add(new Case(n));
     }
     return out;

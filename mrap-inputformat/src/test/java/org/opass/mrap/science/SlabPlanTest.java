@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,14 +38,16 @@ class SlabPlanTest {
       assertArrayEquals(c.shape, slab.selectedShape(), "shape of " + c);
       // one read of the front (64 KiB) holds a NetCDF-3 header; HDF5's B-trees may lie beyond
       long headerReads = in.reads();
-      boolean hdf5 = v.chunked() || c.file.endsWith(".h5") || c.file.equals("nc4.nc");
-      assertTrue(headerReads <= (hdf5 ? 3 : 1), c + ": the header took " + headerReads
-          + " reads");
+      boolean hdf5 = v.chunked() || c.file.endsWith(".h5") || c.file.endsWith("nc4.nc");
+      long pages = Files.size(Fixtures.file(c.file, scratch)) / (64 << 10) + 1;
+      assertTrue(headerReads <= (hdf5 ? Math.max(3, pages) : 1), c + ": the header took "
+          + headerReads + " reads");
       long maxRegion = v.chunked() ? Long.MAX_VALUE : recordBytes;
       SlabPlan plan = SlabPlan.of(v, slab, maxRegion);
       Fixtures.Assembled out = new Fixtures.Assembled(slab, v.type());
-      RegionCursor r = plan.pattern().cursor();
-      while (r.next()) {
+      long[] fill = {0};
+      RegionCursor r = plan.pattern() == null ? null : plan.pattern().cursor();
+      while (r != null && r.next()) {
         // a record holds whole elements: the reader cuts a long region as the task would
         long cut = v.chunked() ? r.length() : Math.max(v.type().size(),
             recordBytes / v.type().size() * v.type().size());
@@ -52,16 +55,20 @@ class SlabPlanTest {
           int len = (int) Math.min(cut, r.length() - at);
           byte[] b = new byte[len];
           in.readFully(r.offset() + at, b, 0, len);
-          SlabPlan.pieces(v, slab, plan.chunks(), r.offset() + at, b, len,
+          fill[0] += SlabPlan.pieces(v, slab, plan.chunks(), r.offset() + at, b, len,
               (origin, shape, step, bytes, off, n) ->
                   out.put(origin, shape, step, bytes, off, v.type(), v.order()));
         }
       }
-      for (long[] origin : plan.unwritten()) { // chunks never written: the fill value
-        SlabPlan.fillPieces(v, slab, origin, (o, shape, step, bytes, off, n) ->
-            out.put(o, shape, step, bytes, off, v.type(), v.order()));
+      if (v.chunked()) {
+        plan.unwritten().forEach(v.chunkShape(), origin -> // never written: the fill value
+            fill[0] += SlabPlan.fillPieces(v, slab, origin, (o, shape, step, bytes, off, n) ->
+                out.put(o, shape, step, bytes, off, v.type(), v.order())));
       }
       assertEquals(slab.elements(), out.filled(), c + ": elements filled");
+      if (c.fill >= 0) {
+        assertEquals(c.fill, fill[0], c + ": elements that are the fill value");
+      }
       assertEquals(c.sum, out.sum(), Math.abs(c.sum) * 1e-12 + 1e-9, c + ": sum");
       assertEquals(c.sha256, out.sha256(), c + ": values");
       if (!v.chunked()) {
