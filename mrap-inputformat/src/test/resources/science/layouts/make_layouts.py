@@ -283,6 +283,12 @@ with netCDF4.Dataset(nc, 'w', format='NETCDF4') as ds:
     a = ds.createVariable('a', 'f4', ('time', 'x'), chunksizes=(2, 7))
     b = ds.createVariable('b', 'i4', ('time', 'x'), zlib=True, chunksizes=(3, 4))
     c = ds.createVariable('c', 'i2', ('time', 'x'), fill_value=-99)
+    for k, (a, v) in enumerate([('units', 'K'), ('long_name', 'a record variable'),
+                                ('standard_name', 'air_temperature'), ('valid_min', -50),
+                                ('valid_max', 500), ('comment', 'x' * 300), ('source', 'test'),
+                                ('history', 'made by make_layouts.py'), ('cell_methods', 'time: mean'),
+                                ('institution', 'opass'), ('references', 'none')]):
+        c.setncattr(a, v)  # more attributes than an object header holds compactly (8)
     t = ds.createVariable('time', 'f8', ('time',))
     b[0:5] = grid((5, 7), 1.0, 100).astype('i4')
     c[0:3] = grid((3, 7), 1.0).astype('i2')
@@ -385,11 +391,30 @@ for libver in ['latest', 'earliest']:
             slabs.append(', '.join(items))
         hdf5_cases(file, '/' + name, kind, slabs)
 
+# The example job's per-step figures (slab-stats: count, mean, min, max per index of the first
+# dimension) over variables with chunks never written, as the reference libraries read them
+stats = []
+for file, variable, kind in [('appended.nc', 'b', 'netcdf'), ('indexes.h5', '/earray_first_gap', 'hdf5'),
+                             ('indexes.h5', '/unwritten_chunked', 'hdf5'),
+                             ('userblock.h5', '/unwritten_chunked', 'hdf5')]:
+    if kind == 'netcdf':
+        with netCDF4.Dataset(os.path.join(HERE, file)) as ds:
+            ds.set_auto_maskandscale(False)
+            a = ds[variable][:].astype('f8')
+    else:
+        with h5py.File(os.path.join(HERE, file), 'r') as f:
+            a = f[variable][...].astype('f8')
+    for i in range(a.shape[0]):
+        stats.append({'file': file, 'variable': variable, 'kind': kind, 'index': i,
+                      'count': int(a[i].size), 'mean': float(a[i].mean()),
+                      'min': float(a[i].min()), 'max': float(a[i].max())})
+
 with open(os.path.join(HERE, 'expected.json'), 'w') as out:
     # a case a line, a dataset's chunk index a line: [[offset...], address, size, filter mask]
     out.write('{"cases": [\n' + ',\n'.join(json.dumps(c) for c in cases) + '],\n')
     out.write('"chunks": {\n' + ',\n'.join(json.dumps(k) + ': ' + json.dumps(v)
                                               for k, v in chunks.items()) + '},\n')
+    out.write('"stats": [\n' + ',\n'.join(json.dumps(x) for x in stats) + '],\n')
     out.write('"libraries": ' + json.dumps({'netCDF4': netCDF4.__version__,
                                            'netcdf-c': netCDF4.__netcdf4libversion__,
                                            'h5py': h5py.__version__, 'hdf5': h5py.version.hdf5_version,

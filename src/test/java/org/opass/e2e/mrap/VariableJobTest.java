@@ -37,6 +37,8 @@ import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.mrap.examples.SlabStats;
 import org.opass.mrap.mapreduce.ArrayIndex;
 import org.opass.mrap.mapreduce.ArrayPiece;
+import org.opass.mrap.mapreduce.MrapCounter;
+import org.opass.mrap.mapreduce.TaskCounters;
 import org.opass.mrap.mapreduce.VariableInputFormat;
 import org.opass.mrap.mapreduce.VariableRecordReader;
 import org.opass.mrap.mapreduce.VariableSplit;
@@ -132,9 +134,10 @@ class VariableJobTest {
       Configuration conf = conf("cases", c.kind(), c.variable, c.slab);
       Slab slab = null;
       Fixtures.Assembled out = null;
+      TaskCounters counters = new TaskCounters();
       for (VariableSplit split : splits(conf, "/science/" + c.file)) {
         VariableRecordReader r = new VariableRecordReader();
-        r.initialize(split, new TaskAttemptContextImpl(conf, new TaskAttemptID()));
+        r.initialize(split, new TaskAttemptContextImpl(conf, new TaskAttemptID(), counters));
         if (out == null) {
           slab = Slab.parse(c.slab, split.parts().get(0).variable().shape());
           out = new Fixtures.Assembled(slab, split.parts().get(0).variable().type());
@@ -151,6 +154,10 @@ class VariableJobTest {
       }
       assertEquals(slab.elements(), out.filled(), c + ": elements");
       assertEquals(c.sha256, out.sha256(), c + ": values");
+      if (c.fill >= 0) {
+        assertEquals(c.fill, counters.get(MrapCounter.FILL_ELEMENTS),
+            c + ": elements counted as the fill value");
+      }
     }
   }
 

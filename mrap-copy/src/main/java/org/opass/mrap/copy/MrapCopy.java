@@ -278,6 +278,12 @@ public class MrapCopy extends Configured implements Tool {
             variable.getTrimmed(VariableInputFormat.TILE)));
       } else {
         SlabPlan plan = fp.plan();
+        if (plan.pattern() == null) {
+          throw new CopyException(true, src + ": " + plan.variable().name()
+              + (slab.isEmpty() ? "" : "[" + slab + "]") + " selects only chunks never written "
+              + "(every value is the fill value): there is nothing to restructure; copy the file "
+              + "plainly, or leave it out");
+        }
         out.add(PatternConfig.planned(plan.pattern(), VariableInputFormat.VARIABLE,
             plan.variable().name() + (slab.isEmpty() ? "" : "[" + slab + "]")));
       }

@@ -76,6 +76,8 @@ public final class Hdf5Header {
             + datasets(h));
       }
       return describe(h, o, file, path, netcdf);
+    } catch (ScienceFormatException e) {
+      throw e;
     } catch (Hdf5Unsupported e) {
       throw new ScienceFormatException(file + ": " + path + ": " + e.getMessage(), e);
     } catch (Hdf5Damage e) {

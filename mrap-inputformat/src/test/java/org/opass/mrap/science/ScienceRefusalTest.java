@@ -66,6 +66,27 @@ class ScienceRefusalTest {
         "neither NetCDF-3");
   }
 
+  /**
+   * A virtual or external dataset, or an external link, is refused by name when asked for; its
+   * siblings read (SlabPlanTest reads them against h5py), in compact, dense and old-style groups.
+   */
+  @Test
+  void oneUnsupportedObjectRefusesOnlyItself() {
+    for (String path : new String[] {"layouts/mixed.h5", "layouts/mixed_old.h5"}) {
+      String f = path.substring("layouts/".length());
+      says(refusal(path, ScienceFiles.Kind.HDF5, "/a/b/c/virtual"), f, "/a/b/c/virtual",
+          "virtual dataset");
+      says(refusal(path, ScienceFiles.Kind.HDF5, "/a/b/c/external"), f, "/a/b/c/external",
+          "external files");
+      says(refusal(path, ScienceFiles.Kind.HDF5, "/many/external"), f, "/many/external",
+          "external files");
+      says(refusal(path, ScienceFiles.Kind.HDF5, "/a/b/c/elink"), f, "elink",
+          "external link to indexes.h5:/fixed");
+      says(refusal(path, ScienceFiles.Kind.HDF5, "/a/b/c/nothing"), f, "no dataset /a/b/c/nothing",
+          "/a/b/c/contig", "/many/d00");
+    }
+  }
+
   @Test
   void aFileCutShortIsRefused() throws IOException {
     byte[] whole = Files.readAllBytes(Fixtures.folder().resolve("classic.nc"));

@@ -242,6 +242,52 @@ class MrapSourceTest {
     assertEquals(List.of(6, 7, 8, 9, 10, 11), steps, "run_01.nc's time steps");
   }
 
+  /**
+   * Variables with chunks never written (science/layouts: a NetCDF-4 variable shorter than its
+   * unlimited dimension, an extensible array with a gap in its index block, two files whose
+   * dataset was never written at all) as rows: per step the figures h5py and netCDF-C give.
+   */
+  @Test
+  void variablesWithChunksNeverWrittenHaveTheReferenceLibrarysFigures() throws Exception {
+    FileSystem fs = SparkOnHdfs.fs();
+    String[][] reads = {{"netcdf", "b", "/layouts/nc", "appended.nc"},
+        {"hdf5", "/earray_first_gap", "/layouts/ea", "indexes.h5"},
+        {"hdf5", "/unwritten_chunked", "/layouts/never", "indexes.h5", "userblock.h5"}};
+    for (String[] r : reads) {
+      for (int i = 3; i < r.length; i++) {
+        try (FSDataOutputStream out = fs.create(new Path(r[2], r[i]), (short) 2)) {
+          out.write(Fixtures.bytes("layouts/" + r[i]));
+        }
+      }
+      spark.read().format(MrapSource.NAME).option(VariableInputFormat.KIND, r[0])
+          .option(VariableInputFormat.VARIABLE, r[1]).load(r[2])
+          .createOrReplaceTempView("gaps");
+      // a piece of a chunked variable spans steps: a value's step from its place in the piece
+      Map<String, Row> byStep = new HashMap<>();
+      for (Row row : spark.sql("SELECT file, origin[0] + floor(p / shape[1]) AS t, avg(v), "
+          + "min(v), max(v), count(v) FROM gaps LATERAL VIEW posexplode(values) x AS p, v "
+          + "GROUP BY file, origin[0] + floor(p / shape[1])").collectAsList()) {
+        byStep.put(new Path(row.getString(0)).getName() + "@" + row.getLong(1), row);
+      }
+      int steps = 0;
+      for (JsonNode step : Fixtures.layouts().get("stats")) {
+        if (!step.get("variable").asText().equals(r[1])) {
+          continue;
+        }
+        String key = step.get("file").asText() + "@" + step.get("index").asInt();
+        Row row = byStep.get(key);
+        assertTrue(row != null, key + " in " + byStep.keySet());
+        double mean = step.get("mean").asDouble();
+        assertEquals(mean, row.getDouble(2), Math.abs(mean) * 1e-12, key);
+        assertEquals(step.get("min").asDouble(), ((Number) row.get(3)).doubleValue(), 0.0, key);
+        assertEquals(step.get("max").asDouble(), ((Number) row.get(4)).doubleValue(), 0.0, key);
+        assertEquals(step.get("count").asLong(), row.getLong(5), key);
+        steps++;
+      }
+      assertEquals(steps, byStep.size(), r[1] + ": " + byStep.keySet());
+    }
+  }
+
   @Test
   void unknownOptionsAndBadSettingsAreRefusedByName() {
     String said = assertThrows(IllegalArgumentException.class, () -> spark.read()
