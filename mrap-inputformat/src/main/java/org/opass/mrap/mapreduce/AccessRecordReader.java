@@ -4,6 +4,7 @@ import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.BytesWritable;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.mapreduce.Counter;
@@ -38,6 +39,7 @@ public class AccessRecordReader extends RecordReader<LongWritable, BytesWritable
   private Source source;
   private LogicalReads original; // THROUGH_INDEX only
   private RestructuredLayout layout;
+  private Path path;
   private long regionCount;
   private long gap;
   private boolean join; // whether records may be read together
@@ -82,6 +84,7 @@ public class AccessRecordReader extends RecordReader<LongWritable, BytesWritable
   @Override
   public void initialize(InputSplit genericSplit, TaskAttemptContext ctx) throws IOException {
     AccessSplit split = (AccessSplit) genericSplit;
+    path = split.path();
     Configuration conf = ctx.getConfiguration();
     readCalls = ctx.getCounter(MrapCounter.READ_CALLS);
     bytesRead = ctx.getCounter(MrapCounter.BYTES_READ);
@@ -251,7 +254,7 @@ public class AccessRecordReader extends RecordReader<LongWritable, BytesWritable
     } else if (original != null) {
       throughLayout(off, len);
     } else {
-      in.readFully(off, value.getBytes(), 0, len);
+      readFully(off, value.getBytes(), len);
       counted(1, len);
     }
     if (bytesOfInterest != null) {
@@ -307,10 +310,23 @@ public class AccessRecordReader extends RecordReader<LongWritable, BytesWritable
     if (window.length < bytes) {
       window = new byte[bytes];
     }
-    in.readFully(off, window, 0, bytes);
+    readFully(off, window, bytes);
     counted(1, bytes);
     windowStart = off;
     windowEnd = end;
+  }
+
+  /** Reads {@code len} bytes at {@code off}; a file that ends first is named. */
+  private void readFully(long off, byte[] into, int len) throws IOException {
+    try {
+      in.readFully(off, into, 0, len);
+    } catch (java.io.EOFException e) {
+      java.io.EOFException named = new java.io.EOFException(path + " ends before byte "
+          + (off + len) + " (" + len + " bytes at " + off + "): the file is shorter than the "
+          + "regions planned from it (cut short, or replaced by a shorter one)");
+      named.initCause(e);
+      throw named;
+    }
   }
 
   private void counted(long reads, long bytes) {

@@ -304,31 +304,39 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
     try {
       v = ScienceFiles.variable(file, name, kind, variable);
     } catch (ScienceFormatException e) {
-      throw new InvalidJobConfException(VARIABLE + "=" + variable + ": " + e.getMessage());
+      throw refusal(VARIABLE + "=" + variable + ": " + e.getMessage(), e);
     }
     Slab slab;
     try {
       slab = Slab.parse(slabText, v.shape());
-    } catch (IllegalArgumentException e) {
-      throw new InvalidJobConfException(SLAB + "=" + slabText + " does not fit " + name + "'s "
-          + v + ": " + e.getMessage());
+    } catch (IllegalArgumentException | ArithmeticException e) {
+      throw refusal(SLAB + "=" + slabText + " does not fit " + name + "'s " + v + ": "
+          + e.getMessage(), e);
     }
     TiledPattern tiles = null;
     if (tileText != null) {
       try {
         tiles = VariableTiles.of(v, tileText);
-      } catch (ScienceFormatException e) {
-        throw new InvalidJobConfException(TILE + "=" + tileText + ": " + e.getMessage());
+      } catch (IllegalArgumentException | ArithmeticException e) {
+        throw refusal(TILE + "=" + tileText + ": " + e.getMessage(), e);
       }
     }
     SlabPlan plan;
     try {
       plan = SlabPlan.of(v, slab, record);
-    } catch (ScienceFormatException e) {
-      throw new InvalidJobConfException(VARIABLE + "=" + variable + ": " + e.getMessage());
+    } catch (IllegalArgumentException | ArithmeticException e) {
+      throw refusal(VARIABLE + "=" + variable + ": " + name + ": " + v + " cannot be planned: "
+          + e.getMessage(), e);
     }
     return new FilePlan(inspected, name, start, plan, tiles, readsBefore + file.reads(),
         System.nanoTime() - t0);
+  }
+
+  /** A refusal of the job's settings for a file, its cause kept. */
+  private static InvalidJobConfException refusal(String message, Throwable cause) {
+    InvalidJobConfException e = new InvalidJobConfException(message);
+    e.initCause(cause);
+    return e;
   }
 
   @Override

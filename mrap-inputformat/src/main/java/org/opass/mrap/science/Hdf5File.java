@@ -20,7 +20,7 @@ import java.util.Set;
  * storage) never stops a sibling from being read.
  *
  * <p>Every block is read through {@link #read}, which checks it against the file's length and a
- * budget of metadata bytes (four times the file, at least 64 MiB) before allocating anything, and
+ * budget of metadata bytes (four times the file and a mebibyte) before allocating anything, and
  * every parse walks a bounded number of blocks, each once: a damaged file costs memory bounded by
  * its length and ends in {@link Hdf5Damage} naming what is damaged.
  */
@@ -68,7 +68,7 @@ final class Hdf5File implements Closeable {
     this.sizeOfOffsets = sizeOfOffsets;
     this.sizeOfLengths = sizeOfLengths;
     this.root = root;
-    this.budget = Math.max(64L << 20, 4 * fileLength);
+    this.budget = 4 * fileLength + (1 << 20);
   }
 
   /** Whether {@code head} holds the HDF5 signature at 0 or at a user block's end (512, 1024...). */
@@ -203,8 +203,8 @@ final class Hdf5File implements Closeable {
           + fileLength + " bytes): the file is cut short or damaged");
     }
     if (length > budget) {
-      throw new Hdf5Damage(what + " at address " + address + ": its metadata adds up to more "
-          + "than four times the file's length");
+      throw new Hdf5Damage(what + " at address " + address + ": the metadata read adds up to "
+          + "more than four times the file's length");
     }
     budget -= length;
     byte[] b = new byte[(int) length];
@@ -723,6 +723,7 @@ final class Hdf5File implements Closeable {
     private final int rootRows;
     private final int maxDirectRows;
     private final int firstRowBits;
+    private final Map<Long, Hdf5Bytes> blocks = new java.util.HashMap<>(); // direct, by address
 
     FractalHeap(long address) {
       this.address = address;
@@ -837,6 +838,20 @@ final class Hdf5File implements Closeable {
     }
 
     private Hdf5Bytes direct(long at, long blockOffset, long size, long offset, long length) {
+      Hdf5Bytes b = blocks.get(at);
+      if (b == null) {
+        b = directBlock(at, size);
+        blocks.put(at, b);
+      }
+      long rel = offset - blockOffset;
+      if (rel < 0 || rel > size || length > size - rel) {
+        throw new Hdf5Damage("an object at heap offset " + offset + " of " + length + " bytes "
+            + "lies outside its direct block at address " + at);
+      }
+      return b.at((int) rel).slice(length, "a heap object");
+    }
+
+    private Hdf5Bytes directBlock(long at, long size) {
       Hdf5Bytes b = read(at, size, "a fractal heap direct block").signature("FHDB");
       if (checksummed) {
         int head = 4 + 1 + sizeOfOffsets + offsetBytes;
@@ -851,12 +866,7 @@ final class Hdf5File implements Closeable {
               + "checksum");
         }
       }
-      long rel = offset - blockOffset;
-      if (rel < 0 || rel > size || length > size - rel) {
-        throw new Hdf5Damage("an object at heap offset " + offset + " of " + length + " bytes "
-            + "lies outside its direct block at address " + at);
-      }
-      return b.at((int) rel).slice(length, "a heap object");
+      return b;
     }
   }
 }

@@ -66,7 +66,13 @@ public final class NetcdfHeader {
       return parse(c, in.length(), file);
     } catch (EOFException e) {
       throw new ScienceFormatException(file + ": the NetCDF header runs past the end of the file ("
-          + in.length() + " bytes)");
+          + in.length() + " bytes)", e);
+    } catch (ArithmeticException | IllegalArgumentException | IndexOutOfBoundsException e) {
+      if (e instanceof ScienceFormatException) {
+        throw e;
+      }
+      throw new ScienceFormatException(file + ": the NetCDF header is damaged: its sizes do not "
+          + "fit (" + e.getMessage() + ")", e);
     }
   }
 
@@ -87,7 +93,12 @@ public final class NetcdfHeader {
     if (tag == NC_DIMENSION) {
       for (long i = 0; i < n; i++) {
         dimNames.add(c.name(cdf5));
-        dimLengths.add(cdf5 ? c.int64() : c.uint32());
+        long len = cdf5 ? c.int64() : c.uint32();
+        if (len < 0) {
+          throw new ScienceFormatException(file + ": dimension " + dimNames.get(dimNames.size() - 1)
+              + " has length " + len + ": the header is damaged");
+        }
+        dimLengths.add(len);
       }
     } else if (tag != 0 || n != 0) {
       throw bad(file, "dimension list");
@@ -110,7 +121,11 @@ public final class NetcdfHeader {
       Raw r = new Raw();
       r.name = c.name(cdf5);
       long rank = cdf5 ? c.int64() : c.uint32();
-      r.dims = new long[(int) Math.min(rank, 1024)];
+      if (rank < 0 || rank > 1024) { // NC_MAX_VAR_DIMS
+        throw new ScienceFormatException(file + ": variable " + r.name + " has " + rank
+            + " dimensions (netCDF allows 1024): the header is damaged");
+      }
+      r.dims = new long[(int) rank];
       for (int d = 0; d < rank; d++) {
         long id = cdf5 ? c.int64() : c.uint32();
         if (id < 0 || id >= dimNames.size()) {
@@ -127,6 +142,10 @@ public final class NetcdfHeader {
         c.uint32();
       }
       r.begin = version == 1 ? c.uint32() : c.int64();
+      if (r.begin < 0 || r.begin > length) {
+        throw new ScienceFormatException(file + ": variable " + r.name + " begins at byte "
+            + r.begin + ", outside the file (" + length + " bytes): the header is damaged");
+      }
       r.record = r.dims.length > 0 && dimLengths.get((int) r.dims[0]) == 0;
       raws.add(r);
     }
@@ -145,7 +164,7 @@ public final class NetcdfHeader {
       }
       if (r.record) {
         long padded = recordVars == 1 ? slice : (slice + 3) / 4 * 4;
-        recordSize += padded;
+        recordSize = Math.addExact(recordSize, padded);
       }
       sliceBytes.put(r.name, slice);
     }
@@ -171,9 +190,10 @@ public final class NetcdfHeader {
       }
       long need = r.begin;
       if (r.record && numrecs > 0) {
-        need += (numrecs - 1) * recordSize + sliceBytes.get(r.name);
+        need = Math.addExact(need, Math.addExact(Math.multiplyExact(numrecs - 1, recordSize),
+            sliceBytes.get(r.name)));
       } else if (!r.record) {
-        need += sliceBytes.get(r.name);
+        need = Math.addExact(need, sliceBytes.get(r.name));
       }
       if (need > length) {
         throw new ScienceFormatException(file + ": variable " + r.name + " ends at byte " + need
@@ -202,7 +222,12 @@ public final class NetcdfHeader {
       c.name(cdf5);
       int t = c.int32();
       long count = cdf5 ? c.int64() : c.uint32();
-      long size = Math.multiplyExact(count, type(t, file, "an attribute").size());
+      int size1 = type(t, file, "an attribute").size();
+      if (count < 0 || count > c.length() / size1) {
+        throw new ScienceFormatException(file + ": an attribute of " + count + " values of "
+            + size1 + " bytes, more than the file holds: the header is damaged");
+      }
+      long size = count * size1;
       c.skip((size + 3) / 4 * 4);
     }
   }
@@ -253,9 +278,16 @@ public final class NetcdfHeader {
       this.file = file;
     }
 
+    long length() throws IOException {
+      return in.length();
+    }
+
     private void need(long n) throws IOException {
       if (pos + n <= buf.length) {
         return;
+      }
+      if (n < 0 || pos + n > in.length()) { // before anything is allocated for it
+        throw new EOFException();
       }
       long want = Math.max(pos + n, Math.max(PAGE, 2L * buf.length));
       if (want > (1 << 30)) {

@@ -45,7 +45,12 @@ public final class SlabPlan {
     if (slab.rank() != v.rank()) {
       throw new IllegalArgumentException("slab of rank " + slab.rank() + " for " + v);
     }
-    return v.chunked() ? chunked(v, slab, maxRegion) : strided(v, slab, maxRegion);
+    try {
+      return v.chunked() ? chunked(v, slab, maxRegion) : strided(v, slab, maxRegion);
+    } catch (ArithmeticException e) { // sizes past 2^63: only a damaged header says so
+      throw new ScienceFormatException(v.file() + ": " + v + ": the slab " + slab + " spans "
+          + "sizes past 2^63 (bytes or chunks): the header is damaged", e);
+    }
   }
 
   private static SlabPlan strided(Variable v, Slab slab, long maxRegion) {
@@ -250,15 +255,15 @@ public final class SlabPlan {
           + fileOffset);
     }
     byte[] raw = length == bytes.length ? bytes : Arrays.copyOf(bytes, length);
+    long chunkBytes = chunkElements(v) * e;
     byte[] data;
     try {
-      data = ChunkDecoder.decode(raw, v.filters(), chunks.mask(i));
-    } catch (RuntimeException ex) { // the filters' own exceptions: a damaged chunk
+      data = ChunkDecoder.decode(raw, v.filters(), chunks.mask(i), chunkBytes);
+    } catch (RuntimeException ex) { // a damaged chunk
       throw new ScienceFormatException(v.file() + ": " + v.name() + ": the chunk at "
           + Arrays.toString(chunks.origin(i)) + " (" + length + " bytes at " + fileOffset
           + ") does not decode through " + v.filters() + ": " + ex.getMessage(), ex);
     }
-    long chunkBytes = chunkElements(v) * e;
     if (data.length < chunkBytes) {
       throw new ScienceFormatException(v.file() + ": " + v.name() + ": the chunk at "
           + fileOffset + " decodes to " + data.length + " bytes, not " + chunkBytes);

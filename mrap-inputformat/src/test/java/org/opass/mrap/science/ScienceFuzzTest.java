@@ -1,0 +1,228 @@
+package org.opass.mrap.science;
+
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.opass.mrap.pattern.RegionCursor;
+
+/**
+ * Damaged files, as a user's bad copies would be: small files written by netCDF-C, HDF5 and
+ * scipy (NetCDF-3 classic, 64-bit offset and CDF-5, NetCDF-4, HDF5 with every chunk index and
+ * old- and new-style groups), cut short, bit-flipped, or with whole fields overwritten by
+ * extreme numbers, each read as a task reads it: the header, the slab's plan, every region read
+ * and decoded into pieces, every chunk never written filled. Each read either gives values or
+ * is refused with a {@link ScienceFormatException} naming the file; never another exception, an
+ * {@link OutOfMemoryError} or a hang; the header and the plan allocate memory bounded by the
+ * file's length, never by a number read from it; and every region planned lies in the file.
+ *
+ * <p>Seeded (opass.fuzz.seed, default 36) and sized by opass.fuzz.files (default 2,400 damaged
+ * files, a quarter on the other Hadoop releases of bin/compat, where the same code runs); a
+ * failure names the seed file, the mutation and the case.
+ */
+class ScienceFuzzTest {
+  private static final String[] SEEDS = {"classic.nc", "offset64.nc", "cdf5.nc", "scipy.nc",
+      "nc4.nc", "latest.h5", "hdf5v2.h5", "layouts/appended.nc", "layouts/appended_nofill.nc",
+      "layouts/mixed.h5", "layouts/mixed_old.h5", "layouts/btree1.h5",
+      "layouts/random_v110.h5", "layouts/random_v18.h5", "layouts/indexes.h5",
+      "layouts/userblock.h5", "snapshot.h5"};
+  /** Elements given to a read at most: a damaged shape may name more than a test should read. */
+  private static final long MAX_ELEMENTS = 1 << 22;
+  private static final com.sun.management.ThreadMXBean THREADS =
+      (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+
+  /** The seed files' bytes and the reads of each (variable, slab, kind), three at most. */
+  private static Map<String, List<Fixtures.Case>> seeds() throws IOException {
+    Map<String, List<Fixtures.Case>> out = new LinkedHashMap<>();
+    for (String s : SEEDS) {
+      out.put(s, new ArrayList<>());
+    }
+    for (Fixtures.Case c : Fixtures.cases()) {
+      List<Fixtures.Case> l = out.get(c.file);
+      if (l != null && l.size() < 3) {
+        l.add(c);
+      }
+    }
+    out.get("hdf5v2.h5").add(null); // no case: opened for its one dataset
+    return out;
+  }
+
+  @Test
+  void damagedFilesAreRefusedByNameWithBoundedMemory() throws Exception {
+    long seed = Long.getLong("opass.fuzz.seed", 36);
+    int files = Integer.getInteger("opass.fuzz.files",
+        Boolean.getBoolean("opass.tests.compat") ? 600 : 2400);
+    Random rnd = new Random(seed);
+    Map<String, List<Fixtures.Case>> seeds = seeds();
+    List<String> names = new ArrayList<>(seeds.keySet());
+    int refused = 0;
+    int read = 0;
+    for (int i = 0; i < files; i++) {
+      String name = names.get(i % names.size());
+      byte[] original = Fixtures.bytes(name);
+      String[] how = new String[1];
+      byte[] damaged = mutate(original, rnd, how);
+      String file = "fuzz-" + i + "-" + name.replace('/', '-');
+      for (Fixtures.Case c : seeds.get(name)) {
+        String what = file + " (" + name + ", " + how[0] + ", seed " + seed + ")"
+            + (c == null ? "" : ", " + c.variable + (c.slab == null ? "" : "[" + c.slab + "]"));
+        boolean[] ok = new boolean[1];
+        assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+          ok[0] = readAsATaskWould(damaged, file, c, what);
+        }, what + ": no answer in 30 s");
+        if (ok[0]) {
+          read++;
+        } else {
+          refused++;
+        }
+      }
+    }
+    System.out.println("ScienceFuzzTest: " + files + " damaged files, " + read + " reads gave "
+        + "values, " + refused + " refused by name");
+    assertTrue(refused > files / 4, "most damage is found: " + refused + " refusals");
+  }
+
+  /** True: values read; false: refused by name. Anything else fails the test. */
+  private static boolean readAsATaskWould(byte[] bytes, String file, Fixtures.Case c,
+      String what) {
+    Positioned in = of(bytes);
+    long thread = Thread.currentThread().getId();
+    long before = THREADS.getThreadAllocatedBytes(thread);
+    try {
+      ScienceFiles.Kind kind = c == null ? ScienceFiles.Kind.HDF5 : c.kind();
+      Variable v = ScienceFiles.variable(in, file, kind, c == null ? "values" : c.variable);
+      Slab slab;
+      try {
+        slab = Slab.parse(c == null ? null : c.slab, v.shape());
+      } catch (IllegalArgumentException e) { // the slab does not fit the damaged shape: named
+        return false;                         // by the job (mrap.science.slab=...)
+      }
+      SlabPlan plan = SlabPlan.of(v, slab, 64L << 20);
+      long allocated = THREADS.getThreadAllocatedBytes(thread) - before;
+      long bound = 64L * bytes.length + (32L << 20);
+      if (allocated > bound) {
+        fail(what + ": the header and plan allocated " + allocated + " bytes for a file of "
+            + bytes.length);
+      }
+      long[] given = {0};
+      SlabPlan.PieceSink sink = (origin, shape, step, b, off, len) -> {
+        given[0] += len / v.type().size();
+        if (given[0] > MAX_ELEMENTS) {
+          throw new Enough();
+        }
+      };
+      try {
+        RegionCursor r = plan.pattern() == null ? null : plan.pattern().cursor();
+        while (r != null && r.next()) {
+          if (r.offset() < 0 || r.length() > bytes.length - r.offset()) {
+            fail(what + ": a region planned at " + r.offset() + " (" + r.length() + " bytes) "
+                + "lies outside the file (" + bytes.length + " bytes)");
+          }
+          for (long at = 0; at < r.length(); at += 1 << 20) { // records of at most 1 MiB
+            int len = (int) Math.min(v.chunked() ? r.length() : 1 << 20, r.length() - at);
+            len -= len % v.type().size();
+            byte[] b = Arrays.copyOfRange(bytes, (int) (r.offset() + at),
+                (int) (r.offset() + at + len));
+            SlabPlan.pieces(v, slab, plan.chunks(), r.offset() + at, b, len, sink);
+            if (v.chunked()) {
+              break;
+            }
+          }
+        }
+        if (v.chunked()) {
+          plan.unwritten().forEach(v.chunkShape(), o -> SlabPlan.fillPieces(v, slab, o, sink));
+        }
+      } catch (Enough e) {
+        // a damaged shape names more elements than a test reads: as many as read were read
+      }
+      return true;
+    } catch (ScienceFormatException e) {
+      if (!e.getMessage().contains(file)) {
+        fail(what + ": a refusal that does not name the file: " + e.getMessage(), e);
+      }
+      return false;
+    } catch (IOException e) {
+      fail(what + ": " + e, e);
+      return false;
+    } catch (RuntimeException | Error e) {
+      if (e instanceof org.opentest4j.AssertionFailedError) {
+        throw e;
+      }
+      fail(what + ": " + e, e);
+      return false;
+    }
+  }
+
+  /** Stops a read that has given enough. */
+  private static final class Enough extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    Enough() {
+      super(null, null, false, false);
+    }
+  }
+
+  /** A damaged copy: cut short, bits flipped, or fields overwritten; {@code how} says which. */
+  private static byte[] mutate(byte[] original, Random rnd, String[] how) {
+    int kind = rnd.nextInt(4);
+    if (kind == 0) {
+      int len = rnd.nextInt(original.length);
+      how[0] = "cut to " + len + " bytes";
+      return Arrays.copyOf(original, len);
+    }
+    byte[] b = original.clone();
+    StringBuilder h = new StringBuilder();
+    int n = 1 + rnd.nextInt(8);
+    for (int k = 0; k < n; k++) {
+      // metadata lies mostly at the front of these files; damage it more often
+      int at = rnd.nextBoolean() ? rnd.nextInt(Math.min(b.length, 4096)) : rnd.nextInt(b.length);
+      if (kind == 1) {
+        int bit = rnd.nextInt(8);
+        b[at] ^= (byte) (1 << bit);
+        h.append(h.length() == 0 ? "bits flipped at " : ", ").append(at).append('.').append(bit);
+      } else {
+        long[] extremes = {0, -1, Integer.MAX_VALUE, 0xFFFFFFFFL, 1L << 31, 1L << 40,
+            Long.MAX_VALUE, original.length, original.length + 1L, rnd.nextLong()};
+        long v = extremes[rnd.nextInt(extremes.length)];
+        int width = kind == 2 ? 8 : 4;
+        at = Math.max(0, Math.min(b.length - width, at - at % width));
+        for (int j = 0; j < width && at + j < b.length; j++) {
+          b[at + j] = (byte) (v >>> (8 * j));
+        }
+        h.append(h.length() == 0 ? "fields of " + width + " bytes set at " : ", ").append(at)
+            .append('=').append(v);
+      }
+    }
+    how[0] = h.toString();
+    return b;
+  }
+
+  private static Positioned of(byte[] bytes) {
+    return new Positioned() {
+      @Override
+      public long length() {
+        return bytes.length;
+      }
+
+      @Override
+      protected int readAt(long pos, byte[] b, int off, int len) {
+        if (pos >= bytes.length) {
+          return -1;
+        }
+        int n = (int) Math.min(len, bytes.length - pos);
+        System.arraycopy(bytes, (int) pos, b, off, n);
+        return n;
+      }
+    };
+  }
+}
