@@ -45,4 +45,30 @@ class BenchListTest {
     assertEquals(2, BenchMain.run(new String[] {"write", "--out"}));
     assertEquals(2, BenchMain.run(new String[] {}));
   }
+
+  /**
+   * A bench that fails (mrap-science without an interpreter that has netCDF4 and h5py) is said
+   * with what to install, the others run on, and the run exits 1 listing the failures.
+   */
+  @Test
+  void aFailedBenchIsListedAndTheOthersRunOn(@TempDir File out) {
+    System.setProperty(ReferencePython.PROPERTY, "/no/such/python3");
+    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+    java.io.PrintStream was = System.err;
+    int rc;
+    try {
+      System.setErr(new java.io.PrintStream(err, true));
+      rc = BenchMain.run(new String[] {"mrap-science", "read-analysis", "--quick", "--out",
+          out.getPath()});
+    } finally {
+      System.setErr(was);
+      System.clearProperty(ReferencePython.PROPERTY);
+    }
+    assertEquals(1, rc);
+    String said = err.toString();
+    assertTrue(said.contains("python3-netcdf4 python3-h5py") && said.contains(
+        ReferencePython.ENV) && said.contains("/no/such/python3"), said);
+    assertTrue(said.contains("1 of 2 failed: mrap-science"), said);
+    assertTrue(new File(out, "read-analysis.json").isFile(), "the next bench ran");
+  }
 }

@@ -125,6 +125,7 @@ public final class BenchMain {
       return 2;
     }
     List<File> written = new ArrayList<>();
+    List<String> failed = new ArrayList<>();
     long startAll = System.nanoTime();
     for (int k = 0; k < names.size(); k++) {
       String name = names.get(k);
@@ -148,21 +149,26 @@ public final class BenchMain {
         }
         System.out.println(step + ": done in " + elapsed(start) + ", wrote " + json);
         System.out.println("summary: " + Json.toString(doc.get("summary")));
-      } catch (Exception e) {
+      } catch (Exception e) { // said, and the others run on
         System.err.println(step + " failed after " + elapsed(start) + ": " + e);
         e.printStackTrace();
         String log = System.getProperty("opass.bench.log");
         if (log != null) {
           System.err.println("Hadoop's log of the run: " + log);
         }
-        return 1;
+        failed.add(name + " (" + e.getMessage() + ")");
       }
     }
     System.out.println();
     System.out.println("bench: " + names.size() + " benchmark(s) in " + elapsed(startAll)
-        + "; results and charts:");
+        + (written.isEmpty() ? "" : "; results and charts:"));
     for (File f : written) {
       System.out.println("  " + f.getPath());
+    }
+    if (!failed.isEmpty()) {
+      System.err.println("bench: " + failed.size() + " of " + names.size() + " failed: "
+          + String.join("; ", failed));
+      return 1;
     }
     return 0;
   }

@@ -43,7 +43,7 @@ import org.opass.mrap.science.SlabPlan;
  * from HDFS three ways, on the emulated cluster (8 DataNodes at 16 MiB/s each, readers on the
  * DataNode hosts, eight at once), for NetCDF-3 (64-bit offset, record variables interleaved)
  * and HDF5 (chunked) files that netCDF-C and h5py write (src/test/resources/bench/
- * make_science_data.py; python3 with netCDF4 and h5py is needed):
+ * make_science_data.py, run by {@link ReferencePython}: a Python with netCDF4 and h5py):
  * <ul>
  *   <li>{@code whole-file}: a task per file reads the whole file, as SciSpark's
  *   {@code binaryFiles} does, and takes the slab out of the bytes as they pass;</li>
@@ -216,12 +216,12 @@ final class MrapScienceBench implements BenchMain.Bench {
       }
     }
     File script = new File("src/test/resources/bench/make_science_data.py");
-    Process p = new ProcessBuilder("python3", script.getPath(), dir.getPath(),
+    String python = ReferencePython.find();
+    Process p = new ProcessBuilder(python, script.getPath(), dir.getPath(),
         Integer.toString(files), Integer.toString(records)).inheritIO().start();
     if (p.waitFor() != 0) {
-      throw new IOException(script + " failed (exit " + p.exitValue() + "): the data set is "
-          + "written by netCDF-C and HDF5, through python3 with netCDF4 and h5py (pip install "
-          + "netCDF4 h5py)");
+      throw new IOException(script + " failed with " + python + " (exit " + p.exitValue()
+          + "): the data set is written by netCDF-C and HDF5 through netCDF4 and h5py");
     }
     Files.createFile(marker.toPath());
     return dir;

@@ -161,6 +161,52 @@ class VariableJobTest {
     }
   }
 
+  /**
+   * Damaged copies of files written by the reference libraries (ScienceFuzzTest's damage, fewer
+   * files), in HDFS: the job's splits are refused by an InvalidJobConfException naming the file,
+   * or planned, and then every split's reader gives pieces or stops with an exception naming the
+   * file; nothing else.
+   */
+  @Test
+  void damagedFilesAreRefusedByNameInTheClientOrTheTask() throws Exception {
+    String[][] seeds = {{"classic.nc", "temperature", "netcdf"}, {"cdf5.nc", "counts", "netcdf"},
+        {"nc4.nc", "temperature", "netcdf"}, {"layouts/appended.nc", "b", "netcdf"},
+        {"layouts/indexes.h5", "/earray", "hdf5"}, {"layouts/btree1.h5", "/btree1", "hdf5"}};
+    java.util.Random rnd = new java.util.Random(36);
+    int refused = 0;
+    for (int i = 0; i < 60; i++) {
+      String[] seed = seeds[i % seeds.length];
+      String[] how = new String[1];
+      byte[] damaged = Fixtures.damaged(Fixtures.bytes(seed[0]), rnd, how);
+      String file = "/damaged/" + i + "/" + seed[0].replace('/', '_');
+      put(file, damaged);
+      String what = file + " (" + how[0] + ")";
+      Configuration conf = conf("damaged", ScienceFiles.Kind.valueOf(seed[2].toUpperCase(
+          java.util.Locale.ROOT)), seed[1], null);
+      List<VariableSplit> splits;
+      try {
+        splits = splits(conf, file);
+      } catch (org.apache.hadoop.mapred.InvalidJobConfException e) {
+        assertTrue(e.getMessage().contains(file), what + ": " + e.getMessage());
+        refused++;
+        continue;
+      }
+      for (VariableSplit split : splits) {
+        try (VariableRecordReader r = new VariableRecordReader()) {
+          r.initialize(split, new TaskAttemptContextImpl(conf, new TaskAttemptID()));
+          for (int n = 0; n < 100_000 && r.nextKeyValue(); n++) {
+            r.getCurrentValue();
+          }
+        } catch (IOException | IllegalArgumentException e) { // ScienceFormatException is one
+          assertTrue(e.getMessage() != null && e.getMessage().contains(seed[0].replace('/',
+              '_')), what + ": " + e);
+          refused++;
+        }
+      }
+    }
+    assertTrue(refused > 10, refused + " refused");
+  }
+
   @Test
   void theExampleJobsStatisticsEqualTheReferenceLibrarys() throws Exception {
     JsonNode series = Fixtures.expected().get("series");

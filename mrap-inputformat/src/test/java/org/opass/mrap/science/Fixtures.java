@@ -11,8 +11,10 @@ import java.nio.file.Paths;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Random;
 
 /**
  * The fixtures of src/test/resources/science (written by netCDF-C, HDF5 and scipy through
@@ -196,5 +198,40 @@ public final class Fixtures {
         throw new IllegalStateException(e);
       }
     }
+  }
+
+  /** A damaged copy: cut short, bits flipped, or fields overwritten; {@code how} says which. */
+  public static byte[] damaged(byte[] original, Random rnd, String[] how) {
+    int kind = rnd.nextInt(4);
+    if (kind == 0) {
+      int len = rnd.nextInt(original.length);
+      how[0] = "cut to " + len + " bytes";
+      return Arrays.copyOf(original, len);
+    }
+    byte[] b = original.clone();
+    StringBuilder h = new StringBuilder();
+    int n = 1 + rnd.nextInt(8);
+    for (int k = 0; k < n; k++) {
+      // metadata lies mostly at the front of these files; damage it more often
+      int at = rnd.nextBoolean() ? rnd.nextInt(Math.min(b.length, 4096)) : rnd.nextInt(b.length);
+      if (kind == 1) {
+        int bit = rnd.nextInt(8);
+        b[at] ^= (byte) (1 << bit);
+        h.append(h.length() == 0 ? "bits flipped at " : ", ").append(at).append('.').append(bit);
+      } else {
+        long[] extremes = {0, -1, Integer.MAX_VALUE, 0xFFFFFFFFL, 1L << 31, 1L << 40,
+            Long.MAX_VALUE, original.length, original.length + 1L, rnd.nextLong()};
+        long v = extremes[rnd.nextInt(extremes.length)];
+        int width = kind == 2 ? 8 : 4;
+        at = Math.max(0, Math.min(b.length - width, at - at % width));
+        for (int j = 0; j < width && at + j < b.length; j++) {
+          b[at + j] = (byte) (v >>> (8 * j));
+        }
+        h.append(h.length() == 0 ? "fields of " + width + " bytes set at " : ", ").append(at)
+            .append('=').append(v);
+      }
+    }
+    how[0] = h.toString();
+    return b;
   }
 }

@@ -71,7 +71,7 @@ class ScienceFuzzTest {
       String name = names.get(i % names.size());
       byte[] original = Fixtures.bytes(name);
       String[] how = new String[1];
-      byte[] damaged = mutate(original, rnd, how);
+      byte[] damaged = Fixtures.damaged(original, rnd, how);
       String file = "fuzz-" + i + "-" + name.replace('/', '-');
       for (Fixtures.Case c : seeds.get(name)) {
         String what = file + " (" + name + ", " + how[0] + ", seed " + seed + ")"
@@ -170,41 +170,6 @@ class ScienceFuzzTest {
     Enough() {
       super(null, null, false, false);
     }
-  }
-
-  /** A damaged copy: cut short, bits flipped, or fields overwritten; {@code how} says which. */
-  private static byte[] mutate(byte[] original, Random rnd, String[] how) {
-    int kind = rnd.nextInt(4);
-    if (kind == 0) {
-      int len = rnd.nextInt(original.length);
-      how[0] = "cut to " + len + " bytes";
-      return Arrays.copyOf(original, len);
-    }
-    byte[] b = original.clone();
-    StringBuilder h = new StringBuilder();
-    int n = 1 + rnd.nextInt(8);
-    for (int k = 0; k < n; k++) {
-      // metadata lies mostly at the front of these files; damage it more often
-      int at = rnd.nextBoolean() ? rnd.nextInt(Math.min(b.length, 4096)) : rnd.nextInt(b.length);
-      if (kind == 1) {
-        int bit = rnd.nextInt(8);
-        b[at] ^= (byte) (1 << bit);
-        h.append(h.length() == 0 ? "bits flipped at " : ", ").append(at).append('.').append(bit);
-      } else {
-        long[] extremes = {0, -1, Integer.MAX_VALUE, 0xFFFFFFFFL, 1L << 31, 1L << 40,
-            Long.MAX_VALUE, original.length, original.length + 1L, rnd.nextLong()};
-        long v = extremes[rnd.nextInt(extremes.length)];
-        int width = kind == 2 ? 8 : 4;
-        at = Math.max(0, Math.min(b.length - width, at - at % width));
-        for (int j = 0; j < width && at + j < b.length; j++) {
-          b[at + j] = (byte) (v >>> (8 * j));
-        }
-        h.append(h.length() == 0 ? "fields of " + width + " bytes set at " : ", ").append(at)
-            .append('=').append(v);
-      }
-    }
-    how[0] = h.toString();
-    return b;
   }
 
   private static Positioned of(byte[] bytes) {
