@@ -174,6 +174,13 @@ def indexes(file, userblock=0):
         d = f.create_dataset('earray_first_gap_gzip', shape=(40, 4), maxshape=(None, 4),
                              chunks=(1, 4), dtype='<i4', fillvalue=-1, compression='gzip')
         write_rows(d, GAPS)
+        # 150,000 chunks of one element: data blocks from chunk 131,060 on (super block 13) hold
+        # 2,048 elements in pages of 1,024, each page written or not
+        d = f.create_dataset('earray_paged', shape=(150000,), maxshape=(None,), chunks=(1,),
+                             dtype='u1', fillvalue=7)
+        v = (np.arange(150000) % 251).astype('u1')
+        for a, b in [(0, 10), (131000, 131100), (140000, 141500), (149990, 150000)]:
+            d[a:b] = v[a:b]
         # the unlimited dimension last: HDF5 indexes chunks with it moved first
         d = f.create_dataset('earray_unlimited_last', shape=(4, 300), maxshape=(6, None),
                              chunks=(2, 1), dtype='<f8', fillvalue=-0.5)
@@ -207,6 +214,7 @@ def indexes(file, userblock=0):
         'fixed_maxshape': [None, '3:6, 2:8'], 'earray': [None, '2:599:5, 1'],
         'earray_gzip': [None], 'earray_first_gap': [None, '3:21, 0:4:3'],
         'earray_first_gap_gzip': [None], 'earray_unlimited_last': [None, '1:4, 2:299:4'],
+        'earray_paged': [None, '130990:150000:37'],
         'earray_appended': [None, '8:202:3, 1:5'], 'btree2': [None, '1:29:2, 5:40:7'],
         'btree2_gzip': [None], 'unwritten_chunked': [None, '1:9, 2'],
         'unwritten_contiguous': [None], 'unwritten_nofill': [None]}
@@ -216,6 +224,7 @@ def indexes(file, userblock=0):
              'fixed_maxshape': 'fixed', 'earray': 'extensible', 'earray_gzip': 'extensible',
              'earray_first_gap': 'extensible', 'earray_first_gap_gzip': 'extensible',
              'earray_unlimited_last': 'extensible', 'earray_appended': 'extensible',
+             'earray_paged': 'extensible',
              'btree2': 'btree2', 'btree2_gzip': 'btree2', 'unwritten_chunked': 'extensible',
              'unwritten_contiguous': 'contiguous', 'unwritten_nofill': 'contiguous'}
     for name, s in slabs.items():

@@ -288,7 +288,9 @@ final class Hdf5ChunkIndex {
       int unlimited) {
     int so = file.sizeOfOffsets();
     boolean paged = elements > pageElements;
-    long initBytes = paged ? (elements / pageElements + 7) / 8 : 0;
+    long pages = paged ? elements / pageElements : 0;
+    long initBytes = (pages + 7) / 8; // a data block's bytes of page bits; its bits are at
+    // data block x pages + page of the whole bitmap (H5EA__lookup_elmt)
     long size = 6 + so + offsetBytes + count * initBytes + count * so;
     String what = "an extensible array super block of " + at;
     Hdf5Bytes b = file.read(address, size + 4, what);
@@ -299,7 +301,7 @@ final class Hdf5ChunkIndex {
     for (long d = 0; d < count && first + d * elements < maxIndexSet; d++) {
       long dataBlock = b.address();
       if (dataBlock != Hdf5Bytes.UNDEFINED) {
-        eaDataBlock(dataBlock, elements, init, d * initBytes * 8, cls, elementSize, offsetBytes,
+        eaDataBlock(dataBlock, elements, init, d * pages, cls, elementSize, offsetBytes,
             pageElements, first + d * elements, down, unlimited);
       }
     }
