@@ -152,7 +152,7 @@ with h5py.File(os.path.join(HERE, 'latest.h5')) as f:
     case('latest.h5', 'fixed', '3:29, 5:37:4', f['fixed'][3:29, 5:37:4])
     case('latest.h5', 'growing', None, f['growing'][:])
 
-# HDF5 2.0's own layout message (version 5), which jhdf 0.9.4 does not read: refused by name
+# HDF5 2.0's own layout message (version 5), which is not read (versions 1 to 4 are): refused by name
 with h5py.File(os.path.join(HERE, 'hdf5v2.h5'), 'w', libver='latest') as f:
     f.create_dataset('values', data=np.arange(10, dtype='<i4'), chunks=(5,), maxshape=(None,),
                      compression='gzip')

@@ -72,6 +72,12 @@ import org.slf4j.LoggerFactory;
  * by its packed tasks, each contiguously; for another slab, {@value
  * AccessInputFormat#RESTRUCTURED}{@code =index} reads it through its layout, else it is
  * refused naming both.
+ *
+ * <p>Values are those netCDF-C and HDF5 read: chunks never written give the fill value (counted
+ * by {@link MrapCounter#FILL_ELEMENTS}; a file whose slab selects nothing stored is a task of
+ * fill values that reads nothing), and with {@code kind=netcdf} an HDF5 file is a NetCDF-4 file
+ * in netCDF's shape (a variable as long as its unlimited dimension, its elements past its own
+ * records the fill value).
  */
 @InterfaceAudience.Public
 @InterfaceStability.Evolving

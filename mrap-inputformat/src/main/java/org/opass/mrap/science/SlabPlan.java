@@ -18,7 +18,9 @@ import org.opass.mrap.pattern.StridedPattern;
  *
  * <p>Chunked storage: the regions are the stored chunks that hold a selected element (an
  * indexed pattern); each is decoded whole and gives the slab's part of it, as one piece, or one
- * per block where the slab has blocks of more than one index.
+ * per block where the slab has blocks of more than one index. The chunks of the slab never
+ * written ({@link UnwrittenChunks}), and a stored chunk's elements past the variable's extent,
+ * give the fill value; a slab that selects nothing stored has no regions at all.
  */
 public final class SlabPlan {
   private final Variable variable;
