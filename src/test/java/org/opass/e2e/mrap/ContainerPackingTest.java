@@ -23,11 +23,8 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.Job;
-import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
-import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 import org.apache.hadoop.util.ToolRunner;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -39,17 +36,14 @@ import org.opass.mrap.examples.SlabStats;
 import org.opass.mrap.layout.RestructuredLayout;
 import org.opass.mrap.mapreduce.AccessInputFormat;
 import org.opass.mrap.mapreduce.AccessSplit;
-import org.opass.mrap.mapreduce.ArrayPiece;
 import org.opass.mrap.mapreduce.MrapCounter;
 import org.opass.mrap.mapreduce.RestructuredFiles;
 import org.opass.mrap.mapreduce.TaskCounters;
 import org.opass.mrap.mapreduce.VariableInputFormat;
-import org.opass.mrap.mapreduce.VariableRecordReader;
 import org.opass.mrap.mapreduce.VariableSplit;
 import org.opass.mrap.pattern.PatternConfig;
 import org.opass.mrap.science.Fixtures;
 import org.opass.mrap.science.ScienceFiles;
-import org.opass.mrap.science.Slab;
 
 /**
  * {@code mrap-copy -pack} (thesis §4.4.3): the slab of a variable of many small files packed
@@ -154,31 +148,12 @@ class ContainerPackingTest {
     assertEquals(SERIES.length * steps, seen);
   }
 
-  /** The job's splits read by hand: positioned reads, parts' layouts, files per part. */
+  /** The job's splits read by hand (MrapReads.variableSlabs): their positioned reads. */
   private static long readAll(Configuration conf, String input, List<VariableSplit.Part> parts,
       Map<String, Fixtures.Assembled> byFile) throws Exception {
-    Job job = Job.getInstance(conf);
-    FileInputFormat.addInputPath(job, new Path(input));
-    long reads = 0;
-    for (InputSplit s : new VariableInputFormat().getSplits(job)) {
-      VariableSplit split = (VariableSplit) s;
-      parts.addAll(split.parts());
-      TaskCounters counters = new TaskCounters();
-      try (VariableRecordReader r = new VariableRecordReader()) {
-        r.initialize(split, new TaskAttemptContextImpl(conf, new TaskAttemptID(), counters));
-        while (r.nextKeyValue()) {
-          ArrayPiece v = r.getCurrentValue();
-          byte[] b = new byte[v.elements() * v.type().size()];
-          v.buffer().get(b);
-          Fixtures.Assembled a = byFile.computeIfAbsent(r.getCurrentKey().file(),
-              f -> new Fixtures.Assembled(Slab.parse(conf.get(VariableInputFormat.SLAB),
-                  split.parts().get(0).variable().shape()), v.type()));
-          a.put(r.getCurrentKey().origin(), v.shape(), v.step(), b, 0, v.type(), v.order());
-        }
-      }
-      reads += counters.get(MrapCounter.READ_CALLS);
-    }
-    return reads;
+    TaskCounters counters = new TaskCounters();
+    MrapReads.variableSlabs(conf, new Path(input), parts, byFile, counters);
+    return counters.get(MrapCounter.READ_CALLS);
   }
 
   @Test

@@ -31,9 +31,15 @@ import org.opass.e2e.cluster.TestFiles;
 import org.opass.mrap.layout.RestructuredLayout;
 import org.opass.mrap.layout.SegmentCursor;
 import org.opass.mrap.mapreduce.AccessInputFormat;
+import org.opass.mrap.mapreduce.ArrayPiece;
 import org.opass.mrap.mapreduce.MrapCounter;
 import org.opass.mrap.mapreduce.RestructuredFiles;
 import org.opass.mrap.mapreduce.TaskCounters;
+import org.opass.mrap.mapreduce.VariableInputFormat;
+import org.opass.mrap.mapreduce.VariableRecordReader;
+import org.opass.mrap.mapreduce.VariableSplit;
+import org.opass.mrap.science.Fixtures;
+import org.opass.mrap.science.Slab;
 
 /**
  * Reads a file the way a job with {@link AccessInputFormat} does, without a job: the splits from
@@ -236,6 +242,33 @@ public final class MrapReads {
     assertEquals((st.getLen() + block - 1) / block, blocks.length);
     for (int b = 0; b < blocks.length; b++) {
       assertEquals(b * block, blocks[b].getOffset(), "block " + b);
+    }
+  }
+
+  /**
+   * A {@link VariableInputFormat} job's splits of {@code input} read by hand, each (not
+   * serialized) by its record reader: the parts into {@code parts}, every piece into its file's assembled slab (keyed as
+   * records name files), the readers' counters into {@code counters}.
+   */
+  public static void variableSlabs(Configuration conf, Path input, List<VariableSplit.Part> parts,
+      Map<String, Fixtures.Assembled> byFile, TaskCounters counters) throws Exception {
+    Job job = Job.getInstance(conf);
+    FileInputFormat.addInputPath(job, input);
+    for (InputSplit s : new VariableInputFormat().getSplits(job)) {
+      VariableSplit split = (VariableSplit) s;
+      parts.addAll(split.parts());
+      try (VariableRecordReader r = new VariableRecordReader()) {
+        r.initialize(split, new TaskAttemptContextImpl(conf, new TaskAttemptID(), counters));
+        while (r.nextKeyValue()) {
+          ArrayPiece v = r.getCurrentValue();
+          byte[] b = new byte[v.elements() * v.type().size()];
+          v.buffer().get(b);
+          Fixtures.Assembled a = byFile.computeIfAbsent(r.getCurrentKey().file(),
+              f -> new Fixtures.Assembled(Slab.parse(conf.get(VariableInputFormat.SLAB),
+                  split.parts().get(0).variable().shape()), v.type()));
+          a.put(r.getCurrentKey().origin(), v.shape(), v.step(), b, 0, v.type(), v.order());
+        }
+      }
     }
   }
 }

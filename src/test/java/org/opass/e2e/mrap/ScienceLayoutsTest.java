@@ -23,11 +23,6 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.mapreduce.InputSplit;
-import org.apache.hadoop.mapreduce.Job;
-import org.apache.hadoop.mapreduce.TaskAttemptID;
-import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
-import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 import org.apache.hadoop.util.ToolRunner;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -37,14 +32,10 @@ import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.mrap.copy.MrapCopy;
 import org.opass.mrap.examples.SlabStats;
 import org.opass.mrap.mapreduce.AccessSplit;
-import org.opass.mrap.mapreduce.ArrayPiece;
 import org.opass.mrap.mapreduce.MrapCounter;
 import org.opass.mrap.mapreduce.TaskCounters;
-import org.opass.mrap.mapreduce.VariableInputFormat;
-import org.opass.mrap.mapreduce.VariableRecordReader;
 import org.opass.mrap.mapreduce.VariableSplit;
 import org.opass.mrap.science.Fixtures;
-import org.opass.mrap.science.Slab;
 
 /**
  * Files written by HDF5 and netCDF-C with chunks never written among written ones, under every
@@ -107,27 +98,11 @@ class ScienceLayoutsTest {
   /** Every piece read from {@code file} (a folder: all its files), by the file it names. */
   private static Map<String, Fixtures.Assembled> read(Configuration conf, Path file,
       List<AccessSplit.Layout> layouts, TaskCounters counters) throws Exception {
-    Job job = Job.getInstance(conf);
-    FileInputFormat.addInputPath(job, file);
+    List<VariableSplit.Part> parts = new ArrayList<>();
     Map<String, Fixtures.Assembled> out = new HashMap<>();
-    for (InputSplit s : new VariableInputFormat().getSplits(job)) {
-      VariableSplit split = (VariableSplit) s;
-      for (VariableSplit.Part p : split.parts()) {
-        layouts.add(p.layout());
-      }
-      try (VariableRecordReader r = new VariableRecordReader()) {
-        r.initialize(split, new TaskAttemptContextImpl(conf, new TaskAttemptID(), counters));
-        while (r.nextKeyValue()) {
-          ArrayPiece v = r.getCurrentValue();
-          String name = r.getCurrentKey().file();
-          Fixtures.Assembled a = out.computeIfAbsent(name, n -> new Fixtures.Assembled(
-              Slab.parse(conf.get(VariableInputFormat.SLAB), split.parts().get(0).variable()
-                  .shape()), v.type()));
-          byte[] b = new byte[v.elements() * v.type().size()];
-          v.buffer().get(b);
-          a.put(r.getCurrentKey().origin(), v.shape(), v.step(), b, 0, v.type(), v.order());
-        }
-      }
+    MrapReads.variableSlabs(conf, file, parts, out, counters);
+    for (VariableSplit.Part p : parts) {
+      layouts.add(p.layout());
     }
     return out;
   }

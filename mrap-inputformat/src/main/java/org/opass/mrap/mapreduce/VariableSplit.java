@@ -102,9 +102,12 @@ public final class VariableSplit extends InputSplit implements Writable {
       return regions == null ? null : regions.parts().get(0);
     }
 
-    /** How the file holds them: in place, packed by a restructuring copy, or anywhere in it. */
+    /**
+     * How the file holds them: in place, packed by a restructuring copy, or anywhere in it; null
+     * for a part of fill values only.
+     */
     public AccessSplit.Layout layout() {
-      return regions.layout();
+      return regions == null ? null : regions.layout();
     }
 
     /** The files whose regions it reads, by where they start. */

@@ -223,7 +223,7 @@ final class Hdf5ChunkIndex {
     long indexBlock = h.address();
     if (maxBits < 1 || maxBits > 64 || minElements < 1 || Integer.bitCount(minElements) != 1
         || minPointers < 2 || Integer.bitCount(minPointers) != 1 || pageBits > 31
-        || log2(minElements) > maxBits) {
+        || Hdf5File.log2(minElements) > maxBits) {
       throw new Hdf5Damage(what + " is damaged: " + maxBits + " bits of elements, data blocks "
           + "from " + minElements + " elements, super blocks from " + minPointers
           + " pointers, pages of 2^" + pageBits);
@@ -238,8 +238,9 @@ final class Hdf5ChunkIndex {
       }
     }
     long[] down = down(swizzle(maxChunks(true), unlimited));
-    int superBlocks = 1 + maxBits - log2(minElements);
-    int inIndex = 2 * log2(minPointers); // super blocks whose data blocks the index block lists
+    int superBlocks = 1 + maxBits - Hdf5File.log2(minElements);
+    // the super blocks whose data blocks the index block lists
+    int inIndex = 2 * Hdf5File.log2(minPointers);
     int dataBlockPointers = 2 * (minPointers - 1);
     int superBlockPointers = Math.max(0, superBlocks - inIndex);
     int offsetBytes = (maxBits + 7) / 8;
@@ -422,10 +423,6 @@ final class Hdf5ChunkIndex {
   /** HDF5's bit order for page bitmaps: bit 0 is the high bit of the first byte. */
   private static boolean bit(byte[] bits, long i) {
     return i / 8 < bits.length && (bits[(int) (i / 8)] & (0x80 >> (i % 8))) != 0;
-  }
-
-  private static int log2(long v) {
-    return 63 - Long.numberOfLeadingZeros(v);
   }
 
   /** Chunks per dimension over the maximum shape (an unlimited dimension: 0, if allowed). */

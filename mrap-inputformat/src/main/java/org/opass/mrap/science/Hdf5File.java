@@ -169,7 +169,7 @@ final class Hdf5File implements Closeable {
     ByteBuffer bb = ByteBuffer.wrap(into);
     while (bb.hasRemaining()) {
       if (ch.read(bb) < 0) {
-        throw new Hdf5Damage("the file ends at byte " + at + bb.position());
+        throw new Hdf5Damage("the file ends at byte " + (at + bb.position()));
       }
     }
   }
@@ -214,6 +214,11 @@ final class Hdf5File implements Closeable {
       throw new Hdf5Damage(what + " at address " + address + " cannot be read: " + e);
     }
     return new Hdf5Bytes(b, what + " at address " + address, sizeOfOffsets, sizeOfLengths);
+  }
+
+  /** A cursor over bytes of this file's metadata held elsewhere (an attribute's value). */
+  Hdf5Bytes bytes(byte[] b, String what) {
+    return new Hdf5Bytes(b, what, sizeOfOffsets, sizeOfLengths);
   }
 
   /** Whether {@code length} bytes at address {@code address} lie within the file. */
@@ -275,13 +280,13 @@ final class Hdf5File implements Closeable {
         && first.u8() == 'R') {
       readV2(address, out);
     } else {
-      readV1(address, out);
+      readV1(address, first.at(0), out);
     }
     return out;
   }
 
-  private void readV1(long address, List<Message> out) {
-    Hdf5Bytes h = read(address, 16, "an object header");
+  /** {@code h}: the header's first 16 bytes, its prefix. */
+  private void readV1(long address, Hdf5Bytes h, List<Message> out) {
     int version = h.u8();
     if (version != 1) {
       throw new Hdf5Damage("the object header at address " + address + " has version "
@@ -632,7 +637,12 @@ final class Hdf5File implements Closeable {
 
   /** Bytes HDF5 uses to store a number up to {@code max} (H5VM_limit_enc_size). */
   static int encodedSize(long max) {
-    return (63 - Long.numberOfLeadingZeros(Math.max(1, max))) / 8 + 1;
+    return log2(Math.max(1, max)) / 8 + 1;
+  }
+
+  /** The highest bit set in {@code v} (H5VM_log2_gen), for v > 0. */
+  static int log2(long v) {
+    return 63 - Long.numberOfLeadingZeros(v);
   }
 
   private void btree2Node(long address, int depth, int records, int type, int nodeSize,
@@ -765,10 +775,6 @@ final class Hdf5File implements Closeable {
       lengthBytes = encodedSize(Math.min(maxDirect, maxManaged));
       maxDirectRows = log2(maxDirect) - log2(startBlock) + 2;
       firstRowBits = log2(startBlock) + log2(tableWidth);
-    }
-
-    private int log2(long v) {
-      return 63 - Long.numberOfLeadingZeros(v);
     }
 
     private long rowSize(int row) {

@@ -243,12 +243,12 @@ public final class Hdf5Header {
         throw new Hdf5Damage("the REFERENCE_LIST of the dimension scale of " + at
             + " is not a list of (dataset, dimension)");
       }
-      ByteBuffer b = ByteBuffer.wrap(refs.value).order(ByteOrder.LITTLE_ENDIAN);
+      Hdf5Bytes b = h.bytes(refs.value, "the REFERENCE_LIST of the dimension scale of " + at);
       Set<Long> seen = new HashSet<>();
       for (long i = 0; i < refs.elements(); i++) {
         int p = (int) (i * refs.type.size);
-        long target = unsigned(b, p + (int) ref, h.sizeOfOffsets());
-        int index = b.getInt(p + (int) dim);
+        long target = b.at(p + (int) ref).address();
+        int index = (int) b.at(p + (int) dim).u32();
         if (seen.add(target) && target != o.address()) {
           shape[d] = Math.max(shape[d], length(h.object(target), index));
         }
@@ -271,27 +271,15 @@ public final class Hdf5Header {
       throw new Hdf5Damage("the DIMENSION_LIST of " + at + " is not a list of references per "
           + "dimension");
     }
-    ByteBuffer b = ByteBuffer.wrap(list.value).order(ByteOrder.LITTLE_ENDIAN);
-    int p = (int) (d * element);
-    long count = b.getInt(p) & 0xFFFFFFFFL;
-    long collection = unsigned(b, p + 4, so);
-    long index = b.getInt(p + 4 + so) & 0xFFFFFFFFL;
+    Hdf5Bytes b = h.bytes(list.value, "the DIMENSION_LIST of " + at).at((int) (d * element));
+    long count = b.u32();
+    long collection = b.address();
+    long index = b.u32();
     if (count == 0) {
       return null;
     }
-    byte[] refs = h.globalHeapObject(collection, index);
-    if (refs.length < so) {
-      throw new Hdf5Damage("the DIMENSION_LIST of " + at + " holds an empty reference");
-    }
-    return unsigned(ByteBuffer.wrap(refs).order(ByteOrder.LITTLE_ENDIAN), 0, so);
-  }
-
-  private static long unsigned(ByteBuffer b, int at, int n) {
-    long v = 0;
-    for (int i = n - 1; i >= 0; i--) {
-      v = v << 8 | (b.get(at + i) & 0xff);
-    }
-    return v;
+    return h.bytes(h.globalHeapObject(collection, index), "the DIMENSION_LIST of " + at)
+        .address();
   }
 
   private static long length(Hdf5Object o, int dim) {

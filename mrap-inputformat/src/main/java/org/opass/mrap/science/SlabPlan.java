@@ -308,9 +308,8 @@ public final class SlabPlan {
         idx[d] = 0;
       }
     }
-    long[] lo = co.clone();
-    for (int d = 0; d < n; d++) {
-      stored[d] = Math.max(stored[d], lo[d]);
+    for (int d = 0; d < n; d++) { // a chunk wholly past the extent stores none
+      stored[d] = Math.max(stored[d], co[d]);
     }
     return selected(slab, co, hi) - selected(slab, co, stored);
   }
@@ -327,38 +326,10 @@ public final class SlabPlan {
    */
   public static long fillPieces(Variable v, Slab slab, long[] origin, PieceSink out) {
     int e = v.type().size();
-    int[] cs = v.chunkShape();
-    long[] hi = ends(origin, cs, v.shape());
-    long[][][] runs = new long[v.rank()][][];
-    for (int d = 0; d < runs.length; d++) {
-      runs[d] = slab.runs(d, origin[d], hi[d]);
-      if (runs[d].length == 0) {
-        return 0;
-      }
-    }
     byte[] fill = v.fill();
-    long given = 0;
-    int[] pick = new int[runs.length];
-    while (true) {
-      long[] o = new long[runs.length];
-      int[] box = new int[runs.length];
-      long[] step = new long[runs.length];
-      for (int d = 0; d < runs.length; d++) {
-        long[] run = runs[d][pick[d]];
-        o[d] = run[0];
-        box[d] = (int) run[1];
-        step[d] = run[2];
-      }
-      given += fillBox(o, box, step, e, fill, out);
-      int d = runs.length - 1;
-      while (d >= 0 && ++pick[d] == runs[d].length) {
-        pick[d] = 0;
-        d--;
-      }
-      if (d < 0) {
-        return given;
-      }
-    }
+    long[] given = {0};
+    boxes(v, slab, origin, (o, box, step) -> given[0] += fillBox(o, box, step, e, fill, out));
+    return given[0];
   }
 
   /**
@@ -423,36 +394,53 @@ public final class SlabPlan {
   private static void cut(Variable v, Slab slab, long[] co, byte[] data, PieceSink out) {
     int e = v.type().size();
     int[] cs = v.chunkShape();
-    long[] shape = v.shape();
-    long[][][] runs = new long[v.rank()][][];
-    for (int d = 0; d < runs.length; d++) {
-      runs[d] = slab.runs(d, co[d], Math.min(co[d] + cs[d], shape[d]));
-      if (runs[d].length == 0) {
-        return;
-      }
-    }
     long[] cstride = new long[cs.length]; // elements
     long s = 1;
     for (int d = cs.length - 1; d >= 0; d--) {
       cstride[d] = s;
       s *= cs[d];
     }
+    boxes(v, slab, co, (origin, box, step) -> {
+      long elements = 1;
+      for (int b : box) {
+        elements *= b;
+      }
+      byte[] piece = new byte[(int) (elements * e)];
+      extract(data, co, cstride, origin, box, step, e, piece);
+      out.piece(origin, box, step, piece, 0, piece.length);
+    });
+  }
+
+  /** A box of the slab's elements: its first index, extent and step per dimension. */
+  private interface BoxSink {
+    void box(long[] origin, int[] box, long[] step);
+  }
+
+  /**
+   * The boxes of the slab's elements in the chunk at {@code co}: one per combination of the
+   * slab's runs in each dimension within the chunk (and the variable's shape), in C order.
+   */
+  private static void boxes(Variable v, Slab slab, long[] co, BoxSink out) {
+    long[] hi = ends(co, v.chunkShape(), v.shape());
+    long[][][] runs = new long[v.rank()][][];
+    for (int d = 0; d < runs.length; d++) {
+      runs[d] = slab.runs(d, co[d], hi[d]);
+      if (runs[d].length == 0) {
+        return;
+      }
+    }
     int[] pick = new int[runs.length]; // which run per dimension
     while (true) {
       long[] origin = new long[runs.length];
       int[] box = new int[runs.length];
       long[] step = new long[runs.length];
-      long elements = 1;
       for (int d = 0; d < runs.length; d++) {
         long[] run = runs[d][pick[d]];
         origin[d] = run[0];
         box[d] = (int) run[1];
         step[d] = run[2];
-        elements *= run[1];
       }
-      byte[] piece = new byte[(int) (elements * e)];
-      extract(data, co, cstride, origin, box, step, e, piece);
-      out.piece(origin, box, step, piece, 0, piece.length);
+      out.box(origin, box, step);
       int d = runs.length - 1;
       while (d >= 0 && ++pick[d] == runs[d].length) {
         pick[d] = 0;
