@@ -67,10 +67,9 @@ public final class NetcdfHeader {
     } catch (EOFException e) {
       throw new ScienceFormatException(file + ": the NetCDF header runs past the end of the file ("
           + in.length() + " bytes)", e);
+    } catch (ScienceFormatException e) {
+      throw e;
     } catch (ArithmeticException | IllegalArgumentException | IndexOutOfBoundsException e) {
-      if (e instanceof ScienceFormatException) {
-        throw e;
-      }
       throw new ScienceFormatException(file + ": the NetCDF header is damaged: its sizes do not "
           + "fit (" + e.getMessage() + ")", e);
     }
