@@ -110,7 +110,7 @@ class ReadmeCommandsTest {
         "the README's runnable examples changed: run the new ones here");
     // the copy first: the extract example reads what it restructured
     run(expected.get(0).replace("file:///scratch", "file://" + work.resolve("scratch")));
-    assertTrue(org.opass.mrap.mapreduce.RestructuredFiles.layoutOf(
+    assertTrue(org.opass.mrap.read.RestructuredFiles.layoutOf(
         cluster.offClusterFileSystem(), new org.apache.hadoop.fs.Path("/data/particles"))
         != null, "the copy restructured /data/particles");
     run(expected.get(1));
@@ -184,7 +184,7 @@ class ReadmeCommandsTest {
 
   /** A fixture of the NetCDF time series, as a file:// URI. */
   private static String series(String name) {
-    return ROOT.resolve("mrap-inputformat/src/test/resources/science/series").resolve(name)
+    return ROOT.resolve("mrap-core/src/test/resources/science/series").resolve(name)
         .toUri().toString();
   }
 

@@ -18,7 +18,7 @@ import org.opass.e2e.cluster.DataNodeCounter;
 import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.mrap.copy.MrapCopy;
 import org.opass.mrap.layout.RestructuredLayout;
-import org.opass.mrap.mapreduce.RestructuredFiles;
+import org.opass.mrap.read.RestructuredFiles;
 import org.opass.mrap.mapreduce.VariableInputFormat;
 import org.opass.mrap.science.ScienceFiles;
 

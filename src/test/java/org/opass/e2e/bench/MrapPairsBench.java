@@ -31,7 +31,7 @@ import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.mrap.mapreduce.SequenceMatchingInputFormat;
-import org.opass.mrap.mapreduce.SideKey;
+import org.opass.mrap.read.SideKey;
 
 /**
  * MRAP §4.4.2 (the matching pattern): for every line of A ("reads"), the B lines

@@ -33,7 +33,7 @@ import org.opass.mrap.copy.CopyOptions;
 import org.opass.mrap.copy.RestructuringCopy;
 import org.opass.mrap.mapreduce.AccessInputFormat;
 import org.opass.mrap.mapreduce.MrapConf;
-import org.opass.mrap.mapreduce.MrapCounter;
+import org.opass.mrap.read.MrapCounter;
 import org.opass.mrap.pattern.PatternConfig;
 import org.opass.mrap.pattern.StridedPattern;
 

@@ -30,7 +30,7 @@ import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.mrap.copy.MrapCopy;
 import org.opass.mrap.copy.RestructuringCopy;
 import org.opass.mrap.examples.ExtractRegions;
-import org.opass.mrap.mapreduce.RestructuredFiles;
+import org.opass.mrap.read.RestructuredFiles;
 import org.opass.mrap.pattern.PatternConfig;
 
 /**

@@ -32,7 +32,7 @@ import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.mrap.copy.MrapCopy;
 import org.opass.mrap.examples.SlabStats;
 import org.opass.mrap.mapreduce.AccessSplit;
-import org.opass.mrap.mapreduce.MrapCounter;
+import org.opass.mrap.read.MrapCounter;
 import org.opass.mrap.mapreduce.TaskCounters;
 import org.opass.mrap.mapreduce.VariableSplit;
 import org.opass.mrap.science.Fixtures;

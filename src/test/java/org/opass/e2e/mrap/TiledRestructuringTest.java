@@ -35,7 +35,7 @@ import org.opass.mrap.copy.MrapCopy;
 import org.opass.mrap.layout.TiledLayout;
 import org.opass.mrap.mapreduce.AccessInputFormat;
 import org.opass.mrap.mapreduce.AccessSplit;
-import org.opass.mrap.mapreduce.RestructuredFiles;
+import org.opass.mrap.read.RestructuredFiles;
 import org.opass.mrap.pattern.PatternConfig;
 import org.opass.mrap.pattern.RegionCursor;
 import org.opass.mrap.pattern.TiledPattern;

@@ -11,7 +11,7 @@ import java.util.zip.CRC32C;
 import org.opass.mrap.layout.RestructuredLayout;
 import org.opass.mrap.layout.Segment;
 import org.opass.mrap.layout.SegmentCursor;
-import org.opass.mrap.mapreduce.JoinedRead;
+import org.opass.mrap.read.JoinedRead;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.RegionCursor;
 

@@ -15,8 +15,8 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.opass.mrap.layout.Members;
 import org.opass.mrap.layout.RestructuredLayout;
-import org.opass.mrap.mapreduce.LogicalReads;
-import org.opass.mrap.mapreduce.RestructuredFiles;
+import org.opass.mrap.read.LogicalReads;
+import org.opass.mrap.read.RestructuredFiles;
 
 /**
  * What a copy reads, as original bytes: a file (a plain file's own bytes, a restructured file's

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.opass.mrap.layout.RestructuredLayout;
 import org.opass.mrap.layout.SegmentCursor;
 import org.opass.mrap.layout.TaskPlacer;
-import org.opass.mrap.mapreduce.RestructuredFiles;
+import org.opass.mrap.read.RestructuredFiles;
 import org.opass.mrap.mapreduce.MrapConf;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.PatternConfig;

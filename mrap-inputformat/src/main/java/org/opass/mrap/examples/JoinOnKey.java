@@ -14,7 +14,7 @@ import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
 import org.apache.hadoop.util.Tool;
 import org.opass.mrap.mapreduce.SequenceMatchingInputFormat;
-import org.opass.mrap.mapreduce.SideKey;
+import org.opass.mrap.read.SideKey;
 
 /**
  * The MRAP matching example: joins two text inputs on the key before the first tab, in one

@@ -15,8 +15,8 @@ import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.Reducer;
 import org.apache.hadoop.util.Tool;
-import org.opass.mrap.mapreduce.ArrayIndex;
-import org.opass.mrap.mapreduce.ArrayPiece;
+import org.opass.mrap.science.ArrayIndex;
+import org.opass.mrap.science.ArrayPiece;
 import org.opass.mrap.mapreduce.VariableInputFormat;
 
 /**

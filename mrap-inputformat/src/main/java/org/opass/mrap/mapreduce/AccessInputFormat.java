@@ -29,6 +29,7 @@ import org.opass.mrap.pattern.PatternConfig;
 import org.opass.mrap.pattern.RegionCursor;
 import org.opass.mrap.pattern.StridedPattern;
 import org.opass.mrap.pattern.TaskPartition;
+import org.opass.mrap.read.RestructuredFiles;
 
 /**
  * MRAP's non-contiguous input (thesis §4.3.1): each map task reads only the regions of its

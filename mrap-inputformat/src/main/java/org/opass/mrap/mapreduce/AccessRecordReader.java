@@ -15,6 +15,9 @@ import org.opass.mrap.layout.RestructuredLayout;
 import org.opass.mrap.layout.TaskPlacer;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.RegionCursor;
+import org.opass.mrap.read.LogicalReads;
+import org.opass.mrap.read.MrapCounter;
+import org.opass.mrap.read.RestructuredFiles;
 
 /**
  * Reads an {@link AccessSplit}'s regions, one record each (key: logical offset; a region

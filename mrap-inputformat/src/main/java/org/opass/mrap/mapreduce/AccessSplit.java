@@ -15,6 +15,7 @@ import org.opass.mrap.layout.RestructuredLayout;
 import org.opass.mrap.layout.TaskPlacer;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.PatternCodec;
+import org.opass.mrap.read.RestructuredFiles;
 
 /**
  * The regions of one file one map task reads: one or more parts, each a pattern (a slice of the

@@ -7,6 +7,7 @@ import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
+import org.opass.mrap.read.SideKey;
 
 /**
  * Reads a {@link PairSplit}: its B pieces, then its A pieces, each with its input's own record

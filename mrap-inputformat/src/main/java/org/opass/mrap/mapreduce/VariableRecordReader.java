@@ -10,6 +10,9 @@ import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.opass.mrap.pattern.AccessPattern;
+import org.opass.mrap.read.MrapCounter;
+import org.opass.mrap.science.ArrayIndex;
+import org.opass.mrap.science.ArrayPiece;
 import org.opass.mrap.science.SlabPlan;
 import org.opass.mrap.science.Variable;
 

@@ -33,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.PatternConfig;
 import org.opass.mrap.pattern.Region;
+import org.opass.mrap.read.MrapCounter;
 
 /**
  * {@link AccessInputFormat} on Hadoop's local file system, byte for byte against a naive reader

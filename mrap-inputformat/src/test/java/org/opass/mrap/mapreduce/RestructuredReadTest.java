@@ -17,12 +17,13 @@ import org.apache.hadoop.mapred.InvalidJobConfException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.opass.mrap.layout.PackedLayout;
-import org.opass.mrap.layout.RestructuredLayout;
 import org.opass.mrap.layout.PackedLayoutTest;
+import org.opass.mrap.layout.RestructuredLayout;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.PatternConfig;
 import org.opass.mrap.pattern.Region;
 import org.opass.mrap.pattern.StridedPattern;
+import org.opass.mrap.read.MrapCounter;
 
 /**
  * Restructured files (built here as MRAP's copy will build them: the layout planned, the bytes

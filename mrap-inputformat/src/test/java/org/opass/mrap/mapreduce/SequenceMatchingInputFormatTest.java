@@ -28,6 +28,7 @@ import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.opass.mrap.read.SideKey;
 
 /** {@link SequenceMatchingInputFormat} on Hadoop's local file system with text inputs. */
 class SequenceMatchingInputFormatTest {

@@ -7,7 +7,7 @@ import org.apache.spark.sql.catalyst.util.GenericArrayData;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.Decimal;
-import org.opass.mrap.mapreduce.ArrayPiece;
+import org.opass.mrap.science.ArrayPiece;
 import org.opass.mrap.science.ElementType;
 
 /**

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.opass.mrap.mapreduce.AccessInputFormat;
 import org.opass.mrap.mapreduce.SequenceMatchingInputFormat;
-import org.opass.mrap.mapreduce.SideKey;
+import org.opass.mrap.read.SideKey;
 import org.opass.mrap.pattern.PatternConfig;
 import org.opass.read.mapreduce.BalancedLocalityInputFormat;
 import scala.collection.JavaConverters;

@@ -1,4 +1,4 @@
-package org.opass.mrap.mapreduce;
+package org.opass.mrap.read;
 
 import java.io.DataInput;
 import java.io.DataOutput;
@@ -30,7 +30,7 @@ public final class SideKey implements Writable {
   public SideKey() {
   }
 
-  void set(Side side, int piece, Writable inner) {
+  public void set(Side side, int piece, Writable inner) {
     this.side = side;
     this.piece = piece;
     this.inner = inner;

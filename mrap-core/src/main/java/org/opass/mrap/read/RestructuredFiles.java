@@ -1,4 +1,4 @@
-package org.opass.mrap.mapreduce;
+package org.opass.mrap.read;
 
 import java.io.EOFException;
 import java.io.IOException;
@@ -20,7 +20,7 @@ import org.opass.mrap.layout.RestructuredLayout;
  */
 public final class RestructuredFiles {
   /** The identity of a plain file. */
-  static final long PLAIN = -1;
+  public static final long PLAIN = -1;
 
   /** Files inspected at once when a job names many. */
   private static final int INSPECTORS = 8;
@@ -53,7 +53,7 @@ public final class RestructuredFiles {
     }
 
     /** What a split records to find the same file at task time: its layout's CRC, -1 if plain. */
-    long identity() {
+    public long identity() {
       return layout != null ? RestructuredFiles.identity(layout.trailerCrc()) : PLAIN;
     }
   }
@@ -79,7 +79,7 @@ public final class RestructuredFiles {
    * {@link #inspect} through an open stream; {@code head}, when not null, is the file's first
    * bytes, already read.
    */
-  static Inspected inspect(FSDataInputStream in, FileStatus status, byte[] head)
+  public static Inspected inspect(FSDataInputStream in, FileStatus status, byte[] head)
       throws IOException {
     Path path = status.getPath();
     LayoutHeader header = header(in, status, head);
@@ -123,7 +123,7 @@ public final class RestructuredFiles {
   }
 
   /** {@link #inspect}s every file, several at a time, in the files' order. */
-  static List<Inspected> inspectAll(Configuration conf, List<FileStatus> files)
+  public static List<Inspected> inspectAll(Configuration conf, List<FileStatus> files)
       throws IOException {
     return InParallel.map(files, INSPECTORS, "first bytes",
         f -> inspect(f.getPath().getFileSystem(conf), f));
@@ -140,7 +140,7 @@ public final class RestructuredFiles {
     return trailerCrc & 0xffffffffL;
   }
 
-  static RestructuredLayout checkSame(FileSystem fs, Path path, long length, long identity,
+  public static RestructuredLayout checkSame(FileSystem fs, Path path, long length, long identity,
       boolean wantLayout) throws IOException {
     FileStatus now = fs.getFileStatus(path);
     if (now.getLen() != length) {

@@ -1,4 +1,4 @@
-package org.opass.mrap.mapreduce;
+package org.opass.mrap.science;
 
 import java.io.DataInput;
 import java.io.DataOutput;

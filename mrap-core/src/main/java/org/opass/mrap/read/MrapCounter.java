@@ -1,4 +1,4 @@
-package org.opass.mrap.mapreduce;
+package org.opass.mrap.read;
 
 import org.apache.hadoop.classification.InterfaceAudience;
 import org.apache.hadoop.classification.InterfaceStability;

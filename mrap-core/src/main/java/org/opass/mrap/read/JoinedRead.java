@@ -1,4 +1,4 @@
-package org.opass.mrap.mapreduce;
+package org.opass.mrap.read;
 
 /**
  * One positioned read that serves several runs lying in file order, as the readers of

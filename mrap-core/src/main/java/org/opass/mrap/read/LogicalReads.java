@@ -1,4 +1,4 @@
-package org.opass.mrap.mapreduce;
+package org.opass.mrap.read;
 
 import java.io.IOException;
 import java.util.Arrays;

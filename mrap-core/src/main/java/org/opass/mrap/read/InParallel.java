@@ -1,4 +1,4 @@
-package org.opass.mrap.mapreduce;
+package org.opass.mrap.read;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -10,9 +10,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /** Reads the front of many input files at submission, a few at a time, results in order. */
-final class InParallel {
+public final class InParallel {
   /** One file's work. */
-  interface Work<T, R> {
+  public interface Work<T, R> {
     R apply(T item) throws IOException;
   }
 
@@ -23,7 +23,7 @@ final class InParallel {
    * {@code work} over {@code items} on at most {@code threads} threads, the results in the
    * items' order; the first failure (in that order) is thrown as it was.
    */
-  static <T, R> List<R> map(List<T> items, int threads, String what, Work<T, R> work)
+  public static <T, R> List<R> map(List<T> items, int threads, String what, Work<T, R> work)
       throws IOException {
     List<R> out = new ArrayList<>(items.size());
     if (items.size() <= 1) {
