@@ -22,12 +22,12 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.tools.DistCp;
 import org.apache.hadoop.util.ToolRunner;
 import org.opass.e2e.cluster.EmulatedCluster;
-import org.opass.mrap.copy.CopyOptions;
 import org.opass.e2e.mrap.MrapReads;
+import org.opass.mrap.copy.CopyOptions;
 import org.opass.mrap.copy.Crc32c;
 import org.opass.mrap.copy.RestructuringCopy;
-import org.opass.mrap.mapreduce.MrapConf;
 import org.opass.mrap.pattern.StridedPattern;
+import org.opass.mrap.plan.MrapConf;
 
 /**
  * {@code mrap-copy} (MRAP thesis §4.3.2, §4.4.3, Figs. 4.14-4.15; CHAIO §III) against the stock

@@ -18,8 +18,10 @@ import org.opass.e2e.cluster.DataNodeCounter;
 import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.mrap.copy.MrapCopy;
 import org.opass.mrap.layout.RestructuredLayout;
-import org.opass.mrap.read.RestructuredFiles;
 import org.opass.mrap.mapreduce.VariableInputFormat;
+import org.opass.mrap.plan.FilePlan;
+import org.opass.mrap.plan.VariablePlanner;
+import org.opass.mrap.read.RestructuredFiles;
 import org.opass.mrap.science.ScienceFiles;
 
 /**
@@ -98,14 +100,14 @@ final class MrapPackBench implements BenchMain.Bench {
           MrapScienceBench.VARIABLE, MrapScienceBench.SLAB, layout.tasks(), BLOCK >> 20,
           copySeconds, DATANODES, READ_BANDWIDTH >> 20, reps, "input", "time s", "MiB read",
           "data/int.", "tasks", "reads/task");
-      Map<String, List<VariableInputFormat.FilePlan>> plans = new LinkedHashMap<>();
+      Map<String, List<FilePlan>> plans = new LinkedHashMap<>();
       Map<String, Double> headerReads = new LinkedHashMap<>();
       long interest = 0;
       for (Map.Entry<String, List<FileStatus>> in : inputs.entrySet()) {
-        List<VariableInputFormat.FilePlan> p = VariableInputFormat.plan(conf, in.getValue());
+        List<FilePlan> p = VariablePlanner.plan(conf, in.getValue());
         plans.put(in.getKey(), p);
         double reads = 0;
-        for (VariableInputFormat.FilePlan fp : p) {
+        for (FilePlan fp : p) {
           reads += fp.headerReads();
           if (in.getKey().equals("files")) {
             interest += fp.plan().bytesOfInterest();

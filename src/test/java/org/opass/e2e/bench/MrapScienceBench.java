@@ -29,11 +29,13 @@ import org.apache.hadoop.security.UserGroupInformation;
 import org.opass.e2e.cluster.DataNodeCounter;
 import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.mrap.mapreduce.TaskCounters;
-import org.opass.mrap.science.ArrayPiece;
-import org.opass.mrap.read.MrapCounter;
 import org.opass.mrap.mapreduce.VariableInputFormat;
 import org.opass.mrap.mapreduce.VariableRecordReader;
 import org.opass.mrap.pattern.RegionCursor;
+import org.opass.mrap.plan.FilePlan;
+import org.opass.mrap.plan.VariablePlanner;
+import org.opass.mrap.read.MrapCounter;
+import org.opass.mrap.science.ArrayPiece;
 import org.opass.mrap.science.Elements;
 import org.opass.mrap.science.ScienceFiles;
 import org.opass.mrap.science.SlabPlan;
@@ -101,10 +103,10 @@ final class MrapScienceBench implements BenchMain.Bench {
         conf.set(VariableInputFormat.SLAB, SLAB);
         List<FileStatus> statuses = Arrays.asList(fs.listStatus(new Path("/science/" + f)));
         long t0 = System.nanoTime();
-        List<VariableInputFormat.FilePlan> plans = VariableInputFormat.plan(conf, statuses);
+        List<FilePlan> plans = VariablePlanner.plan(conf, statuses);
         double planMs = (System.nanoTime() - t0) / 1e6;
         long[] b0 = cluster.counters().perDataNode(DataNodeCounter.BYTES_READ);
-        VariableInputFormat.plan(conf, statuses);
+        VariablePlanner.plan(conf, statuses);
         Thread.sleep(200);
         long headerBytes = Arrays.stream(cluster.counters().since(DataNodeCounter.BYTES_READ,
             b0)).sum();
@@ -112,7 +114,7 @@ final class MrapScienceBench implements BenchMain.Bench {
         long regionBytes = 0;
         double reads = 0;
         double headerMs = 0;
-        for (VariableInputFormat.FilePlan p : plans) {
+        for (FilePlan p : plans) {
           interest += p.plan().bytesOfInterest();
           regionBytes += p.plan().pattern().totalBytes();
           reads += p.headerReads();
@@ -242,7 +244,7 @@ final class MrapScienceBench implements BenchMain.Bench {
 
   /** Reads the slab as {@code system} does, every DataNode host a reader. */
   static Read read(EmulatedCluster cluster, String system, Configuration conf,
-      List<FileStatus> files, List<VariableInputFormat.FilePlan> plans, Runnable submitted)
+      List<FileStatus> files, List<FilePlan> plans, Runnable submitted)
       throws Exception {
     List<InputSplit> splits = new ArrayList<>();
     FileSystem fs = cluster.offClusterFileSystem();
@@ -267,7 +269,7 @@ final class MrapScienceBench implements BenchMain.Bench {
     }
     List<List<InputSplit>> byHost = MrapStridedBench.assign(cluster, splits);
     Map<Path, SlabPlan> planOf = new LinkedHashMap<>();
-    for (VariableInputFormat.FilePlan p : plans) {
+    for (FilePlan p : plans) {
       planOf.put(p.status().getPath(), p.plan());
     }
     DoubleAdder sum = new DoubleAdder();

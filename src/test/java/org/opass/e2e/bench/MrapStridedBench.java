@@ -28,14 +28,14 @@ import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.opass.e2e.cluster.DataNodeCounter;
 import org.opass.e2e.cluster.EmulatedCluster;
-import org.opass.mrap.mapreduce.TaskCounters;
 import org.opass.mrap.copy.CopyOptions;
 import org.opass.mrap.copy.RestructuringCopy;
 import org.opass.mrap.mapreduce.AccessInputFormat;
-import org.opass.mrap.mapreduce.MrapConf;
-import org.opass.mrap.read.MrapCounter;
+import org.opass.mrap.mapreduce.TaskCounters;
 import org.opass.mrap.pattern.PatternConfig;
 import org.opass.mrap.pattern.StridedPattern;
+import org.opass.mrap.plan.MrapConf;
+import org.opass.mrap.read.MrapCounter;
 
 /**
  * MRAP §4.4.2-4.4.3 on the emulated cluster: a strided pattern reading one fifth of a file

@@ -11,9 +11,9 @@ import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.mrap.copy.CopyOptions;
 import org.opass.mrap.copy.RestructuringCopy;
 import org.opass.mrap.mapreduce.AccessInputFormat;
-import org.opass.mrap.mapreduce.MrapConf;
 import org.opass.mrap.pattern.PatternConfig;
 import org.opass.mrap.pattern.TiledPattern;
+import org.opass.mrap.plan.MrapConf;
 
 /**
  * Tile-major restructuring (issue 24, part 3) on the emulated cluster: a climate-shaped array

@@ -22,8 +22,8 @@ import org.opass.e2e.cluster.TestFiles;
 import org.opass.mrap.copy.CopyOptions;
 import org.opass.mrap.copy.RestructuringCopy;
 import org.opass.mrap.mapreduce.AccessInputFormat;
-import org.opass.mrap.mapreduce.MrapConf;
 import org.opass.mrap.pattern.NaivePatterns;
+import org.opass.mrap.plan.MrapConf;
 
 /**
  * MRAP against a naive oracle ({@link NaivePatterns}: the regions worked out from the keys by

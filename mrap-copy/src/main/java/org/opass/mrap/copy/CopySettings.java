@@ -7,11 +7,11 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
-import org.apache.hadoop.mapred.InvalidJobConfException;
 import org.opass.mrap.layout.RestructuredLayout;
-import org.opass.mrap.mapreduce.MrapConf;
 import org.opass.mrap.pattern.PatternConfig;
 import org.opass.mrap.pattern.PatternException;
+import org.opass.mrap.plan.InvalidSettingsException;
+import org.opass.mrap.plan.MrapConf;
 
 /**
  * The Hadoop settings a copy writes with, read and checked before anything is written: the
@@ -80,13 +80,13 @@ final class CopySettings {
           : wholeNumber(conf, WRITERS, 1, 100_000));
       return new CopySettings(blockSize, (short) replication, permission, parallelBytes,
           writers);
-    } catch (InvalidJobConfException e) {
+    } catch (InvalidSettingsException e) {
       throw new CopyException(true, e.getMessage(), e);
     }
   }
 
   private static long wholeNumber(Configuration conf, String key, long min, long max)
-      throws CopyException, InvalidJobConfException {
+      throws CopyException, InvalidSettingsException {
     String raw = MrapConf.get(conf, key);
     try {
       return PatternConfig.parseNumber(key, raw, min, max);

@@ -5,9 +5,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.util.ArrayList;
-import java.util.List;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
@@ -15,15 +15,17 @@ import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.mapred.InvalidJobConfException;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
-import org.opass.mrap.mapreduce.MrapConf;
-import org.opass.mrap.mapreduce.VariableInputFormat;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.PatternConfig;
 import org.opass.mrap.pattern.PatternException;
 import org.opass.mrap.pattern.PatternFile;
+import org.opass.mrap.plan.FilePlan;
+import org.opass.mrap.plan.InvalidSettingsException;
+import org.opass.mrap.plan.MrapConf;
+import org.opass.mrap.plan.VariablePlanner;
+import org.opass.mrap.plan.VariableSettings;
 import org.opass.mrap.science.ScienceFiles;
 import org.opass.mrap.science.SlabPlan;
 
@@ -151,12 +153,12 @@ public class MrapCopy extends Configured implements Tool {
         }
         try {
           if (isVariable(withPattern)) {
-            VariableInputFormat.checkSettings(withPattern);
+            VariableSettings.check(withPattern);
             variable = withPattern;
           } else {
             options.pattern(MrapConf.pattern(withPattern));
           }
-        } catch (InvalidJobConfException | IllegalArgumentException e) {
+        } catch (InvalidSettingsException | IllegalArgumentException e) {
           throw new CopyException(true, e.getMessage(), e);
         }
       }
@@ -212,10 +214,10 @@ public class MrapCopy extends Configured implements Tool {
     if (variable == null) {
       throw new CopyException(true, "-pack packs the slab of a NetCDF or HDF5 variable of "
           + "each file: set " + PatternConfig.KIND + "=netcdf|hdf5 and "
-          + VariableInputFormat.VARIABLE + " (-D or -pattern)");
+          + VariableSettings.VARIABLE + " (-D or -pattern)");
     }
-    if (variable.get(VariableInputFormat.TILE) != null) {
-      throw new CopyException(true, "-pack packs a slab; " + VariableInputFormat.TILE
+    if (variable.get(VariableSettings.TILE) != null) {
+      throw new CopyException(true, "-pack packs a slab; " + VariableSettings.TILE
           + " stores a file of its own tile by tile: leave out one of them");
     }
     List<AccessPattern> patterns = new ArrayList<>();
@@ -259,23 +261,23 @@ public class MrapCopy extends Configured implements Tool {
     for (SourceFile src : sources) {
       files.putIfAbsent(src.path(), src.status());
     }
-    Map<String, VariableInputFormat.FilePlan> plans = new HashMap<>();
+    Map<String, FilePlan> plans = new HashMap<>();
     try {
-      for (VariableInputFormat.FilePlan p : VariableInputFormat.plan(variable,
+      for (FilePlan p : VariablePlanner.plan(variable,
           new ArrayList<>(files.values()))) {
         plans.put(p.status().getPath() + (p.member() == null ? "" : "/" + p.member()), p);
       }
-    } catch (InvalidJobConfException e) {
+    } catch (InvalidSettingsException e) {
       throw new CopyException(true, e.getMessage(), e);
     }
-    String slab = variable.getTrimmed(VariableInputFormat.SLAB, "");
+    String slab = variable.getTrimmed(VariableSettings.SLAB, "");
     List<PatternConfig> out = new ArrayList<>();
     for (SourceFile src : sources) {
-      VariableInputFormat.FilePlan fp = plans.get(src.path()
+      FilePlan fp = plans.get(src.path()
           + (src.whole() ? "" : "/" + src.name()));
       if (fp.tiles() != null) { // each tile stored in one piece
-        out.add(PatternConfig.plannedTiles(fp.tiles(), VariableInputFormat.TILE,
-            variable.getTrimmed(VariableInputFormat.TILE)));
+        out.add(PatternConfig.plannedTiles(fp.tiles(), VariableSettings.TILE,
+            variable.getTrimmed(VariableSettings.TILE)));
       } else {
         SlabPlan plan = fp.plan();
         if (plan.pattern() == null) {
@@ -284,7 +286,7 @@ public class MrapCopy extends Configured implements Tool {
               + "(every value is the fill value): there is nothing to restructure; copy the file "
               + "plainly, or leave it out");
         }
-        out.add(PatternConfig.planned(plan.pattern(), VariableInputFormat.VARIABLE,
+        out.add(PatternConfig.planned(plan.pattern(), VariableSettings.VARIABLE,
             plan.variable().name() + (slab.isEmpty() ? "" : "[" + slab + "]")));
       }
     }
@@ -295,7 +297,7 @@ public class MrapCopy extends Configured implements Tool {
     try {
       return !MrapConf.properties(conf, PatternConfig.PREFIXES).isEmpty()
           || !MrapConf.properties(conf, "mrap.science.").isEmpty();
-    } catch (InvalidJobConfException e) { // a value Hadoop cannot read: named
+    } catch (InvalidSettingsException e) { // a value Hadoop cannot read: named
       throw new CopyException(true, e.getMessage(), e);
     }
   }

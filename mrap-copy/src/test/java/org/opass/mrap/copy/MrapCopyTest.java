@@ -23,11 +23,11 @@ import org.junit.jupiter.api.io.TempDir;
 import org.opass.mrap.layout.RestructuredLayout;
 import org.opass.mrap.layout.SegmentCursor;
 import org.opass.mrap.layout.TaskPlacer;
-import org.opass.mrap.read.RestructuredFiles;
-import org.opass.mrap.mapreduce.MrapConf;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.PatternConfig;
 import org.opass.mrap.pattern.RegionCursor;
+import org.opass.mrap.plan.MrapConf;
+import org.opass.mrap.read.RestructuredFiles;
 
 /** {@code mrap-copy} on Hadoop's local file system: round trips, refusals, interruptions. */
 class MrapCopyTest {

@@ -1,6 +1,11 @@
 package org.opass.mrap.science;
 
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
+
 /** The element types a NetCDF variable or an HDF5 dataset of numbers can hold. */
+@InterfaceAudience.Public
+@InterfaceStability.Evolving
 public enum ElementType {
   INT8(1, true, false), UINT8(1, false, false), CHAR(1, false, false),
   INT16(2, true, false), UINT16(2, false, false),

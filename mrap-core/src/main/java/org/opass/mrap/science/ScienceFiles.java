@@ -2,10 +2,14 @@ package org.opass.mrap.science;
 
 import java.io.IOException;
 import java.util.Locale;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 
 /** Opens a variable of a NetCDF or HDF5 file by name, whichever format the file is in. */
 public final class ScienceFiles {
   /** What a job says its files are. */
+  @InterfaceAudience.Public
+  @InterfaceStability.Evolving
   public enum Kind {
     /** NetCDF-3 (classic, 64-bit offset, CDF-5) or NetCDF-4, which is HDF5. */
     NETCDF,

@@ -5,13 +5,13 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.io.BytesWritable;
 import org.apache.hadoop.io.LongWritable;
-import org.apache.hadoop.mapred.InvalidJobConfException;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
 import org.apache.hadoop.util.Tool;
 import org.opass.mrap.mapreduce.AccessInputFormat;
-import org.opass.mrap.mapreduce.MrapConf;
+import org.opass.mrap.plan.InvalidSettingsException;
+import org.opass.mrap.plan.MrapConf;
 
 /**
  * The MRAP example job: pulls the regions an access pattern names out of files in HDFS, in one
@@ -39,7 +39,7 @@ public class ExtractRegions extends Configured implements Tool {
     Configuration conf = getConf();
     try {
       MrapConf.pattern(conf); // a bad pattern is a usage error, before any job
-    } catch (InvalidJobConfException e) {
+    } catch (InvalidSettingsException e) {
       err.println(NAME + ": " + e.getMessage());
       return 2;
     }

@@ -10,14 +10,15 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.io.Writable;
-import org.apache.hadoop.mapred.InvalidJobConfException;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.Reducer;
 import org.apache.hadoop.util.Tool;
+import org.opass.mrap.mapreduce.VariableInputFormat;
+import org.opass.mrap.plan.InvalidSettingsException;
+import org.opass.mrap.plan.VariableSettings;
 import org.opass.mrap.science.ArrayIndex;
 import org.opass.mrap.science.ArrayPiece;
-import org.opass.mrap.mapreduce.VariableInputFormat;
 
 /**
  * The scientific example job: per file and index of the first dimension (a time step, say),
@@ -123,8 +124,8 @@ public class SlabStats extends Configured implements Tool {
     }
     Configuration conf = getConf();
     try {
-      VariableInputFormat.checkSettings(conf);
-    } catch (InvalidJobConfException e) {
+      VariableSettings.check(conf);
+    } catch (InvalidSettingsException e) {
       err.println(NAME + ": " + e.getMessage());
       return 2;
     }

@@ -2,17 +2,11 @@ package org.opass.mrap.mapreduce;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.apache.hadoop.classification.InterfaceAudience;
 import org.apache.hadoop.classification.InterfaceStability;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.fs.LocatedFileStatus;
-import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.BytesWritable;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.mapred.InvalidJobConfException;
@@ -26,9 +20,11 @@ import org.opass.mrap.layout.RestructuredLayout;
 import org.opass.mrap.locality.SplitLocality;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.PatternConfig;
-import org.opass.mrap.pattern.RegionCursor;
-import org.opass.mrap.pattern.StridedPattern;
 import org.opass.mrap.pattern.TaskPartition;
+import org.opass.mrap.plan.AccessSettings;
+import org.opass.mrap.plan.FileBlocks;
+import org.opass.mrap.plan.InvalidSettingsException;
+import org.opass.mrap.plan.MrapConf;
 import org.opass.mrap.read.RestructuredFiles;
 
 /**
@@ -68,31 +64,26 @@ import org.opass.mrap.read.RestructuredFiles;
 @InterfaceStability.Evolving
 public class AccessInputFormat extends FileInputFormat<LongWritable, BytesWritable> {
   /** Bytes of interest per split (k, m, g suffixes); default: a split per block of the file. */
-  public static final String SPLIT_BYTES = "mrap.access.split.bytes";
+  public static final String SPLIT_BYTES = AccessSettings.SPLIT_BYTES;
   /** Largest gap read through to join two regions in one read; 0 never joins. */
-  public static final String COALESCE_GAP = "mrap.access.coalesce.gap";
-  public static final long COALESCE_GAP_DEFAULT = 64 * 1024;
+  public static final String COALESCE_GAP = AccessSettings.COALESCE_GAP;
+  public static final long COALESCE_GAP_DEFAULT = AccessSettings.COALESCE_GAP_DEFAULT;
   /** Most bytes in one record: a longer region comes as several records. */
-  public static final String RECORD_BYTES = "mrap.access.record.bytes";
-  public static final long RECORD_BYTES_DEFAULT = 64L << 20;
+  public static final String RECORD_BYTES = AccessSettings.RECORD_BYTES;
+  public static final long RECORD_BYTES_DEFAULT = AccessSettings.RECORD_BYTES_DEFAULT;
   /** {@code together} (default) or {@code independent}: how a split's chunks are placed. */
-  public static final String CHUNKS = "mrap.access.chunks";
+  public static final String CHUNKS = AccessSettings.CHUNKS;
   /**
    * How a restructured input file (one written by MRAP's copy) is read: {@code stored}
    * (default) requires the job's pattern to be the one it was restructured for and reads each
    * task's packed chunks contiguously; {@code index} reads any pattern through the stored
    * layout (a few reads a region, and no locality).
    */
-  public static final String RESTRUCTURED = "mrap.access.restructured";
+  public static final String RESTRUCTURED = AccessSettings.RESTRUCTURED;
   /** Every setting under {@code mrap.access.}; another name there is refused. */
-  public static final List<String> KEYS = Arrays.asList(SPLIT_BYTES, COALESCE_GAP,
-      RECORD_BYTES, CHUNKS, RESTRUCTURED);
-  /** Cost of a byte from another rack, against 1 from the same rack, in Algorithm 4.3.2. */
-  static final double OFF_RACK_COST = 2;
+  public static final List<String> KEYS = AccessSettings.KEYS;
   /** Most bytes read at once when regions are joined. */
   static final int MAX_JOINED_READ = 8 << 20;
-  /** Most bytes one record can hold: what one byte array holds. */
-  static final long MAX_RECORD_BYTES = Integer.MAX_VALUE - 64;
   /** Input files whose misfit a refusal lists one by one. */
   private static final int LISTED = 10;
 
@@ -109,31 +100,36 @@ public class AccessInputFormat extends FileInputFormat<LongWritable, BytesWritab
     job.getConfiguration().set(CHUNKS, independent ? "independent" : "together");
   }
 
-  /** The most bytes of one record (a longer region is several); a bad value names the key. */
-  public static long recordBytes(Configuration conf) throws InvalidJobConfException {
-    long n = MrapConf.bytes(conf, RECORD_BYTES, RECORD_BYTES_DEFAULT, 1);
-    if (n > MAX_RECORD_BYTES) {
-      throw new InvalidJobConfException(RECORD_BYTES + "=" + conf.get(RECORD_BYTES) + " is "
-          + "more than one record can hold (" + MAX_RECORD_BYTES + " bytes)");
-    }
-    return n;
+  /** A setting refused while planning, as MapReduce names a refused job: same message. */
+  static InvalidJobConfException refused(InvalidSettingsException e) {
+    InvalidJobConfException out = new InvalidJobConfException(e.getMessage());
+    out.initCause(e);
+    return out;
   }
 
   @Override
   public List<InputSplit> getSplits(JobContext job) throws IOException {
+    try {
+      return splits(job);
+    } catch (InvalidSettingsException e) {
+      throw refused(e);
+    }
+  }
+
+  private List<InputSplit> splits(JobContext job) throws IOException {
     Configuration conf = job.getConfiguration();
     MrapConf.checkKeys(conf, "mrap.access.", KEYS);
     PatternConfig pc = MrapConf.pattern(conf);
     long splitBytes = MrapConf.bytes(conf, SPLIT_BYTES, 0);
     MrapConf.bytes(conf, COALESCE_GAP, COALESCE_GAP_DEFAULT); // checked now, not in a task
-    recordBytes(conf);
+    AccessSettings.recordBytes(conf);
     boolean independent = MrapConf.choice(conf, CHUNKS, "together", "independent")
         .equals("independent");
     if (independent && pc.tiles() != null) {
       throw new InvalidJobConfException(CHUNKS + "=independent does not apply to tiles (a "
           + "tile is one task's unit): use together");
     }
-    boolean stored = MrapConf.choice(conf, RESTRUCTURED, "stored", "index").equals("stored");
+    boolean stored = AccessSettings.readAsStored(conf);
     List<FileStatus> listed = listStatus(job);
     List<RestructuredFiles.Inspected> files = new ArrayList<>();
     List<String> misfits = new ArrayList<>();
@@ -179,11 +175,11 @@ public class AccessInputFormat extends FileInputFormat<LongWritable, BytesWritab
           splits.add(AccessSplit.throughIndex(file, tasks.task(t), tasks.logicalStart(t)));
         }
       } else {
-        Blocks blocks = new Blocks(file.status(), conf);
+        FileBlocks blocks = new FileBlocks(file.status(), conf);
         if (independent) {
           virtual(pc.pattern(), file.status(), blocks, splitBytes, splits);
         } else {
-          TaskPartition tasks = partition(pc, splitBytes, blocks.starts);
+          TaskPartition tasks = partition(pc, splitBytes, blocks.starts());
           for (int t = 0; t < tasks.tasks(); t++) {
             AccessPattern part = tasks.task(t);
             splits.add(new AccessSplit(file.status().getPath(), file.status().getLen(), part,
@@ -232,7 +228,7 @@ public class AccessInputFormat extends FileInputFormat<LongWritable, BytesWritab
   private static void packed(RestructuredFiles.Inspected file, Configuration conf,
       List<InputSplit> out) throws IOException {
     RestructuredLayout layout = file.layout();
-    Blocks blocks = new Blocks(file.status(), conf);
+    FileBlocks blocks = new FileBlocks(file.status(), conf);
     for (int t = 0; t < layout.tasks(); t++) {
       out.add(AccessSplit.packed(file, t, blocks.rankedTask(layout, t)));
     }
@@ -243,9 +239,9 @@ public class AccessInputFormat extends FileInputFormat<LongWritable, BytesWritab
    * regrouped by a host that holds them ({@link SplitLocality#virtualSplits}); each group is a
    * split of that host's chunks, adjacent chunks joined into one part.
    */
-  private static void virtual(AccessPattern p, FileStatus file, Blocks blocks, long perSplit,
+  private static void virtual(AccessPattern p, FileStatus file, FileBlocks blocks, long perSplit,
       List<InputSplit> out) throws IOException {
-    TaskPartition byBlock = TaskPartition.byBlocks(p, blocks.starts);
+    TaskPartition byBlock = TaskPartition.byBlocks(p, blocks.starts());
     List<SplitLocality.Piece> pieces = new ArrayList<>(byBlock.tasks());
     for (int k = 0; k < byBlock.tasks(); k++) {
       AccessPattern chunk = byBlock.task(k);
@@ -273,99 +269,6 @@ public class AccessInputFormat extends FileInputFormat<LongWritable, BytesWritab
       }
       out.add(new AccessSplit(file.getPath(), file.getLen(), parts, logicalStarts,
           file.getBlockSize(), g.host() == null ? new String[0] : new String[] {g.host()}));
-    }
-  }
-
-  /** A file's blocks: which block holds an offset, and the hosts (and racks) of each. */
-  static final class Blocks {
-    private final BlockLocation[] blocks;
-    final long[] starts;
-    private final Map<String, String> rackOf = new HashMap<>();
-
-    Blocks(FileStatus file, Configuration conf) throws IOException {
-      this(file instanceof LocatedFileStatus ? ((LocatedFileStatus) file).getBlockLocations()
-          : file.getPath().getFileSystem(conf).getFileBlockLocations(file, 0, file.getLen()));
-    }
-
-    Blocks(BlockLocation[] blocks) throws IOException {
-      this.blocks = blocks == null || blocks.length == 0 ? new BlockLocation[0] : blocks;
-      starts = new long[Math.max(1, this.blocks.length)];
-      for (int b = 0; b < this.blocks.length; b++) {
-        starts[b] = this.blocks[b].getOffset();
-        String[] hosts = this.blocks[b].getHosts();
-        String[] paths = this.blocks[b].getTopologyPaths();
-        for (int h = 0; h < hosts.length; h++) {
-          String topology = h < paths.length ? paths[h] : "";
-          int slash = topology.lastIndexOf('/');
-          rackOf.put(hosts[h], slash > 0 ? topology.substring(0, slash) : "");
-        }
-      }
-    }
-
-    int indexOf(long offset) {
-      int b = Arrays.binarySearch(starts, offset);
-      return b >= 0 ? b : Math.max(0, -b - 2);
-    }
-
-    List<String> hosts(int b) throws IOException {
-      return b < blocks.length ? Arrays.asList(blocks[b].getHosts()) : List.of();
-    }
-
-    /** The hosts for a packed task of a restructured file: those of its bytes, ranked. */
-    String[] rankedTask(RestructuredLayout layout, int t) throws IOException {
-      long start = layout.taskStart(t);
-      return ranked(StridedPattern.vector(start, layout.taskEnd(t) - start, 0, 1));
-    }
-
-    /**
-     * The hosts for a split of these regions, by Algorithm 4.3.2: the primary, then the
-     * secondaries that supply what it lacks, then other holders cheapest first (at most three:
-     * what a scheduler looks at). The bytes per block are looked up, not walked, for a pattern
-     * whose regions do not overlap.
-     */
-    String[] ranked(AccessPattern p) throws IOException {
-      if (blocks.length == 0 || p.regionCount() == 0) {
-        return new String[0];
-      }
-      long[] bytes = new long[blocks.length];
-      if (p.disjoint()) {
-        int first = indexOf(p.offsetOf(0));
-        for (int b = first; b < blocks.length && blocks[b].getOffset() < p.end(); b++) {
-          long lo = blocks[b].getOffset();
-          bytes[b] = p.bytesBelow(lo + blocks[b].getLength()) - p.bytesBelow(lo);
-        }
-      } else {
-        RegionCursor c = p.cursor();
-        while (c.next()) {
-          long off = c.offset();
-          long end = off + c.length();
-          for (int b = indexOf(off); b < blocks.length && blocks[b].getOffset() < end; b++) {
-            long overlap = Math.min(end, blocks[b].getOffset() + blocks[b].getLength())
-                - Math.max(off, blocks[b].getOffset());
-            bytes[b] += Math.max(0, overlap);
-          }
-        }
-      }
-      List<SplitLocality.Piece> pieces = new ArrayList<>();
-      for (int b = 0; b < blocks.length; b++) {
-        if (bytes[b] > 0) {
-          pieces.add(new SplitLocality.Piece(bytes[b], hosts(b)));
-        }
-      }
-      java.util.function.Function<String, String> racks = h -> rackOf.getOrDefault(h, "");
-      // the cover's primary first; then the next cheapest hosts, where a task that cannot run
-      // on the primary keeps the most of its bytes (the cover's secondaries hold only what the
-      // primary lacks; HDFS serves that from the nearest replica, on the primary's rack where
-      // the cover found one)
-      java.util.Set<String> hosts = new java.util.LinkedHashSet<>();
-      String primary = SplitLocality.cover(pieces, racks, OFF_RACK_COST).primary();
-      if (primary != null) {
-        hosts.add(primary);
-      }
-      for (SplitLocality.HostPrice h : SplitLocality.rank(pieces, racks, OFF_RACK_COST)) {
-        hosts.add(h.host());
-      }
-      return hosts.stream().limit(3).toArray(String[]::new);
     }
   }
 

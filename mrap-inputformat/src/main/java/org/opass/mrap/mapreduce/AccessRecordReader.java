@@ -1,6 +1,8 @@
 package org.opass.mrap.mapreduce;
 
 import java.io.IOException;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
@@ -15,6 +17,8 @@ import org.opass.mrap.layout.RestructuredLayout;
 import org.opass.mrap.layout.TaskPlacer;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.RegionCursor;
+import org.opass.mrap.plan.AccessSettings;
+import org.opass.mrap.plan.MrapConf;
 import org.opass.mrap.read.LogicalReads;
 import org.opass.mrap.read.MrapCounter;
 import org.opass.mrap.read.RestructuredFiles;
@@ -34,6 +38,8 @@ import org.opass.mrap.read.RestructuredFiles;
  * for a packed task a long per chunk of the task; never a thing per region. Before the first
  * byte it checks that the file is still the one the split was made from.
  */
+@InterfaceAudience.Private
+@InterfaceStability.Unstable
 public class AccessRecordReader extends RecordReader<LongWritable, BytesWritable> {
   /** Records looked ahead to plan a joined read. */
   private static final int QUEUE = 1024;
@@ -95,7 +101,7 @@ public class AccessRecordReader extends RecordReader<LongWritable, BytesWritable
     regionCount = split.regionCount();
     gap = MrapConf.bytes(conf, AccessInputFormat.COALESCE_GAP,
         AccessInputFormat.COALESCE_GAP_DEFAULT);
-    maxRecord = AccessInputFormat.recordBytes(conf);
+    maxRecord = AccessSettings.recordBytes(conf);
     blockSize = Math.max(1, split.blockSize());
     FileSystem fs = split.path().getFileSystem(conf);
     layout = RestructuredFiles.checkSame(fs, split.path(), split.fileLength(), split.identity(),

@@ -6,6 +6,8 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.io.Writable;
@@ -26,6 +28,8 @@ import org.opass.mrap.read.RestructuredFiles;
  * <p>It records the file as it was when the job was submitted (its length, and its layout's
  * CRC or that it was plain), and the reader refuses a file that is no longer that one.
  */
+@InterfaceAudience.Private
+@InterfaceStability.Unstable
 public final class AccessSplit extends InputSplit implements Writable {
   /** How the split's file holds its regions. */
   public enum Layout {

@@ -8,6 +8,8 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -21,6 +23,8 @@ import org.apache.hadoop.mapreduce.lib.input.FileSplit;
  * one-to-all task names the file that lists all of B's pieces (written once per job) instead
  * of carrying them, so the job's splits grow with A plus B, not A times B.
  */
+@InterfaceAudience.Private
+@InterfaceStability.Unstable
 public final class PairSplit extends InputSplit implements org.apache.hadoop.io.Writable {
   private List<FileSplit> a = new ArrayList<>();
   private List<FileSplit> b = new ArrayList<>();

@@ -24,6 +24,8 @@ import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
 import org.apache.hadoop.util.ReflectionUtils;
+import org.opass.mrap.plan.InvalidSettingsException;
+import org.opass.mrap.plan.MrapConf;
 import org.opass.mrap.read.RestructuredFiles;
 import org.opass.mrap.read.SideKey;
 
@@ -137,6 +139,14 @@ public class SequenceMatchingInputFormat extends InputFormat<SideKey, Writable> 
 
   @Override
   public List<InputSplit> getSplits(JobContext job) throws IOException {
+    try {
+      return splits(job);
+    } catch (InvalidSettingsException e) {
+      throw AccessInputFormat.refused(e);
+    }
+  }
+
+  private List<InputSplit> splits(JobContext job) throws IOException {
     Configuration conf = job.getConfiguration();
     MrapConf.checkKeys(conf, "mrap.match.", KEYS);
     Mode mode = mode(conf);

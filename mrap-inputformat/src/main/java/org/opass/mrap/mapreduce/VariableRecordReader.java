@@ -3,6 +3,8 @@ package org.opass.mrap.mapreduce;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.io.BytesWritable;
 import org.apache.hadoop.mapreduce.Counter;
@@ -23,6 +25,8 @@ import org.opass.mrap.science.Variable;
  * strided variable as it is, a chunk decoded and cut to the slab; then each part's chunks never
  * written, as pieces of the fill value ({@link MrapCounter#FILL_ELEMENTS} counts them).
  */
+@InterfaceAudience.Private
+@InterfaceStability.Unstable
 public class VariableRecordReader extends RecordReader<ArrayIndex, ArrayPiece> {
   private VariableSplit split;
   private TaskAttemptContext context;

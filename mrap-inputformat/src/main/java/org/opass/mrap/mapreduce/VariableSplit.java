@@ -6,6 +6,8 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.io.Writable;
@@ -26,6 +28,8 @@ import org.opass.mrap.science.VariableCodec;
  * the header it was planned from must still be the file's when the task reads it (another file of
  * the same length put in its place would otherwise be read through the old header).
  */
+@InterfaceAudience.Private
+@InterfaceStability.Unstable
 public final class VariableSplit extends InputSplit implements Writable {
   /**
    * A file whose variable a part reads: the file itself, or a member of a container packed by

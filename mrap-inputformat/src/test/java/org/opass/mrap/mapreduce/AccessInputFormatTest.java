@@ -33,6 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.PatternConfig;
 import org.opass.mrap.pattern.Region;
+import org.opass.mrap.plan.InvalidSettingsException;
+import org.opass.mrap.plan.MrapConf;
 import org.opass.mrap.read.MrapCounter;
 
 /**
@@ -201,7 +203,7 @@ class AccessInputFormatTest {
       PatternConfig pc;
       try {
         pc = MrapConf.pattern(c);
-      } catch (InvalidJobConfException e) {
+      } catch (InvalidSettingsException e) {
         continue; // a random tile larger than its array, say
       }
       if (pc.end() > length) {

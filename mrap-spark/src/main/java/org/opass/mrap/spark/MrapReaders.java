@@ -17,15 +17,15 @@ import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.unsafe.types.UTF8String;
-import org.opass.mrap.mapreduce.AccessInputFormat;
 import org.opass.mrap.mapreduce.AccessRecordReader;
 import org.opass.mrap.mapreduce.AccessSplit;
-import org.opass.mrap.science.ArrayIndex;
-import org.opass.mrap.science.ArrayPiece;
 import org.opass.mrap.mapreduce.VariableRecordReader;
 import org.opass.mrap.mapreduce.VariableSplit;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.RegionCursor;
+import org.opass.mrap.plan.AccessSettings;
+import org.opass.mrap.science.ArrayIndex;
+import org.opass.mrap.science.ArrayPiece;
 
 /**
  * Reads a partition on an executor: its split through {@link AccessRecordReader} (positioned
@@ -64,7 +64,7 @@ final class MrapReaders implements PartitionReaderFactory {
       }
       AccessSplit split = (AccessSplit) p.split();
       return Arrays.asList(columns).contains("bytes") ? new Records(split, c)
-          : new OffsetsOnly(split, AccessInputFormat.recordBytes(c), columns);
+          : new OffsetsOnly(split, AccessSettings.recordBytes(c), columns);
     } catch (IOException e) {
       throw new UncheckedIOException("mrap: " + e.getMessage(), e);
     }

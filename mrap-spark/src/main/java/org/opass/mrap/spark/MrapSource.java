@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 import org.apache.spark.sql.connector.catalog.Table;
 import org.apache.spark.sql.connector.catalog.TableProvider;
 import org.apache.spark.sql.connector.expressions.Transform;
@@ -28,6 +30,8 @@ import org.opass.mrap.pattern.PatternConfig;
  * with their hosts as preferred locations. Selecting no {@code bytes} of a byte pattern reads
  * no data.
  */
+@InterfaceAudience.Public
+@InterfaceStability.Evolving
 public final class MrapSource implements TableProvider, DataSourceRegister {
   /** The format's name for {@code spark.read.format}. */
   public static final String NAME = "mrap";

@@ -9,15 +9,16 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.mapred.InvalidJobConfException;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.catalog.SupportsRead;
 import org.apache.spark.sql.connector.catalog.TableCapability;
 import org.apache.spark.sql.connector.read.ScanBuilder;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
-import org.opass.mrap.mapreduce.MrapConf;
-import org.opass.mrap.mapreduce.VariableInputFormat;
+import org.opass.mrap.plan.InvalidSettingsException;
+import org.opass.mrap.plan.MrapConf;
+import org.opass.mrap.plan.VariablePlanner;
+import org.opass.mrap.plan.VariableSettings;
 import org.opass.mrap.science.ElementType;
 
 /**
@@ -46,7 +47,7 @@ final class MrapTable implements SupportsRead {
         type = null;
         schema = MrapSource.BYTES_SCHEMA;
       }
-    } catch (InvalidJobConfException e) {
+    } catch (InvalidSettingsException e) {
       throw new IllegalArgumentException("mrap: " + e.getMessage(), e);
     } catch (IOException e) {
       throw new UncheckedIOException("mrap: " + e.getMessage(), e);
@@ -63,13 +64,13 @@ final class MrapTable implements SupportsRead {
         for (FileStatus f : m.isDirectory() ? fs.listStatus(m.getPath()) : new FileStatus[] {m}) {
           String name = f.getPath().getName();
           if (f.isFile() && f.getLen() > 0 && !name.startsWith("_") && !name.startsWith(".")) {
-            return VariableInputFormat.plan(conf, List.of(f)).get(0).plan().variable().type();
+            return VariablePlanner.plan(conf, List.of(f)).get(0).plan().variable().type();
           }
         }
       }
     }
-    throw new InvalidJobConfException("no file of " + String.join(", ", options.paths())
-        + " holds any bytes, so none holds " + conf.get(VariableInputFormat.VARIABLE));
+    throw new InvalidSettingsException("no file of " + String.join(", ", options.paths())
+        + " holds any bytes, so none holds " + conf.get(VariableSettings.VARIABLE));
   }
 
   /** The variable's element type, or null for a byte pattern. */

@@ -8,10 +8,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.mapred.InvalidJobConfException;
-import org.opass.mrap.mapreduce.AccessInputFormat;
-import org.opass.mrap.mapreduce.MrapConf;
-import org.opass.mrap.mapreduce.VariableInputFormat;
+import org.opass.mrap.plan.AccessSettings;
+import org.opass.mrap.plan.InvalidSettingsException;
+import org.opass.mrap.plan.MrapConf;
+import org.opass.mrap.plan.VariableSettings;
 import org.opass.mrap.science.ScienceFiles;
 
 /**
@@ -60,18 +60,18 @@ final class ReadOptions {
     o.applyTo(alone);
     try { // what can be checked without a file system: unknown keys, the record size
       if (o.variable()) {
-        VariableInputFormat.checkSettings(alone);
+        VariableSettings.check(alone);
       } else {
-        MrapConf.checkKeys(alone, "mrap.access.", AccessInputFormat.KEYS);
-        AccessInputFormat.recordBytes(alone);
+        MrapConf.checkKeys(alone, "mrap.access.", AccessSettings.KEYS);
+        AccessSettings.recordBytes(alone);
         for (String key : settings.keySet()) {
           if (key.startsWith("mrap.science.")) {
             throw new IllegalArgumentException("mrap: " + key + " names a variable: set "
-                + VariableInputFormat.KIND + "=netcdf or hdf5 with it");
+                + VariableSettings.KIND + "=netcdf or hdf5 with it");
           }
         }
       }
-    } catch (InvalidJobConfException e) {
+    } catch (InvalidSettingsException e) {
       throw new IllegalArgumentException("mrap: " + e.getMessage(), e);
     }
     return o;
@@ -95,7 +95,7 @@ final class ReadOptions {
 
   /** Whether the read is of a NetCDF or HDF5 variable ({@code mrap.pattern.kind}). */
   boolean variable() {
-    String kind = settings.get(VariableInputFormat.KIND);
+    String kind = settings.get(VariableSettings.KIND);
     return kind != null && (kind.trim().equalsIgnoreCase(ScienceFiles.Kind.NETCDF.key())
         || kind.trim().equalsIgnoreCase(ScienceFiles.Kind.HDF5.key()));
   }

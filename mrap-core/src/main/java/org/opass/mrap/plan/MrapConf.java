@@ -1,4 +1,4 @@
-package org.opass.mrap.mapreduce;
+package org.opass.mrap.plan;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -9,12 +9,14 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.mapred.InvalidJobConfException;
 import org.apache.hadoop.security.AccessControlException;
 import org.opass.mrap.pattern.PatternConfig;
 import org.opass.mrap.pattern.PatternException;
 
-/** Hadoop glue of {@link PatternConfig}: the pattern and settings a job's configuration holds. */
+/**
+ * The pattern and settings a job's (or a read's) Hadoop configuration holds, checked: a bad value
+ * is refused by an {@link InvalidSettingsException} naming its key.
+ */
 public final class MrapConf {
   private MrapConf() {
   }
@@ -23,7 +25,7 @@ public final class MrapConf {
    * Loads and checks the job's pattern (every {@code strided.*} and {@code mrap.pattern.*}
    * property; an indexed side file is read from its file system).
    *
-   * @throws InvalidJobConfException naming the property at fault
+   * @throws InvalidSettingsException naming the property at fault
    */
   public static PatternConfig pattern(Configuration conf) throws IOException {
     Map<String, String> props = properties(conf, PatternConfig.PREFIXES);
@@ -50,11 +52,11 @@ public final class MrapConf {
    * Every property of {@code conf} under {@code prefixes}, each value read as Hadoop reads it
    * (variables substituted).
    *
-   * @throws InvalidJobConfException naming a property whose value Hadoop cannot read (a
+   * @throws InvalidSettingsException naming a property whose value Hadoop cannot read (a
    *     variable that refers to itself, say)
    */
   public static Map<String, String> properties(Configuration conf, String... prefixes)
-      throws InvalidJobConfException {
+      throws InvalidSettingsException {
     Map<String, String> out = new TreeMap<>();
     for (Map.Entry<String, String> e : conf) { // raw values: nothing substituted yet
       String key = e.getKey();
@@ -63,7 +65,7 @@ public final class MrapConf {
           try {
             out.put(key, conf.get(key));
           } catch (IllegalStateException | IllegalArgumentException bad) {
-            throw new InvalidJobConfException(key + "=" + PatternConfig.shorten(e.getValue())
+            throw new InvalidSettingsException(key + "=" + PatternConfig.shorten(e.getValue())
                 + " cannot be read: " + bad.getMessage());
           }
           break;
@@ -78,24 +80,22 @@ public final class MrapConf {
    * would otherwise be ignored.
    */
   public static void checkKeys(Configuration conf, String prefix, Collection<String> known)
-      throws InvalidJobConfException {
+      throws InvalidSettingsException {
     for (String key : properties(conf, prefix).keySet()) {
       if (!known.contains(key)) {
-        throw new InvalidJobConfException(key + " is not a setting; the " + prefix
+        throw new InvalidSettingsException(key + " is not a setting; the " + prefix
             + "* settings are " + String.join(", ", new java.util.TreeSet<>(known)));
       }
     }
   }
 
-  static InvalidJobConfException invalid(PatternException e) {
-    InvalidJobConfException out = new InvalidJobConfException(e.getMessage());
-    out.initCause(e);
-    return out;
+  private static InvalidSettingsException invalid(PatternException e) {
+    return new InvalidSettingsException(e.getMessage(), e);
   }
 
   /** A byte count of at least {@code min}, or the default; a bad value names the key. */
   public static long bytes(Configuration conf, String key, long dflt, long min)
-      throws InvalidJobConfException {
+      throws InvalidSettingsException {
     String raw = get(conf, key);
     if (raw == null) {
       return dflt;
@@ -103,19 +103,19 @@ public final class MrapConf {
     try {
       return PatternConfig.parseBytes(key, raw, min);
     } catch (PatternException e) {
-      throw new InvalidJobConfException(key + "=" + PatternConfig.shorten(raw) + " must be a "
+      throw new InvalidSettingsException(key + "=" + PatternConfig.shorten(raw) + " must be a "
           + "byte count from " + min + " (ASCII digits, k, m, g or t suffix) below 2^63");
     }
   }
 
   /** A non-negative byte count, or the default; a bad value names the key. */
-  static long bytes(Configuration conf, String key, long dflt) throws InvalidJobConfException {
+  public static long bytes(Configuration conf, String key, long dflt) throws InvalidSettingsException {
     return bytes(conf, key, dflt, 0);
   }
 
   /** One of {@code choices} (the first is the default); another value names the key. */
-  static String choice(Configuration conf, String key, String... choices)
-      throws InvalidJobConfException {
+  public static String choice(Configuration conf, String key, String... choices)
+      throws InvalidSettingsException {
     String raw = get(conf, key);
     if (raw == null) {
       return choices[0];
@@ -126,20 +126,20 @@ public final class MrapConf {
         return c;
       }
     }
-    throw new InvalidJobConfException(key + "=" + PatternConfig.shorten(raw) + " must be "
+    throw new InvalidSettingsException(key + "=" + PatternConfig.shorten(raw) + " must be "
         + String.join(" or ", choices));
   }
 
   /** A value as Hadoop reads it (variables substituted); one it cannot read names the key. */
-  public static String get(Configuration conf, String key) throws InvalidJobConfException {
+  public static String get(Configuration conf, String key) throws InvalidSettingsException {
     try {
       return conf.get(key);
     } catch (IllegalStateException | IllegalArgumentException e) {
-      throw new InvalidJobConfException(key + " cannot be read: " + e.getMessage());
+      throw new InvalidSettingsException(key + " cannot be read: " + e.getMessage());
     }
   }
 
-  static String firstLine(String s) {
+  public static String firstLine(String s) {
     if (s == null) {
       return "";
     }
