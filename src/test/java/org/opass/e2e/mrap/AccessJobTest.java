@@ -133,7 +133,7 @@ class AccessJobTest {
     for (InputSplit s : new AccessInputFormat().getSplits(job)) {
       AccessSplit split = (AccessSplit) s;
       String host = split.getLocations()[0];
-      for (AccessPattern part : split.parts()) {
+      for (AccessPattern part : split.task().parts()) {
         RegionCursor c = part.cursor();
         while (c.next()) {
           BlockLocation b = blocks[(int) (c.offset() / BLOCK)];

@@ -35,13 +35,13 @@ import org.opass.mrap.copy.MrapCopy;
 import org.opass.mrap.examples.SlabStats;
 import org.opass.mrap.layout.RestructuredLayout;
 import org.opass.mrap.mapreduce.AccessInputFormat;
-import org.opass.mrap.mapreduce.AccessSplit;
-import org.opass.mrap.read.MrapCounter;
-import org.opass.mrap.read.RestructuredFiles;
 import org.opass.mrap.mapreduce.TaskCounters;
 import org.opass.mrap.mapreduce.VariableInputFormat;
-import org.opass.mrap.mapreduce.VariableSplit;
 import org.opass.mrap.pattern.PatternConfig;
+import org.opass.mrap.plan.RegionTask;
+import org.opass.mrap.plan.VariableTask;
+import org.opass.mrap.read.MrapCounter;
+import org.opass.mrap.read.RestructuredFiles;
 import org.opass.mrap.science.Fixtures;
 import org.opass.mrap.science.ScienceFiles;
 
@@ -149,7 +149,7 @@ class ContainerPackingTest {
   }
 
   /** The job's splits read by hand (MrapReads.variableSlabs): their positioned reads. */
-  private static long readAll(Configuration conf, String input, List<VariableSplit.Part> parts,
+  private static long readAll(Configuration conf, String input, List<VariableTask.Part> parts,
       Map<String, Fixtures.Assembled> byFile) throws Exception {
     TaskCounters counters = new TaskCounters();
     MrapReads.variableSlabs(conf, new Path(input), parts, byFile, counters);
@@ -179,10 +179,10 @@ class ContainerPackingTest {
     assertEquals(1, layout.tasks(), "four files' slabs share one chunk: " + layout);
     fs.rename(new Path("/packed"), new Path("/moved")); // hdfs dfs -mv
     String container = fs.makeQualified(new Path("/moved/series.pack")).toString();
-    List<VariableSplit.Part> parts = new ArrayList<>();
+    List<VariableTask.Part> parts = new ArrayList<>();
     long packedReads = readAll(conf, "/moved", parts, new HashMap<>());
     assertEquals(1, parts.size(), "one task: " + parts.size());
-    assertEquals(AccessSplit.Layout.PACKED, parts.get(0).layout());
+    assertEquals(RegionTask.Layout.PACKED, parts.get(0).layout());
     assertEquals(SERIES.length, parts.get(0).members().size(), "its four files");
     assertEquals(1, packedReads, "the four files' slabs in one read");
     System.out.printf("series of %d files, slab %s: %d positioned reads as they are, %d packed%n",
@@ -225,9 +225,9 @@ class ContainerPackingTest {
     assertTrue(said.contains("/out/series.pack") && said.contains(AccessInputFormat.RESTRUCTURED),
         said);
     other.set(AccessInputFormat.RESTRUCTURED, "index");
-    List<VariableSplit.Part> parts = new ArrayList<>();
+    List<VariableTask.Part> parts = new ArrayList<>();
     readAll(other, "/out", parts, new HashMap<>());
-    assertTrue(parts.stream().allMatch(p -> p.layout() == AccessSplit.Layout.THROUGH_INDEX));
+    assertTrue(parts.stream().allMatch(p -> p.layout() == RegionTask.Layout.THROUGH_INDEX));
     assertSteps(stats(other, "/out", "/stats-index"),
         fs.makeQualified(new Path("/out/series.pack")).toString(), 3);
     // a copy of a container is its files: one source's member names a file, several a folder
@@ -289,10 +289,10 @@ class ContainerPackingTest {
     StringBuilder err = new StringBuilder();
     assertEquals(0, copy(conf, err, args(List.of("-pack"), args(sources, "/h5/snaps.pack"))),
         err.toString());
-    List<VariableSplit.Part> parts = new ArrayList<>();
+    List<VariableTask.Part> parts = new ArrayList<>();
     Map<String, Fixtures.Assembled> byFile = new HashMap<>();
     readAll(conf, "/h5", parts, byFile);
-    assertTrue(parts.stream().allMatch(p -> p.layout() == AccessSplit.Layout.PACKED), "packed");
+    assertTrue(parts.stream().allMatch(p -> p.layout() == RegionTask.Layout.PACKED), "packed");
     assertEquals(3, byFile.size(), byFile.keySet().toString());
     String container = fs.makeQualified(new Path("/h5/snaps.pack")).toString();
     for (String name : new String[] {"snap_a.h5", "snap_b.h5", "snap_c.h5"}) {

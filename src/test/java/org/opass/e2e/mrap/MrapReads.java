@@ -31,13 +31,14 @@ import org.opass.e2e.cluster.TestFiles;
 import org.opass.mrap.layout.RestructuredLayout;
 import org.opass.mrap.layout.SegmentCursor;
 import org.opass.mrap.mapreduce.AccessInputFormat;
-import org.opass.mrap.science.ArrayPiece;
-import org.opass.mrap.read.MrapCounter;
-import org.opass.mrap.read.RestructuredFiles;
 import org.opass.mrap.mapreduce.TaskCounters;
 import org.opass.mrap.mapreduce.VariableInputFormat;
 import org.opass.mrap.mapreduce.VariableRecordReader;
 import org.opass.mrap.mapreduce.VariableSplit;
+import org.opass.mrap.plan.VariableTask;
+import org.opass.mrap.read.MrapCounter;
+import org.opass.mrap.read.RestructuredFiles;
+import org.opass.mrap.science.ArrayPiece;
 import org.opass.mrap.science.Fixtures;
 import org.opass.mrap.science.Slab;
 
@@ -250,13 +251,13 @@ public final class MrapReads {
    * serialized) by its record reader: the parts into {@code parts}, every piece into its file's assembled slab (keyed as
    * records name files), the readers' counters into {@code counters}.
    */
-  public static void variableSlabs(Configuration conf, Path input, List<VariableSplit.Part> parts,
+  public static void variableSlabs(Configuration conf, Path input, List<VariableTask.Part> parts,
       Map<String, Fixtures.Assembled> byFile, TaskCounters counters) throws Exception {
     Job job = Job.getInstance(conf);
     FileInputFormat.addInputPath(job, input);
     for (InputSplit s : new VariableInputFormat().getSplits(job)) {
       VariableSplit split = (VariableSplit) s;
-      parts.addAll(split.parts());
+      parts.addAll(split.task().parts());
       try (VariableRecordReader r = new VariableRecordReader()) {
         r.initialize(split, new TaskAttemptContextImpl(conf, new TaskAttemptID(), counters));
         while (r.nextKeyValue()) {
@@ -265,7 +266,7 @@ public final class MrapReads {
           v.buffer().get(b);
           Fixtures.Assembled a = byFile.computeIfAbsent(r.getCurrentKey().file(),
               f -> new Fixtures.Assembled(Slab.parse(conf.get(VariableInputFormat.SLAB),
-                  split.parts().get(0).variable().shape()), v.type()));
+                  split.task().parts().get(0).variable().shape()), v.type()));
           a.put(r.getCurrentKey().origin(), v.shape(), v.step(), b, 0, v.type(), v.order());
         }
       }

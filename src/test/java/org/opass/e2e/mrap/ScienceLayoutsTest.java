@@ -31,10 +31,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.mrap.copy.MrapCopy;
 import org.opass.mrap.examples.SlabStats;
-import org.opass.mrap.mapreduce.AccessSplit;
-import org.opass.mrap.read.MrapCounter;
 import org.opass.mrap.mapreduce.TaskCounters;
-import org.opass.mrap.mapreduce.VariableSplit;
+import org.opass.mrap.plan.RegionTask;
+import org.opass.mrap.plan.VariableTask;
+import org.opass.mrap.read.MrapCounter;
 import org.opass.mrap.science.Fixtures;
 
 /**
@@ -97,11 +97,11 @@ class ScienceLayoutsTest {
 
   /** Every piece read from {@code file} (a folder: all its files), by the file it names. */
   private static Map<String, Fixtures.Assembled> read(Configuration conf, Path file,
-      List<AccessSplit.Layout> layouts, TaskCounters counters) throws Exception {
-    List<VariableSplit.Part> parts = new ArrayList<>();
+      List<RegionTask.Layout> layouts, TaskCounters counters) throws Exception {
+    List<VariableTask.Part> parts = new ArrayList<>();
     Map<String, Fixtures.Assembled> out = new HashMap<>();
     MrapReads.variableSlabs(conf, file, parts, out, counters);
-    for (VariableSplit.Part p : parts) {
+    for (VariableTask.Part p : parts) {
       layouts.add(p.layout());
     }
     return out;
@@ -127,10 +127,10 @@ class ScienceLayoutsTest {
       StringBuilder err = new StringBuilder();
       assertEquals(0, copy(conf, err, "-mode", "single", local(t[0]).toUri().toString(), dst),
           c + ": " + err);
-      List<AccessSplit.Layout> layouts = new ArrayList<>();
+      List<RegionTask.Layout> layouts = new ArrayList<>();
       TaskCounters counters = new TaskCounters();
       Map<String, Fixtures.Assembled> got = read(conf, new Path(dst), layouts, counters);
-      assertTrue(layouts.stream().allMatch(l -> l == AccessSplit.Layout.PACKED), c + ": "
+      assertTrue(layouts.stream().allMatch(l -> l == RegionTask.Layout.PACKED), c + ": "
           + layouts);
       assertEquals(1, got.size(), c + ": " + got.keySet());
       Fixtures.Assembled a = got.values().iterator().next();
@@ -156,10 +156,10 @@ class ScienceLayoutsTest {
     StringBuilder err = new StringBuilder();
     assertEquals(0, copy(conf, err, "-pack", local("indexes.h5").toUri().toString(),
         local("userblock.h5").toUri().toString(), "/packed/gaps.pack"), err.toString());
-    List<AccessSplit.Layout> layouts = new ArrayList<>();
+    List<RegionTask.Layout> layouts = new ArrayList<>();
     TaskCounters counters = new TaskCounters();
     Map<String, Fixtures.Assembled> got = read(conf, new Path("/packed"), layouts, counters);
-    assertTrue(layouts.stream().allMatch(l -> l == AccessSplit.Layout.PACKED), "" + layouts);
+    assertTrue(layouts.stream().allMatch(l -> l == RegionTask.Layout.PACKED), "" + layouts);
     String container = fs.makeQualified(new Path("/packed/gaps.pack")).toString();
     long fill = 0;
     for (String f : new String[] {"indexes.h5", "userblock.h5"}) {

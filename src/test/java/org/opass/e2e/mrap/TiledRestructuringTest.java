@@ -35,10 +35,11 @@ import org.opass.mrap.copy.MrapCopy;
 import org.opass.mrap.layout.TiledLayout;
 import org.opass.mrap.mapreduce.AccessInputFormat;
 import org.opass.mrap.mapreduce.AccessSplit;
-import org.opass.mrap.read.RestructuredFiles;
 import org.opass.mrap.pattern.PatternConfig;
 import org.opass.mrap.pattern.RegionCursor;
 import org.opass.mrap.pattern.TiledPattern;
+import org.opass.mrap.plan.RegionTask;
+import org.opass.mrap.read.RestructuredFiles;
 
 /**
  * Tiled restructuring on a MiniDFSCluster (4 DataNodes, 64 KiB blocks): a climate-shaped array
@@ -161,7 +162,7 @@ class TiledRestructuringTest {
     List<InputSplit> splits = new AccessInputFormat().getSplits(job);
     for (int t = 0; t < splits.size(); t++) {
       AccessSplit s = (AccessSplit) splits.get(t);
-      assertEquals(AccessSplit.Layout.PACKED, s.layout());
+      assertEquals(RegionTask.Layout.PACKED, s.task().layout());
       long start = layout.taskStart(t);
       BlockLocation b = Arrays.stream(blocks).filter(x -> x.getOffset() <= start
           && start < x.getOffset() + x.getLength()).findFirst().orElseThrow();

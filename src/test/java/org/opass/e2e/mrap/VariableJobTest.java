@@ -35,14 +35,15 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.mrap.examples.SlabStats;
-import org.opass.mrap.science.ArrayIndex;
-import org.opass.mrap.science.ArrayPiece;
-import org.opass.mrap.read.MrapCounter;
 import org.opass.mrap.mapreduce.TaskCounters;
 import org.opass.mrap.mapreduce.VariableInputFormat;
 import org.opass.mrap.mapreduce.VariableRecordReader;
 import org.opass.mrap.mapreduce.VariableSplit;
 import org.opass.mrap.pattern.RegionCursor;
+import org.opass.mrap.plan.VariableTask;
+import org.opass.mrap.read.MrapCounter;
+import org.opass.mrap.science.ArrayIndex;
+import org.opass.mrap.science.ArrayPiece;
 import org.opass.mrap.science.Fixtures;
 import org.opass.mrap.science.ScienceFiles;
 import org.opass.mrap.science.Slab;
@@ -139,8 +140,8 @@ class VariableJobTest {
         VariableRecordReader r = new VariableRecordReader();
         r.initialize(split, new TaskAttemptContextImpl(conf, new TaskAttemptID(), counters));
         if (out == null) {
-          slab = Slab.parse(c.slab, split.parts().get(0).variable().shape());
-          out = new Fixtures.Assembled(slab, split.parts().get(0).variable().type());
+          slab = Slab.parse(c.slab, split.task().parts().get(0).variable().shape());
+          out = new Fixtures.Assembled(slab, split.task().parts().get(0).variable().type());
         }
         while (r.nextKeyValue()) {
           ArrayIndex k = r.getCurrentKey();
@@ -247,7 +248,7 @@ class VariableJobTest {
           ArrayIndex k = r.getCurrentKey();
           ArrayPiece v = r.getCurrentValue();
           String name = new Path(k.file()).getName();
-          VariableSplit.Part part = split.parts().stream()
+          VariableTask.Part part = split.task().parts().stream()
               .filter(p -> p.path().getName().equals(name)).findFirst().get();
           Fixtures.Assembled out = byFile.computeIfAbsent(name, n -> new Fixtures.Assembled(
               Slab.whole(part.variable().shape()), v.type()));
@@ -274,9 +275,9 @@ class VariableJobTest {
     int parts = 0;
     boolean shared = false;
     for (VariableSplit s : splits) {
-      parts += s.parts().size();
+      parts += s.task().parts().size();
       Set<Path> files = new HashSet<>();
-      for (VariableSplit.Part p : s.parts()) {
+      for (VariableTask.Part p : s.task().parts()) {
         files.add(p.path());
         RegionCursor c = p.regions().cursor();
         while (c.next()) {

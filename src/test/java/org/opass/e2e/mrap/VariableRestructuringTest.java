@@ -30,17 +30,18 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.opass.e2e.cluster.EmulatedCluster;
-import org.opass.mrap.mapreduce.TaskCounters;
 import org.opass.mrap.copy.MrapCopy;
 import org.opass.mrap.examples.SlabStats;
 import org.opass.mrap.mapreduce.AccessInputFormat;
-import org.opass.mrap.mapreduce.AccessSplit;
-import org.opass.mrap.science.ArrayPiece;
-import org.opass.mrap.read.MrapCounter;
-import org.opass.mrap.read.RestructuredFiles;
+import org.opass.mrap.mapreduce.TaskCounters;
 import org.opass.mrap.mapreduce.VariableInputFormat;
 import org.opass.mrap.mapreduce.VariableRecordReader;
 import org.opass.mrap.mapreduce.VariableSplit;
+import org.opass.mrap.plan.RegionTask;
+import org.opass.mrap.plan.VariableTask;
+import org.opass.mrap.read.MrapCounter;
+import org.opass.mrap.read.RestructuredFiles;
+import org.opass.mrap.science.ArrayPiece;
 import org.opass.mrap.science.Fixtures;
 import org.opass.mrap.science.ScienceFiles;
 import org.opass.mrap.science.Slab;
@@ -100,19 +101,19 @@ class VariableRestructuringTest {
 
   /** Every piece of the job {@code conf} over {@code file}, into the canonical form. */
   private static Fixtures.Assembled read(Configuration conf, Path file,
-      List<AccessSplit.Layout> layouts) throws Exception {
+      List<RegionTask.Layout> layouts) throws Exception {
     return read(conf, file, layouts, new ArrayList<>());
   }
 
   /** {@link #read}, with each split's positioned reads into {@code reads}. */
   private static Fixtures.Assembled read(Configuration conf, Path file,
-      List<AccessSplit.Layout> layouts, List<Long> reads) throws Exception {
+      List<RegionTask.Layout> layouts, List<Long> reads) throws Exception {
     Job job = Job.getInstance(conf);
     FileInputFormat.addInputPath(job, file);
     Fixtures.Assembled out = null;
     for (InputSplit s : new VariableInputFormat().getSplits(job)) {
       VariableSplit split = (VariableSplit) s;
-      for (VariableSplit.Part p : split.parts()) {
+      for (VariableTask.Part p : split.task().parts()) {
         layouts.add(p.layout());
       }
       TaskCounters counters = new TaskCounters();
@@ -120,7 +121,7 @@ class VariableRestructuringTest {
         r.initialize(split, new TaskAttemptContextImpl(conf, new TaskAttemptID(), counters));
         if (out == null) {
           out = new Fixtures.Assembled(Slab.parse(conf.get(VariableInputFormat.SLAB),
-              split.parts().get(0).variable().shape()), split.parts().get(0).variable().type());
+              split.task().parts().get(0).variable().shape()), split.task().parts().get(0).variable().type());
         }
         while (r.nextKeyValue()) {
           ArrayPiece v = r.getCurrentValue();
@@ -152,9 +153,9 @@ class VariableRestructuringTest {
     String slab = series.get("slab").asText();
     Configuration conf = conf("stats", ScienceFiles.Kind.NETCDF, "temperature", slab);
     restructure(conf, "series/run_01.nc", "/restructured/run_01.nc");
-    List<AccessSplit.Layout> layouts = new ArrayList<>();
+    List<RegionTask.Layout> layouts = new ArrayList<>();
     read(conf, new Path("/restructured/run_01.nc"), layouts);
-    assertTrue(!layouts.isEmpty() && layouts.stream().allMatch(l -> l == AccessSplit.Layout.PACKED),
+    assertTrue(!layouts.isEmpty() && layouts.stream().allMatch(l -> l == RegionTask.Layout.PACKED),
         "packed tasks: " + layouts);
     fs.rename(new Path("/restructured"), new Path("/moved")); // hdfs dfs -mv
     assertEquals(0, ToolRunner.run(conf, new SlabStats(), new String[] {"/moved", "/stats"}));
@@ -191,9 +192,9 @@ class VariableRestructuringTest {
     assertTrue(said.contains("/other/classic.nc") && said.contains("restructured for")
         && said.contains(AccessInputFormat.RESTRUCTURED), said);
     other.set(AccessInputFormat.RESTRUCTURED, "index");
-    List<AccessSplit.Layout> layouts = new ArrayList<>();
+    List<RegionTask.Layout> layouts = new ArrayList<>();
     Fixtures.Assembled got = read(other, copy, layouts);
-    assertTrue(layouts.stream().allMatch(l -> l == AccessSplit.Layout.THROUGH_INDEX), "" + layouts);
+    assertTrue(layouts.stream().allMatch(l -> l == RegionTask.Layout.THROUGH_INDEX), "" + layouts);
     assertEquals(whole.sha256, got.sha256(), "the whole variable, through the layout");
     Fixtures.Assembled same = read(conf("same", c.kind(), c.variable, c.slab), copy,
         new ArrayList<>());
@@ -211,9 +212,9 @@ class VariableRestructuringTest {
     Configuration conf = conf("parallel", c.kind(), c.variable, c.slab);
     Path copy = restructure(conf, fs.makeQualified(src).toString(), "/parallel/nc4.nc",
         "parallel");
-    List<AccessSplit.Layout> layouts = new ArrayList<>();
+    List<RegionTask.Layout> layouts = new ArrayList<>();
     assertEquals(c.sha256, read(conf, copy, layouts).sha256(), c.toString());
-    assertTrue(layouts.stream().allMatch(l -> l == AccessSplit.Layout.PACKED), "" + layouts);
+    assertTrue(layouts.stream().allMatch(l -> l == RegionTask.Layout.PACKED), "" + layouts);
   }
 
   @Test
@@ -221,9 +222,9 @@ class VariableRestructuringTest {
     Fixtures.Case c = fixtureCase("snapshot.h5", "/grid/density", "2:7, 5:19:2, 3:29");
     Configuration conf = conf("h5", c.kind(), c.variable, c.slab);
     Path copy = restructure(conf, c.file, "/h5/snapshot.h5");
-    List<AccessSplit.Layout> layouts = new ArrayList<>();
+    List<RegionTask.Layout> layouts = new ArrayList<>();
     Fixtures.Assembled got = read(conf, copy, layouts);
-    assertTrue(layouts.stream().allMatch(l -> l == AccessSplit.Layout.PACKED), "" + layouts);
+    assertTrue(layouts.stream().allMatch(l -> l == RegionTask.Layout.PACKED), "" + layouts);
     assertEquals(c.sha256, got.sha256(), c.toString());
   }
 
@@ -241,7 +242,7 @@ class VariableRestructuringTest {
       Files.write(src, Fixtures.bytes(t[0]));
       Path plain = new Path("/tiles/plain/" + t[0]);
       fs.copyFromLocalFile(new Path(src.toUri()), plain);
-      List<AccessSplit.Layout> layouts = new ArrayList<>();
+      List<RegionTask.Layout> layouts = new ArrayList<>();
       assertEquals(c.sha256, read(conf, plain, layouts).sha256(), c + " in tiles " + t[2]);
       assertEquals(Integer.parseInt(t[3]), layouts.size(), "a split a tile: " + layouts);
       Path copy = restructure(conf, src.toUri().toString(), "/tiles/copy/" + t[0], "single");
@@ -250,7 +251,7 @@ class VariableRestructuringTest {
       layouts.clear();
       List<Long> reads = new ArrayList<>();
       assertEquals(c.sha256, read(conf, moved, layouts, reads).sha256(), c + " restructured");
-      assertTrue(layouts.stream().allMatch(l -> l == AccessSplit.Layout.PACKED), "" + layouts);
+      assertTrue(layouts.stream().allMatch(l -> l == RegionTask.Layout.PACKED), "" + layouts);
       assertTrue(reads.stream().allMatch(n -> n == 1), "a tile a read: " + reads);
       // a slab of the tiled copy, through its layout
       Configuration slab = conf("tiles-slab", c.kind(), c.variable, null);

@@ -2,13 +2,21 @@ package org.opass.mrap.plan;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.opass.mrap.layout.Members;
 import org.opass.mrap.layout.RestructuredLayout;
+import org.opass.mrap.locality.SplitLocality;
+import org.opass.mrap.pattern.AccessPattern;
+import org.opass.mrap.pattern.ConcatenatedPattern;
+import org.opass.mrap.pattern.RegionCursor;
+import org.opass.mrap.pattern.TaskPartition;
 import org.opass.mrap.pattern.TiledPattern;
 import org.opass.mrap.read.InParallel;
 import org.opass.mrap.read.LogicalReads;
@@ -18,8 +26,11 @@ import org.opass.mrap.science.ScienceFiles;
 import org.opass.mrap.science.ScienceFormatException;
 import org.opass.mrap.science.Slab;
 import org.opass.mrap.science.SlabPlan;
+import org.opass.mrap.science.UnwrittenChunks;
 import org.opass.mrap.science.Variable;
 import org.opass.mrap.science.VariableTiles;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A variable's slab (or tiles) over files, planned: each file's header read with a few
@@ -29,6 +40,7 @@ import org.opass.mrap.science.VariableTiles;
  * with: {@code VariableInputFormat}, {@code mrap-copy} and the Spark source.
  */
 public final class VariablePlanner {
+  private static final Logger LOG = LoggerFactory.getLogger(VariablePlanner.class);
   /** Headers read at once. */
   static final int HEADER_READERS = 8;
 
@@ -67,6 +79,248 @@ public final class VariablePlanner {
   /** The plans of each of {@code files}, in order: one, or a container's members'. */
   public List<List<FilePlan>> planByFile(List<FileStatus> files) throws IOException {
     return InParallel.map(files, HEADER_READERS, "headers", this::planFile);
+  }
+
+  /**
+   * The tasks of the read over {@code listed} (files of no bytes skipped): each file's regions
+   * cut by block and the pieces of all files shared out over the hosts that hold them ({@link
+   * SplitLocality#virtualSplits}), {@value AccessSettings#SPLIT_BYTES} bytes a task (default: at
+   * most a block, and tasks enough for every host holding the data to have one); a task a tile
+   * of a file with {@value VariableSettings#TILE}; a restructured file's packed tasks, each read
+   * contiguously; a task of fill values for each file whose slab selects nothing stored.
+   *
+   * @throws InvalidSettingsException naming the key, the file and why, for a variable, slab or
+   *     tile that a file cannot serve, or a file restructured for another slab
+   */
+  public List<VariableTask> tasks(List<FileStatus> listed) throws IOException {
+    long splitBytes = MrapConf.bytes(conf, AccessSettings.SPLIT_BYTES, 0);
+    MrapConf.bytes(conf, AccessSettings.COALESCE_GAP, AccessSettings.COALESCE_GAP_DEFAULT);
+    List<FileStatus> files = new ArrayList<>();
+    for (FileStatus f : listed) {
+      if (f.getLen() > 0) {
+        files.add(f);
+      }
+    }
+    if (files.isEmpty()) {
+      throw new InvalidSettingsException("no input file holds any bytes, so none holds "
+          + conf.get(VariableSettings.VARIABLE));
+    }
+    long t0 = System.nanoTime();
+    List<List<FilePlan>> byFile = planByFile(files);
+    long reads = 0;
+    int headers = 0;
+    for (List<FilePlan> one : byFile) {
+      for (FilePlan p : one) {
+        reads += p.headerReads();
+        headers++;
+      }
+    }
+    LOG.info("read {} headers in {} ms, {} positioned reads", headers,
+        (System.nanoTime() - t0) / 1_000_000, reads);
+    boolean stored = AccessSettings.readAsStored(conf);
+    if (byFile.get(0).get(0).tiles() != null) {
+      return tileTasks(byFile, stored);
+    }
+    // each file's regions cut by block; the pieces of all files shared out over their hosts
+    List<VariableTask.Part> parts = new ArrayList<>();
+    List<VariableTask.Part> fillOnly = new ArrayList<>(); // files with nothing stored to read
+    List<SplitLocality.Piece> pieces = new ArrayList<>();
+    long blockSize = 0;
+    long total = 0;
+    Set<String> hosts = new HashSet<>();
+    for (List<FilePlan> one : byFile) {
+      FilePlan fp = one.get(0);
+      FileBlocks blocks = new FileBlocks(fp.status(), conf);
+      AccessPattern p = pattern(one);
+      RestructuredLayout layout = fp.file().layout();
+      boolean[] started = new boolean[one.size()]; // whose first part has been made
+      if (p == null) {
+        // every value the slab selects in this file is the fill value: nothing to read
+      } else if (layout != null && layout.packs(p)) {
+        for (int t = 0; t < layout.tasks(); t++) { // packed for this slab: a task's chunks
+          RegionTask packed = RegionTask.packed(fp.file(), t, new String[0]);
+          parts.add(part(one, packed, started));
+          List<String> holders = blocks.hosts(blocks.indexOf(layout.taskStart(t)));
+          pieces.add(new SplitLocality.Piece(packed.length(), holders));
+          hosts.addAll(holders);
+          total += packed.length();
+        }
+      } else if (layout != null && stored) {
+        throw new InvalidSettingsException(fp.status().getPath() + " was restructured for "
+            + layout.restructuredFor() + ", and this job's slab of " + fp.plan().variable()
+            + " is " + p + ": read it with the slab it was restructured for, set "
+            + AccessSettings.RESTRUCTURED + "=index to read it through the stored layout "
+            + "(slower), or restructure it again for this slab");
+      } else if (layout != null) { // through the layout: no locality
+        TaskPartition byBytes = TaskPartition.byBytes(p, Math.max(1, layout.chunkSize()));
+        for (int k = 0; k < byBytes.tasks(); k++) {
+          RegionTask through = RegionTask.throughIndex(fp.file(), byBytes.task(k),
+              byBytes.logicalStart(k));
+          parts.add(part(one, through, started));
+          pieces.add(new SplitLocality.Piece(through.length(), List.of()));
+          total += through.length();
+        }
+      } else {
+        TaskPartition byBlock = TaskPartition.byBlocks(p, blocks.starts());
+        for (int k = 0; k < byBlock.tasks(); k++) {
+          AccessPattern regions = byBlock.task(k);
+          parts.add(part(one, new RegionTask(fp.status().getPath(), fp.status().getLen(), regions,
+              byBlock.logicalStart(k), fp.status().getBlockSize(), new String[0]), started));
+          List<String> holders = blocks.hosts(blocks.indexOf(regions.offsetOf(0)));
+          pieces.add(new SplitLocality.Piece(regions.totalBytes(), holders));
+          hosts.addAll(holders);
+          total += regions.totalBytes();
+        }
+      }
+      List<VariableTask.Member> unread = new ArrayList<>();
+      for (int i = 0; i < one.size(); i++) { // members no part reads: their fill values
+        if (!started[i] && !one.get(i).plan().unwritten().isEmpty()) {
+          unread.add(new VariableTask.Member(one.get(i).name(), one.get(i).start(),
+              one.get(i).plan().variable(), one.get(i).plan().slab(),
+              one.get(i).plan().unwritten()));
+        }
+      }
+      if (!unread.isEmpty()) {
+        fillOnly.add(VariableTask.Part.fillOnly(fp.status().getPath(),
+            fp.status().getModificationTime(), unread));
+      }
+      blockSize = Math.max(blockSize, fp.status().getBlockSize());
+    }
+    // by default a task reads at most a block, and there are tasks enough for every host that
+    // holds the data to have one: few small files make a task each, many share tasks
+    long target = splitBytes > 0 ? splitBytes
+        : Math.max(1, Math.min(blockSize, (total + hosts.size() - 1) / Math.max(1, hosts.size())));
+    List<VariableTask> splits = new ArrayList<>();
+    for (SplitLocality.Group g : SplitLocality.virtualSplits(pieces, target)) {
+      List<VariableTask.Part> mine = new ArrayList<>();
+      for (int i : g.chunks()) {
+        mine.add(parts.get(i));
+      }
+      splits.add(new VariableTask(mine, g.host() == null ? new String[0]
+          : new String[] {g.host()}));
+    }
+    for (VariableTask.Part f : fillOnly) { // a task each: they read nothing, anywhere
+      splits.add(new VariableTask(List.of(f), new String[0]));
+    }
+    return splits;
+  }
+
+  /**
+   * A split a tile of each file, on the hosts of the block it starts in: in place, packed by a
+   * copy restructured for these tiles (one read), or through another layout when asked.
+   */
+  private List<VariableTask> tileTasks(List<List<FilePlan>> byFile, boolean stored)
+      throws IOException {
+    List<VariableTask> splits = new ArrayList<>();
+    for (List<FilePlan> one : byFile) {
+      FilePlan fp = one.get(0);
+      FileBlocks blocks = new FileBlocks(fp.status(), conf);
+      RestructuredLayout layout = fp.file().layout();
+      if (layout != null && layout.members() != null) {
+        throw new InvalidSettingsException(VariableSettings.TILE + "=" + conf.get(VariableSettings.TILE) + ": "
+            + fp.status().getPath() + " is a container of " + layout.members() + " (mrap-copy "
+            + "-pack); tiles are read from files of their own: copy its members out first "
+            + "(mrap-copy " + fp.status().getPath() + " FOLDER)");
+      }
+      if (layout != null && !layout.packs(fp.tiles()) && stored) {
+        throw new InvalidSettingsException(fp.status().getPath() + " was restructured for "
+            + layout.restructuredFor() + ", and this job reads " + fp.plan().variable().name()
+            + " in the tiles " + fp.tiles() + ": read it as it was restructured, set "
+            + AccessSettings.RESTRUCTURED + "=index to read it through the stored layout "
+            + "(slower), or restructure it again for these tiles");
+      }
+      if (fp.tiles().tileCount() > Integer.MAX_VALUE - 8) {
+        throw new InvalidSettingsException(VariableSettings.TILE + "=" + conf.get(VariableSettings.TILE) + ": "
+            + fp.tiles().tileCount() + " tiles in " + fp.status().getPath() + ", more tasks than "
+            + "a job holds");
+      }
+      for (int t = 0; t < fp.tiles().tileCount(); t++) {
+        AccessPattern tile = fp.tiles().tile(t);
+        long key = fp.tiles().bytesBeforeTile(t);
+        RegionTask regions;
+        String[] hosts;
+        if (layout != null && layout.packs(fp.tiles())) {
+          hosts = blocks.rankedTask(layout, t);
+          regions = RegionTask.packed(fp.file(), t, hosts);
+        } else if (layout != null) {
+          hosts = new String[0];
+          regions = RegionTask.throughIndex(fp.file(), tile, key);
+        } else {
+          hosts = blocks.ranked(tile);
+          regions = new RegionTask(fp.status().getPath(), fp.status().getLen(), tile, key,
+              fp.status().getBlockSize(), hosts);
+        }
+        splits.add(new VariableTask(List.of(new VariableTask.Part(regions,
+            fp.status().getModificationTime(), List.of(new VariableTask.Member(fp.name(), 0,
+            fp.plan().variable(), VariableTiles.slab(fp.tiles(), t),
+            UnwrittenChunks.none(fp.plan().variable().rank()))))), hosts));
+      }
+    }
+    return splits;
+  }
+
+  /**
+   * The regions of a file's slab: a container's, each member's at its start; null where none
+   * of them selects a chunk ever written.
+   */
+  private static AccessPattern pattern(List<FilePlan> one) {
+    if (one.size() == 1 && one.get(0).start() == 0 && one.get(0).member() == null) {
+      return one.get(0).plan().pattern();
+    }
+    List<Long> starts = new ArrayList<>();
+    List<AccessPattern> parts = new ArrayList<>();
+    for (FilePlan fp : one) {
+      if (fp.plan().pattern() != null) {
+        starts.add(fp.start());
+        parts.add(fp.plan().pattern());
+      }
+    }
+    if (parts.isEmpty()) {
+      return null;
+    }
+    long[] s = new long[starts.size()];
+    for (int i = 0; i < s.length; i++) {
+      s[i] = starts.get(i);
+    }
+    return ConcatenatedPattern.of(s, parts.toArray(new AccessPattern[0]));
+  }
+
+  /**
+   * A file's regions for one task, with the files (a container's members) they belong to, each
+   * with only the chunks they are; a file's first part also gives its chunks never written,
+   * as fill values.
+   */
+  private static VariableTask.Part part(List<FilePlan> one, RegionTask regions,
+      boolean[] started) {
+    AccessPattern mine = regions.parts().get(0);
+    long n = mine.regionCount();
+    List<VariableTask.Member> members = new ArrayList<>();
+    // the files of its first and last regions, and all between (each has regions): no walk
+    for (int i = fileAt(one, mine.offsetOf(0)); i <= fileAt(one, mine.offsetOf(n - 1)); i++) {
+      FilePlan fp = one.get(i);
+      Variable v = fp.plan().variable();
+      if (v.chunked()) { // only the chunks this part reads: its regions in this file
+        Variable.Chunks all = fp.plan().chunks();
+        long from = mine.firstAtOrAfter(fp.start());
+        long to = i + 1 < one.size() ? mine.firstAtOrAfter(one.get(i + 1).start()) : n;
+        int[] keep = new int[(int) (to - from)];
+        RegionCursor c = mine.cursor(from, to);
+        for (int k = 0; c.next(); k++) {
+          keep[k] = all.at(c.offset() - fp.start());
+        }
+        Arrays.sort(keep);
+        v = v.withChunks(all.subset(keep));
+      }
+      members.add(new VariableTask.Member(fp.name(), fp.start(), v, fp.plan().slab(),
+          started[i] ? UnwrittenChunks.none(v.rank()) : fp.plan().unwritten()));
+      started[i] = true;
+    }
+    return new VariableTask.Part(regions, one.get(0).status().getModificationTime(), members);
+  }
+
+  /** The file (of a container's members, by where they start) holding original byte at. */
+  private static int fileAt(List<FilePlan> one, long at) {
+    return VariableTask.lastAtOrBefore(one, FilePlan::start, at);
   }
 
   /** Bytes {@code [start, start + length)} of a restructured file's original, as a file. */

@@ -5,8 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.classification.InterfaceAudience;
 import org.apache.hadoop.classification.InterfaceStability;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.io.BytesWritable;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.mapred.InvalidJobConfException;
@@ -16,16 +14,11 @@ import org.apache.hadoop.mapreduce.JobContext;
 import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
-import org.opass.mrap.layout.RestructuredLayout;
-import org.opass.mrap.locality.SplitLocality;
-import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.PatternConfig;
-import org.opass.mrap.pattern.TaskPartition;
+import org.opass.mrap.plan.AccessPlanner;
 import org.opass.mrap.plan.AccessSettings;
-import org.opass.mrap.plan.FileBlocks;
 import org.opass.mrap.plan.InvalidSettingsException;
-import org.opass.mrap.plan.MrapConf;
-import org.opass.mrap.read.RestructuredFiles;
+import org.opass.mrap.plan.RegionTask;
 
 /**
  * MRAP's non-contiguous input (thesis §4.3.1): each map task reads only the regions of its
@@ -82,10 +75,6 @@ public class AccessInputFormat extends FileInputFormat<LongWritable, BytesWritab
   public static final String RESTRUCTURED = AccessSettings.RESTRUCTURED;
   /** Every setting under {@code mrap.access.}; another name there is refused. */
   public static final List<String> KEYS = AccessSettings.KEYS;
-  /** Most bytes read at once when regions are joined. */
-  static final int MAX_JOINED_READ = 8 << 20;
-  /** Input files whose misfit a refusal lists one by one. */
-  private static final int LISTED = 10;
 
   public static void setSplitBytes(Job job, long bytes) {
     job.getConfiguration().setLong(SPLIT_BYTES, bytes);
@@ -109,168 +98,17 @@ public class AccessInputFormat extends FileInputFormat<LongWritable, BytesWritab
 
   @Override
   public List<InputSplit> getSplits(JobContext job) throws IOException {
+    List<InputSplit> splits = new ArrayList<>();
     try {
-      return splits(job);
+      for (RegionTask task : new AccessPlanner(job.getConfiguration()).plan(listStatus(job))) {
+        splits.add(new AccessSplit(task));
+      }
     } catch (InvalidSettingsException e) {
       throw refused(e);
-    }
-  }
-
-  private List<InputSplit> splits(JobContext job) throws IOException {
-    Configuration conf = job.getConfiguration();
-    MrapConf.checkKeys(conf, "mrap.access.", KEYS);
-    PatternConfig pc = MrapConf.pattern(conf);
-    long splitBytes = MrapConf.bytes(conf, SPLIT_BYTES, 0);
-    MrapConf.bytes(conf, COALESCE_GAP, COALESCE_GAP_DEFAULT); // checked now, not in a task
-    AccessSettings.recordBytes(conf);
-    boolean independent = MrapConf.choice(conf, CHUNKS, "together", "independent")
-        .equals("independent");
-    if (independent && pc.tiles() != null) {
-      throw new InvalidJobConfException(CHUNKS + "=independent does not apply to tiles (a "
-          + "tile is one task's unit): use together");
-    }
-    boolean stored = AccessSettings.readAsStored(conf);
-    List<FileStatus> listed = listStatus(job);
-    List<RestructuredFiles.Inspected> files = new ArrayList<>();
-    List<String> misfits = new ArrayList<>();
-    List<String> empty = new ArrayList<>();
-    for (RestructuredFiles.Inspected f : RestructuredFiles.inspectAll(conf, listed)) {
-      if (f.layout() != null && f.layout().members() != null) {
-        throw new InvalidJobConfException(f.status().getPath() + " is a container of "
-            + f.layout().members() + " packed by mrap-copy -pack: its records would not say "
-            + "which file they came from; read its members' variable with VariableInputFormat, "
-            + "or copy its members out (mrap-copy " + f.status().getPath() + " FOLDER)");
-      }
-      if (f.logicalLength() == 0) {
-        empty.add(f.status().getPath().toString());
-      } else if (pc.end() > f.logicalLength()) {
-        misfits.add(f.status().getPath() + " (" + f.logicalLength() + " bytes)");
-      } else {
-        files.add(f);
-      }
-    }
-    if (!misfits.isEmpty()) {
-      throw new InvalidJobConfException(pc.extentProperty() + ": " + pc.misfit(listOf(misfits)));
-    }
-    if (files.isEmpty() && !empty.isEmpty()) {
-      throw new InvalidJobConfException("every input file is empty, so none holds the "
-          + "pattern's regions: " + listOf(empty));
-    }
-    List<InputSplit> splits = new ArrayList<>();
-    for (RestructuredFiles.Inspected file : files) {
-      if (file.layout() != null && stored) {
-        if (!(pc.tiles() != null ? file.layout().packs(pc.tiles())
-            : file.layout().packs(pc.pattern()))) {
-          throw new InvalidJobConfException(file.status().getPath() + " was restructured for "
-              + file.layout().restructuredFor() + ", and this job reads " + pc
-              + ": run it with the stored pattern, set " + RESTRUCTURED + "=index to read it "
-              + "through the stored layout (slower), or restructure the file again for this "
-              + "pattern");
-        }
-        packed(file, conf, splits);
-      } else if (file.layout() != null) {
-        RestructuredLayout layout = file.layout();
-        TaskPartition tasks = partition(pc, splitBytes, chunkStarts(layout));
-        for (int t = 0; t < tasks.tasks(); t++) {
-          splits.add(AccessSplit.throughIndex(file, tasks.task(t), tasks.logicalStart(t)));
-        }
-      } else {
-        FileBlocks blocks = new FileBlocks(file.status(), conf);
-        if (independent) {
-          virtual(pc.pattern(), file.status(), blocks, splitBytes, splits);
-        } else {
-          TaskPartition tasks = partition(pc, splitBytes, blocks.starts());
-          for (int t = 0; t < tasks.tasks(); t++) {
-            AccessPattern part = tasks.task(t);
-            splits.add(new AccessSplit(file.status().getPath(), file.status().getLen(), part,
-                tasks.logicalStart(t), file.status().getBlockSize(), blocks.ranked(part)));
-          }
-        }
-      }
     }
     return splits;
   }
 
-  /**
-   * The tasks of one file: a tile each, about {@code splitBytes} of interest each, or the
-   * regions starting in each block.
-   *
-   * @throws InvalidJobConfException naming the key when that makes more tasks than a job holds
-   */
-  private static TaskPartition partition(PatternConfig pc, long splitBytes, long[] blockStarts)
-      throws InvalidJobConfException {
-    try {
-      return pc.tiles() != null ? TaskPartition.ofTiles(pc.tiles())
-          : splitBytes > 0 ? TaskPartition.byBytes(pc.pattern(), splitBytes)
-          : TaskPartition.byBlocks(pc.pattern(), blockStarts);
-    } catch (IllegalArgumentException e) {
-      throw new InvalidJobConfException((pc.tiles() != null ? PatternConfig.TILE_SHAPE
-          : SPLIT_BYTES) + ": " + e.getMessage());
-    }
-  }
-
-  private static String listOf(List<String> items) {
-    String s = String.join(", ", items.subList(0, Math.min(LISTED, items.size())));
-    return items.size() > LISTED ? s + " and " + (items.size() - LISTED) + " more" : s;
-  }
-
-  /** The chunk boundaries of a restructured file's original, to cut its logical view by. */
-  private static long[] chunkStarts(RestructuredLayout layout) {
-    long n = (layout.logicalLength() - 1) / layout.chunkSize() + 1;
-    long[] starts = new long[(int) Math.min(n, Integer.MAX_VALUE - 8)];
-    for (int i = 0; i < starts.length; i++) {
-      starts[i] = i * layout.chunkSize();
-    }
-    return starts;
-  }
-
-  /** One split per task of a restructured file, each reading its packed chunks. */
-  private static void packed(RestructuredFiles.Inspected file, Configuration conf,
-      List<InputSplit> out) throws IOException {
-    RestructuredLayout layout = file.layout();
-    FileBlocks blocks = new FileBlocks(file.status(), conf);
-    for (int t = 0; t < layout.tasks(); t++) {
-      out.add(AccessSplit.packed(file, t, blocks.rankedTask(layout, t)));
-    }
-  }
-
-  /**
-   * Virtual splits: the regions grouped by the block their first byte is in (chunk), chunks
-   * regrouped by a host that holds them ({@link SplitLocality#virtualSplits}); each group is a
-   * split of that host's chunks, adjacent chunks joined into one part.
-   */
-  private static void virtual(AccessPattern p, FileStatus file, FileBlocks blocks, long perSplit,
-      List<InputSplit> out) throws IOException {
-    TaskPartition byBlock = TaskPartition.byBlocks(p, blocks.starts());
-    List<SplitLocality.Piece> pieces = new ArrayList<>(byBlock.tasks());
-    for (int k = 0; k < byBlock.tasks(); k++) {
-      AccessPattern chunk = byBlock.task(k);
-      pieces.add(new SplitLocality.Piece(chunk.totalBytes(),
-          blocks.hosts(blocks.indexOf(chunk.offsetOf(0)))));
-    }
-    long target = perSplit > 0 ? perSplit : Math.max(1, file.getBlockSize());
-    for (SplitLocality.Group g : SplitLocality.virtualSplits(pieces, target)) {
-      List<AccessPattern> parts = new ArrayList<>();
-      List<Long> starts = new ArrayList<>();
-      int[] ks = g.chunks();
-      for (int i = 0; i < ks.length; i++) {
-        int first = ks[i];
-        while (i + 1 < ks.length && ks[i + 1] == ks[i] + 1) {
-          i++; // adjacent chunks: one part
-        }
-        long to = ks[i] + 1 < byBlock.tasks() ? byBlock.regionFrom(ks[i] + 1)
-            : p.regionCount();
-        parts.add(p.slice(byBlock.regionFrom(first), to));
-        starts.add(byBlock.logicalStart(first));
-      }
-      long[] logicalStarts = new long[starts.size()];
-      for (int k = 0; k < logicalStarts.length; k++) {
-        logicalStarts[k] = starts.get(k);
-      }
-      out.add(new AccessSplit(file.getPath(), file.getLen(), parts, logicalStarts,
-          file.getBlockSize(), g.host() == null ? new String[0] : new String[] {g.host()}));
-    }
-  }
 
   @Override
   public RecordReader<LongWritable, BytesWritable> createRecordReader(InputSplit split,

@@ -3,352 +3,36 @@ package org.opass.mrap.mapreduce;
 import java.io.IOException;
 import org.apache.hadoop.classification.InterfaceAudience;
 import org.apache.hadoop.classification.InterfaceStability;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FSDataInputStream;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.BytesWritable;
 import org.apache.hadoop.io.LongWritable;
-import org.apache.hadoop.mapreduce.Counter;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
-import org.opass.mrap.layout.RestructuredLayout;
-import org.opass.mrap.layout.TaskPlacer;
-import org.opass.mrap.pattern.AccessPattern;
-import org.opass.mrap.pattern.RegionCursor;
-import org.opass.mrap.plan.AccessSettings;
-import org.opass.mrap.plan.MrapConf;
-import org.opass.mrap.read.LogicalReads;
-import org.opass.mrap.read.MrapCounter;
-import org.opass.mrap.read.RestructuredFiles;
+import org.opass.mrap.read.RegionReader;
 
 /**
- * Reads an {@link AccessSplit}'s regions, one record each (key: logical offset; a region
- * longer than {@link AccessInputFormat#RECORD_BYTES} comes as several records, each keyed by
- * its own logical offset), with positioned reads of only those bytes, and of the gaps up to
- * {@link AccessInputFormat#COALESCE_GAP} between regions of one block, which are read once for
- * several regions. A packed task of a restructured file is read where its layout put each
- * region, regions lying end to end read together (up to 8 MiB at once, across chunk
- * boundaries: a tile is one read); a restructured
- * file read with another pattern goes through its layout. Counts its reads in
- * {@link MrapCounter}.
- *
- * <p>Memory: a queue of {@value #QUEUE} upcoming records, the 8 MiB read buffer, one record, and
- * for a packed task a long per chunk of the task; never a thing per region. Before the first
- * byte it checks that the file is still the one the split was made from.
+ * An {@link AccessSplit}'s regions as MapReduce records (key: logical offset, value: the
+ * bytes), read by mrap-core's {@link RegionReader}, its reads counted in the task's counters.
  */
 @InterfaceAudience.Private
 @InterfaceStability.Unstable
 public class AccessRecordReader extends RecordReader<LongWritable, BytesWritable> {
-  /** Records looked ahead to plan a joined read. */
-  private static final int QUEUE = 1024;
-
-  private FSDataInputStream in;
-  private Source source;
-  private LogicalReads original; // THROUGH_INDEX only
-  private RestructuredLayout layout;
-  private Path path;
-  private long regionCount;
-  private long gap;
-  private boolean join; // whether records may be read together
-  private long blockSize;
-  private long contiguousEnd = -1; // a packed task whose regions lie end to end: its end
-  private long maxRecord;
-  // null where the framework gives no counters (Spark's task contexts)
-  private Counter readCalls;
-  private Counter bytesRead;
-  private Counter bytesOfInterest;
-  private long done;
-  private long currentOffset; // where the current record lies in the file (PLAIN, PACKED)
+  private RegionReader reader;
   private final LongWritable key = new LongWritable();
-  private final BytesWritable value = new BytesWritable();
-  // the rest of a region longer than a record
-  private long pendingOffset;
-  private long pendingLength;
-  private long pendingKey;
-  // upcoming records: [head, head + size) of these arrays
-  private final long[] queuedOffset = new long[QUEUE];
-  private final int[] queuedLength = new int[QUEUE];
-  private final long[] queuedKey = new long[QUEUE];
-  private final boolean[] queuedLast = new boolean[QUEUE]; // the region's last record
-  private int head;
-  private int size;
-  // the last joined read: bytes [windowStart, windowEnd) of the file
-  private byte[] window = new byte[0];
-  private long windowStart;
-  private long windowEnd;
-
-  /** Where the split's regions are in the file, in the order to read them. */
-  private interface Source {
-    boolean next() throws IOException;
-
-    long offset();
-
-    long length();
-
-    long key();
-  }
 
   @Override
-  public void initialize(InputSplit genericSplit, TaskAttemptContext ctx) throws IOException {
-    AccessSplit split = (AccessSplit) genericSplit;
-    path = split.path();
-    Configuration conf = ctx.getConfiguration();
-    readCalls = ctx.getCounter(MrapCounter.READ_CALLS);
-    bytesRead = ctx.getCounter(MrapCounter.BYTES_READ);
-    bytesOfInterest = ctx.getCounter(MrapCounter.BYTES_OF_INTEREST);
-    regionCount = split.regionCount();
-    gap = MrapConf.bytes(conf, AccessInputFormat.COALESCE_GAP,
-        AccessInputFormat.COALESCE_GAP_DEFAULT);
-    maxRecord = AccessSettings.recordBytes(conf);
-    blockSize = Math.max(1, split.blockSize());
-    FileSystem fs = split.path().getFileSystem(conf);
-    layout = RestructuredFiles.checkSame(fs, split.path(), split.fileLength(), split.identity(),
-        split.layout() == AccessSplit.Layout.THROUGH_INDEX);
-    switch (split.layout()) {
-      case PACKED: // a task's regions lie end to end in its chunks: read them together,
-        // across chunk boundaries too (a tile or a contiguous task is then one read)
-        source = packed(split);
-        join = true;
-        gap = 0;
-        blockSize = Long.MAX_VALUE;
-        contiguousEnd = split.contiguousEnd();
-        break;
-      case THROUGH_INDEX: // each record is read through the layout
-        source = inOrder(split);
-        break;
-      default:
-        source = inOrder(split);
-        join = gap > 0;
-    }
-    in = fs.open(split.path());
-    if (layout != null) { // windows of the coalescing gap's size: 0 reads exactly the runs
-      original = new LogicalReads(in, layout,
-          (int) Math.min(AccessInputFormat.MAX_JOINED_READ, Math.max(1, gap)));
-    }
-  }
-
-  /** The parts' regions at their own offsets, keys counting up from each part's start. */
-  private static Source inOrder(AccessSplit split) {
-    return new Source() {
-      private int part;
-      private RegionCursor cursor = split.parts().get(0).cursor();
-      private long nextKey = split.logicalStart(0);
-      private long key;
-
-      @Override
-      public boolean next() {
-        while (!cursor.next()) {
-          if (part + 1 == split.parts().size()) {
-            return false;
-          }
-          part++;
-          cursor = split.parts().get(part).cursor();
-          nextKey = split.logicalStart(part);
-        }
-        key = nextKey;
-        nextKey += cursor.length();
-        return true;
-      }
-
-      @Override
-      public long offset() {
-        return cursor.offset();
-      }
-
-      @Override
-      public long length() {
-        return cursor.length();
-      }
-
-      @Override
-      public long key() {
-        return key;
-      }
-    };
-  }
-
-  /** A packed task's regions in their own order, each where the task's first fit put it. */
-  private static Source packed(AccessSplit split) {
-    AccessPattern task = split.parts().get(0);
-    TaskPlacer placer = split.placer();
-    return new Source() {
-      private final RegionCursor cursor = task.cursor();
-      private long nextKey = split.logicalStart(0);
-      private long key;
-      private long at;
-
-      @Override
-      public boolean next() throws IOException {
-        if (!cursor.next()) {
-          return false;
-        }
-        at = placer.place(cursor.length());
-        if (at < 0) {
-          throw new IOException(split.path() + ": the split's regions do not fit its "
-              + split.chunks() + " chunks; the split does not belong to this file's layout");
-        }
-        key = nextKey;
-        nextKey += cursor.length();
-        return true;
-      }
-
-      @Override
-      public long offset() {
-        return at;
-      }
-
-      @Override
-      public long length() {
-        return cursor.length();
-      }
-
-      @Override
-      public long key() {
-        return key;
-      }
-    };
-  }
-
-  /** Makes at least {@code k} records queued if the split has them; false if it has not. */
-  private boolean queued(int k) throws IOException {
-    if (head + k > QUEUE) { // keep the queue at the front of the arrays
-      System.arraycopy(queuedOffset, head, queuedOffset, 0, size);
-      System.arraycopy(queuedLength, head, queuedLength, 0, size);
-      System.arraycopy(queuedKey, head, queuedKey, 0, size);
-      System.arraycopy(queuedLast, head, queuedLast, 0, size);
-      head = 0;
-    }
-    while (size < k) {
-      if (pendingLength == 0) {
-        if (!source.next()) {
-          break;
-        }
-        pendingOffset = source.offset();
-        pendingLength = source.length();
-        pendingKey = source.key();
-      }
-      int n = (int) Math.min(pendingLength, maxRecord);
-      queuedOffset[head + size] = pendingOffset;
-      queuedLength[head + size] = n;
-      queuedKey[head + size] = pendingKey;
-      pendingOffset += n;
-      pendingKey += n;
-      pendingLength -= n;
-      queuedLast[head + size] = pendingLength == 0;
-      size++;
-    }
-    return size >= k;
+  public void initialize(InputSplit split, TaskAttemptContext ctx) throws IOException {
+    reader = new RegionReader(ctx.getConfiguration(), ((AccessSplit) split).task(),
+        new ContextCounters(ctx));
   }
 
   @Override
   public boolean nextKeyValue() throws IOException {
-    if (!queued(1)) {
+    if (!reader.next()) {
       return false;
     }
-    long off = queuedOffset[head];
-    int len = queuedLength[head];
-    key.set(queuedKey[head]);
-    currentOffset = off;
-    if (len > value.getCapacity()) {
-      value.setCapacity(len); // exactly: BytesWritable's own growth overflows past 1.4 GB
-    }
-    value.setSize(len);
-    if (off < windowStart || off + len > windowEnd) {
-      plan(off, len);
-    }
-    if (off >= windowStart && off + len <= windowEnd) {
-      System.arraycopy(window, (int) (off - windowStart), value.getBytes(), 0, len);
-    } else if (original != null) {
-      throughLayout(off, len);
-    } else {
-      readFully(off, value.getBytes(), len);
-      counted(1, len);
-    }
-    if (bytesOfInterest != null) {
-      bytesOfInterest.increment(len);
-    }
-    if (queuedLast[head]) {
-      done++;
-    }
-    head++;
-    size--;
+    key.set(reader.key());
     return true;
-  }
-
-  /** Reads original bytes {@code [off, off + len)} of a restructured file into the value. */
-  private void throughLayout(long off, int len) throws IOException {
-    long reads = original.reads();
-    long bytes = original.bytesRead();
-    original.read(off, value.getBytes(), 0, len);
-    counted(original.reads() - reads, original.bytesRead() - bytes);
-  }
-
-  /**
-   * Joins the next records into one read while each starts within {@code gap} of the bytes
-   * read so far (not before them), in the same block (a packed task: in the task), and the
-   * read stays under the size limit; a packed task whose regions lie end to end is read on up
-   * to 8 MiB at once, however many records that holds. A record that joins no other is read straight into the value instead.
-   */
-  private void plan(long off, int len) throws IOException {
-    long blockEnd = blockSize == Long.MAX_VALUE ? blockSize : (off / blockSize + 1) * blockSize;
-    long end = off + len;
-    int joined = 1;
-    if (contiguousEnd > end) { // the next records follow this one: read on, up to 8 MiB
-      end = Math.min(contiguousEnd, Math.max(end, off + AccessInputFormat.MAX_JOINED_READ));
-      joined = 2; // and more: not counted
-    }
-    while (contiguousEnd < 0 && join && end <= blockEnd && queued(joined + 1)) {
-      long o = queuedOffset[head + joined];
-      long e = o + queuedLength[head + joined];
-      if (o < off || o - end > gap || e > blockEnd || e - off > AccessInputFormat.MAX_JOINED_READ) {
-        break;
-      }
-      end = Math.max(end, e);
-      joined++;
-      if (joined == QUEUE) {
-        break;
-      }
-    }
-    if (joined == 1) {
-      windowStart = windowEnd = 0;
-      return;
-    }
-    int bytes = (int) (end - off);
-    if (window.length < bytes) {
-      window = new byte[bytes];
-    }
-    readFully(off, window, bytes);
-    counted(1, bytes);
-    windowStart = off;
-    windowEnd = end;
-  }
-
-  /** Reads {@code len} bytes at {@code off}; a file that ends first is named. */
-  private void readFully(long off, byte[] into, int len) throws IOException {
-    try {
-      in.readFully(off, into, 0, len);
-    } catch (java.io.EOFException e) {
-      java.io.EOFException named = new java.io.EOFException(path + " ends before byte "
-          + (off + len) + " (" + len + " bytes at " + off + "): the file is shorter than the "
-          + "regions planned from it (cut short, or replaced by a shorter one)");
-      named.initCause(e);
-      throw named;
-    }
-  }
-
-  private void counted(long reads, long bytes) {
-    if (readCalls != null) {
-      readCalls.increment(reads);
-      bytesRead.increment(bytes);
-    }
-  }
-
-  /** The file offset of the current record's first byte (of the original, read through a
-   * layout). */
-  long currentOffset() {
-    return currentOffset;
   }
 
   @Override
@@ -358,18 +42,18 @@ public class AccessRecordReader extends RecordReader<LongWritable, BytesWritable
 
   @Override
   public BytesWritable getCurrentValue() {
-    return value;
+    return reader.value();
   }
 
   @Override
   public float getProgress() {
-    return regionCount == 0 ? 1f : (float) done / regionCount;
+    return reader == null ? 0f : reader.progress();
   }
 
   @Override
   public void close() throws IOException {
-    if (in != null) {
-      in.close();
+    if (reader != null) {
+      reader.close();
     }
   }
 }

@@ -7,29 +7,26 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import org.apache.hadoop.io.Writable;
-import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.spark.sql.connector.read.InputPartition;
-import org.opass.mrap.mapreduce.AccessSplit;
-import org.opass.mrap.mapreduce.VariableSplit;
+import org.opass.mrap.plan.ReadTask;
+import org.opass.mrap.plan.RegionTask;
+import org.opass.mrap.plan.VariableTask;
 
 /**
- * A split, as the executor that reads it gets it: the split's own serialized form (as
- * MapReduce ships it to a task), and its hosts, which Spark's scheduler prefers.
+ * A task planned by mrap-core, as the executor that reads it gets it: the task's own
+ * serialized form (as MapReduce ships it in a split), and its hosts, which Spark's scheduler
+ * prefers.
  */
 final class MrapPartition implements InputPartition {
   private static final long serialVersionUID = 1L;
-  private final byte[] split;
-  private final boolean variable; // a VariableSplit, else an AccessSplit
+  private final byte[] task;
+  private final boolean variable; // a VariableTask, else a RegionTask
   private final String[] hosts;
 
-  MrapPartition(InputSplit split) {
-    this.split = bytes((Writable) split);
-    this.variable = split instanceof VariableSplit;
-    try {
-      this.hosts = split.getLocations();
-    } catch (IOException | InterruptedException e) { // ours compute them in memory
-      throw new IllegalStateException(e);
-    }
+  MrapPartition(ReadTask task) {
+    this.task = bytes(task);
+    this.variable = task instanceof VariableTask;
+    this.hosts = task.hosts();
   }
 
   @Override
@@ -41,15 +38,15 @@ final class MrapPartition implements InputPartition {
     return variable;
   }
 
-  /** The split, read back: an {@link AccessSplit} or a {@link VariableSplit}. */
-  InputSplit split() {
-    Writable s = variable ? new VariableSplit() : new AccessSplit();
+  /** The task, read back: a {@link RegionTask} or a {@link VariableTask}. */
+  ReadTask task() {
+    ReadTask t = variable ? new VariableTask() : new RegionTask();
     try {
-      s.readFields(new DataInputStream(new ByteArrayInputStream(split)));
+      t.readFields(new DataInputStream(new ByteArrayInputStream(task)));
     } catch (IOException e) {
       throw new UncheckedIOException("a damaged mrap partition", e);
     }
-    return (InputSplit) s;
+    return t;
   }
 
   static byte[] bytes(Writable w) {

@@ -7,8 +7,6 @@ import java.io.UncheckedIOException;
 import java.util.Arrays;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.BytesWritable;
-import org.apache.hadoop.mapreduce.TaskAttemptID;
-import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.catalyst.expressions.UnsafeArrayData;
@@ -17,22 +15,23 @@ import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.unsafe.types.UTF8String;
-import org.opass.mrap.mapreduce.AccessRecordReader;
-import org.opass.mrap.mapreduce.AccessSplit;
-import org.opass.mrap.mapreduce.VariableRecordReader;
-import org.opass.mrap.mapreduce.VariableSplit;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.RegionCursor;
 import org.opass.mrap.plan.AccessSettings;
+import org.opass.mrap.plan.RegionTask;
+import org.opass.mrap.plan.VariableTask;
+import org.opass.mrap.read.PieceReader;
+import org.opass.mrap.read.ReadCounters;
+import org.opass.mrap.read.RegionReader;
 import org.opass.mrap.science.ArrayIndex;
 import org.opass.mrap.science.ArrayPiece;
 
 /**
- * Reads a partition on an executor: its split through {@link AccessRecordReader} (positioned
- * reads of the regions only, the file checked unchanged since the read was planned), a row a
- * record, or through {@link VariableRecordReader}, a row a piece of the slab. Without the
- * {@code bytes} column the rows of a byte pattern come from the split's pattern alone, and no
- * data is read.
+ * Reads a partition on an executor: its task through mrap-core's {@link RegionReader}
+ * (positioned reads of the regions only, the file checked unchanged since the read was
+ * planned), a row a record, or through its {@link PieceReader}, a row a piece of the slab.
+ * Without the {@code bytes} column the rows of a byte pattern come from the task's pattern
+ * alone, and no data is read.
  */
 final class MrapReaders implements PartitionReaderFactory {
   private static final long serialVersionUID = 1L;
@@ -60,9 +59,9 @@ final class MrapReaders implements PartitionReaderFactory {
     Configuration c = conf();
     try {
       if (p.variable()) {
-        return new Pieces((VariableSplit) p.split(), c);
+        return new Pieces((VariableTask) p.task(), c);
       }
-      AccessSplit split = (AccessSplit) p.split();
+      RegionTask split = (RegionTask) p.task();
       return Arrays.asList(columns).contains("bytes") ? new Records(split, c)
           : new OffsetsOnly(split, AccessSettings.recordBytes(c), columns);
     } catch (IOException e) {
@@ -70,28 +69,23 @@ final class MrapReaders implements PartitionReaderFactory {
     }
   }
 
-  /** The pieces of a variable's split, read and decoded. */
+  /** The pieces of a variable's task, read and decoded. */
   private final class Pieces implements PartitionReader<InternalRow> {
-    private final VariableRecordReader reader = new VariableRecordReader();
+    private final PieceReader reader;
 
-    Pieces(VariableSplit split, Configuration c) {
-      reader.initialize(split, new TaskAttemptContextImpl(c, new TaskAttemptID()));
+    Pieces(VariableTask task, Configuration c) {
+      reader = new PieceReader(c, task, ReadCounters.NONE);
     }
 
     @Override
     public boolean next() throws IOException {
-      try {
-        return reader.nextKeyValue();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IOException("interrupted", e);
-      }
+      return reader.next();
     }
 
     @Override
     public InternalRow get() {
-      ArrayIndex key = reader.getCurrentKey();
-      ArrayPiece piece = reader.getCurrentValue();
+      ArrayIndex key = reader.key();
+      ArrayPiece piece = reader.value();
       Object[] v = new Object[columns.length];
       for (int i = 0; i < columns.length; i++) {
         switch (columns[i]) {
@@ -135,26 +129,25 @@ final class MrapReaders implements PartitionReaderFactory {
     return new GenericInternalRow(v);
   }
 
-  /** The records of a split, read. */
+  /** The records of a task, read. */
   private final class Records implements PartitionReader<InternalRow> {
-    private final AccessRecordReader reader = new AccessRecordReader();
+    private final RegionReader reader;
     private final UTF8String file;
 
-    Records(AccessSplit split, Configuration c) throws IOException {
-      file = UTF8String.fromString(split.path().toString());
-      // no reporter: counters are null, which the reader allows
-      reader.initialize(split, new TaskAttemptContextImpl(c, new TaskAttemptID()));
+    Records(RegionTask task, Configuration c) throws IOException {
+      file = UTF8String.fromString(task.path().toString());
+      reader = new RegionReader(c, task, ReadCounters.NONE);
     }
 
     @Override
     public boolean next() throws IOException {
-      return reader.nextKeyValue();
+      return reader.next();
     }
 
     @Override
     public InternalRow get() {
-      BytesWritable b = reader.getCurrentValue();
-      return row(columns, file, reader.getCurrentKey().get(),
+      BytesWritable b = reader.value();
+      return row(columns, file, reader.key(),
           Arrays.copyOf(b.getBytes(), b.getLength()));
     }
 
@@ -165,11 +158,11 @@ final class MrapReaders implements PartitionReaderFactory {
   }
 
   /**
-   * The records' keys from the split's pattern, as the reader keys them (each part's regions
+   * The records' keys from the task's pattern, as the reader keys them (each part's regions
    * from its logical start, a region longer than a record as several), without a byte read.
    */
   private static final class OffsetsOnly implements PartitionReader<InternalRow> {
-    private final AccessSplit split;
+    private final RegionTask split;
     private final long maxRecord;
     private final String[] columns;
     private final UTF8String file;
@@ -179,7 +172,7 @@ final class MrapReaders implements PartitionReaderFactory {
     private long inRegion; // bytes of the current region before the current record
     private long regionLength;
 
-    OffsetsOnly(AccessSplit split, long maxRecord, String[] columns) {
+    OffsetsOnly(RegionTask split, long maxRecord, String[] columns) {
       this.split = split;
       this.maxRecord = maxRecord;
       this.columns = columns;

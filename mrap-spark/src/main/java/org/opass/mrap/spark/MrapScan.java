@@ -5,11 +5,7 @@ import java.io.UncheckedIOException;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.mapred.InvalidJobConfException;
-import org.apache.hadoop.mapreduce.InputSplit;
-import org.apache.hadoop.mapreduce.Job;
-import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.spark.sql.connector.read.Batch;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
@@ -18,15 +14,18 @@ import org.apache.spark.sql.connector.read.ScanBuilder;
 import org.apache.spark.sql.connector.read.SupportsPushDownRequiredColumns;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
-import org.opass.mrap.mapreduce.AccessInputFormat;
-import org.opass.mrap.mapreduce.VariableInputFormat;
-import org.opass.mrap.mapreduce.VariableSplit;
+import org.opass.mrap.plan.AccessPlanner;
+import org.opass.mrap.plan.InputFiles;
+import org.opass.mrap.plan.InvalidSettingsException;
+import org.opass.mrap.plan.ReadTask;
+import org.opass.mrap.plan.VariablePlanner;
+import org.opass.mrap.plan.VariableTask;
 import org.opass.mrap.science.ElementType;
 
 /**
- * One read's plan on the driver: the columns asked for, and a partition an
- * {@link AccessInputFormat} or {@link VariableInputFormat} split (virtual splits and set-cover
- * hosts included), each with the split's hosts as its preferred locations.
+ * One read's plan on the driver: the columns asked for, and a partition a task that mrap-core's
+ * {@link AccessPlanner} or {@link VariablePlanner} plans (virtual splits and set-cover hosts
+ * included), each with the task's hosts as its preferred locations.
  */
 final class MrapScan implements ScanBuilder, SupportsPushDownRequiredColumns, Scan, Batch {
   private final Configuration conf;
@@ -77,29 +76,26 @@ final class MrapScan implements ScanBuilder, SupportsPushDownRequiredColumns, Sc
   }
 
   /**
-   * The InputFormat's splits.
+   * The read planned by mrap-core, a partition a task.
    *
-   * @throws IllegalArgumentException naming a setting or a file the InputFormat refuses (a
-   *     pattern past a file's end, a restructured file read with another pattern)
+   * @throws IllegalArgumentException naming a setting or a file the planner refuses (a pattern
+   *     past a file's end, a restructured file read with another pattern)
    */
   @Override
   public InputPartition[] planInputPartitions() {
     try {
-      Job job = Job.getInstance(conf);
-      for (String p : paths) {
-        FileInputFormat.addInputPath(job, new Path(p));
-      }
-      List<InputSplit> splits = type == null ? new AccessInputFormat().getSplits(job)
-          : new VariableInputFormat().getSplits(job);
-      InputPartition[] out = new InputPartition[splits.size()];
+      List<FileStatus> files = InputFiles.list(conf, paths);
+      List<? extends ReadTask> tasks = type == null ? new AccessPlanner(conf).plan(files)
+          : new VariablePlanner(conf).tasks(files);
+      InputPartition[] out = new InputPartition[tasks.size()];
       for (int i = 0; i < out.length; i++) {
         if (type != null) {
-          sameType((VariableSplit) splits.get(i));
+          sameType((VariableTask) tasks.get(i));
         }
-        out[i] = new MrapPartition(splits.get(i));
+        out[i] = new MrapPartition(tasks.get(i));
       }
       return out;
-    } catch (InvalidJobConfException e) {
+    } catch (InvalidSettingsException e) {
       throw new IllegalArgumentException("mrap: " + e.getMessage(), e);
     } catch (IOException e) {
       throw new UncheckedIOException("mrap: " + e.getMessage(), e);
@@ -107,9 +103,9 @@ final class MrapScan implements ScanBuilder, SupportsPushDownRequiredColumns, Sc
   }
 
   /** @throws IllegalArgumentException naming a file whose variable is of another type */
-  private void sameType(VariableSplit split) {
-    for (VariableSplit.Part p : split.parts()) {
-      for (VariableSplit.Member m : p.members()) {
+  private void sameType(VariableTask task) {
+    for (VariableTask.Part p : task.parts()) {
+      for (VariableTask.Member m : p.members()) {
         if (m.variable().type() != type) {
           throw new IllegalArgumentException("mrap: " + m.file() + "'s " + m.variable().name()
               + " holds " + m.variable().type() + ", the first file's " + type + ": one column "
