@@ -33,7 +33,7 @@ import org.opass.mrap.pattern.TaskPartition;
  *
  * <p>Readers need no index of the regions: a task's regions are placed again by replaying its
  * first fit; the bytes of no region are found by their rank among them, from the chunks'
- * used bytes (16 bytes a chunk, 16 a task, in memory). Immutable.
+ * used bytes (16 bytes a chunk, 24 a task, in memory). Immutable.
  */
 public final class PackedLayout implements RestructuredLayout {
   /** Format and placement version; a reader refuses others. */
@@ -51,6 +51,7 @@ public final class PackedLayout implements RestructuredLayout {
   private final long logicalLength;
   private final boolean contiguous;
   private final long[] taskFrom; // first region of each task
+  private final TaskPartition tasks; // the same, as tasks of the pattern's regions
   private final long[] taskBin; // first chunk of each task
   private final long[] binUsed; // bytes used in each chunk, the header in chunk 0 included
   private final long[] holesBefore; // room in the chunks before each chunk (the last excepted)
@@ -69,6 +70,9 @@ public final class PackedLayout implements RestructuredLayout {
     this.logicalLength = logicalLength;
     this.contiguous = contiguous;
     this.taskFrom = taskFrom;
+    long[] bounds = Arrays.copyOf(taskFrom, taskFrom.length + 1);
+    bounds[taskFrom.length] = pattern.regionCount();
+    tasks = TaskPartition.ofBounds(pattern, bounds);
     this.taskBin = taskBin;
     this.binUsed = binUsed;
     int bins = binUsed.length;
@@ -248,16 +252,12 @@ public final class PackedLayout implements RestructuredLayout {
   }
 
   @Override
-  public int tasks() {
-    return taskFrom.length;
+  public TaskPartition tasks() {
+    return tasks;
   }
 
-  /** The regions task {@code t} packs: {@code [taskFrom(t), taskTo(t))} of the pattern. */
-  public long taskFrom(int t) {
-    return taskFrom[t];
-  }
-
-  public long taskTo(int t) {
+  /** The regions task {@code t} packs are {@code [taskFrom[t], taskTo(t))} of the pattern. */
+  private long taskTo(int t) {
     return t + 1 < taskFrom.length ? taskFrom[t + 1] : pattern.regionCount();
   }
 
@@ -287,16 +287,6 @@ public final class PackedLayout implements RestructuredLayout {
   public long taskEnd(int t) {
     return contiguous ? HEADER_BYTES + pattern.bytesBefore(taskTo(t))
         : Math.min((taskBin[t] + taskChunks(t)) * chunk, dataLength);
-  }
-
-  @Override
-  public AccessPattern taskRegions(int t) {
-    return pattern.slice(taskFrom[t], taskTo(t));
-  }
-
-  @Override
-  public long taskLogicalStart(int t) {
-    return pattern.bytesBefore(taskFrom[t]);
   }
 
   @Override
@@ -686,7 +676,7 @@ public final class PackedLayout implements RestructuredLayout {
    */
   public void checkPlacement() {
     if (contiguous) {
-      for (int t = 0; t < tasks(); t++) {
+      for (int t = 0; t < taskFrom.length; t++) {
         if (taskBin[t] != taskStart(t) / chunk) {
           throw new IllegalStateException("task " + t + " starts in chunk "
               + taskStart(t) / chunk + ", not " + taskBin[t]);
@@ -699,9 +689,9 @@ public final class PackedLayout implements RestructuredLayout {
       }
       return;
     }
-    for (int t = 0; t < tasks(); t++) {
+    for (int t = 0; t < taskFrom.length; t++) {
       TaskPlacer p = new TaskPlacer(chunk, HEADER_BYTES, taskBin[t], taskChunks(t));
-      RegionCursor c = pattern.cursor(taskFrom(t), taskTo(t));
+      RegionCursor c = pattern.cursor(taskFrom[t], taskTo(t));
       while (c.next()) {
         if (p.place(c.length()) < 0) {
           throw new IllegalStateException("task " + t + " does not fit its chunks");
@@ -826,8 +816,8 @@ public final class PackedLayout implements RestructuredLayout {
   public String toString() {
     return "layout(v" + version() + (members == null ? "" : ", " + members)
         + (contiguous ? ", contiguous, " : ", first fit, ") + pattern
-        + ", " + tasks() + " tasks, " + chunks() + " chunks of " + chunk + ", " + logicalLength
-        + " -> " + physicalLength() + " bytes)";
+        + ", " + taskFrom.length + " tasks, " + chunks() + " chunks of " + chunk + ", "
+        + logicalLength + " -> " + physicalLength() + " bytes)";
   }
 
   /** A growing array of longs. */

@@ -233,7 +233,7 @@ public class AccessInputFormat extends FileInputFormat<LongWritable, BytesWritab
       List<InputSplit> out) throws IOException {
     RestructuredLayout layout = file.layout();
     Blocks blocks = new Blocks(file.status(), conf);
-    for (int t = 0; t < layout.tasks(); t++) {
+    for (int t = 0; t < layout.tasks().tasks(); t++) {
       out.add(AccessSplit.packed(file, t, blocks.rankedTask(layout, t)));
     }
   }

@@ -83,7 +83,8 @@ public final class AccessSplit extends InputSplit implements Writable {
   static AccessSplit packed(RestructuredFiles.Inspected file, int t, String[] hosts) {
     RestructuredLayout layout = file.layout();
     AccessSplit s = new AccessSplit(file.status().getPath(), file.status().getLen(),
-        layout.taskRegions(t), layout.taskLogicalStart(t), file.status().getBlockSize(), hosts);
+        layout.tasks().task(t), layout.tasks().logicalStart(t), file.status().getBlockSize(),
+        hosts);
     s.layout = Layout.PACKED;
     s.identity = file.identity();
     s.chunkSize = layout.chunkSize();

@@ -400,7 +400,7 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
       if (p == null) {
         // every value the slab selects in this file is the fill value: nothing to read
       } else if (layout != null && layout.packs(p)) {
-        for (int t = 0; t < layout.tasks(); t++) { // packed for this slab: a task's chunks
+        for (int t = 0; t < layout.tasks().tasks(); t++) { // packed for this slab: a task's chunks
           AccessSplit packed = AccessSplit.packed(fp.file, t, new String[0]);
           parts.add(part(one, packed, started));
           List<String> holders = blocks.hosts(blocks.indexOf(layout.taskStart(t)));
