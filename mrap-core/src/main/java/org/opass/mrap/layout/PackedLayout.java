@@ -1,17 +1,8 @@
 package org.opass.mrap.layout;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInput;
-import java.io.DataInputStream;
-import java.io.DataOutput;
-import java.io.DataOutputStream;
-import java.io.EOFException;
-import java.io.IOException;
 import java.util.Arrays;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.ConcatenatedPattern;
-import org.opass.mrap.pattern.PatternCodec;
 import org.opass.mrap.pattern.RegionCursor;
 import org.opass.mrap.pattern.TaskPartition;
 
@@ -27,7 +18,7 @@ import org.opass.mrap.pattern.TaskPartition;
  * layout is contiguous instead: the regions end to end, tasks cut by bytes, no room anywhere.
  *
  * <p>The file: a {@link LayoutHeader} in the first {@value #HEADER_BYTES} bytes of chunk 0, the
- * packed chunks, the other bytes, then the trailer: this layout ({@link #trailer()}; the
+ * packed chunks, the other bytes, then the trailer: this layout ({@link PackedTrailer}: the
  * pattern, chunk size, original length, and per task its first region and first chunk, per
  * chunk its bytes used). The layout thus lives in the data file and goes wherever it goes.
  *
@@ -40,7 +31,6 @@ public final class PackedLayout implements RestructuredLayout {
   public static final int VERSION = 2;
   /** The format version of a container of many files ({@link Members}), else as version 2. */
   public static final int CONTAINER = 4;
-  private static final long TRAILER_MAGIC = 0x4d5241504c41594fL; // "MRAPLAYO"
 
   /** Zeros first fit may add before the layout is made contiguous instead: 1% of the original. */
   static final int MAX_PADDING_PERCENT = 1;
@@ -62,8 +52,9 @@ public final class PackedLayout implements RestructuredLayout {
   private final byte[] trailer;
   private final int trailerCrc;
 
-  private PackedLayout(AccessPattern pattern, Members members, long chunk, long logicalLength,
-      boolean contiguous, long[] taskFrom, long[] taskBin, long[] binUsed) throws IOException {
+  /** From its tables: as {@link #plan} made them, or as a trailer holds them. */
+  PackedLayout(AccessPattern pattern, Members members, long chunk, long logicalLength,
+      boolean contiguous, long[] taskFrom, long[] taskBin, long[] binUsed) {
     this.pattern = pattern;
     this.members = members;
     this.chunk = chunk;
@@ -84,9 +75,8 @@ public final class PackedLayout implements RestructuredLayout {
     rest = logicalLength - pattern.totalBytes();
     tailStart = (bins - 1) * chunk + binUsed[bins - 1];
     dataLength = tailStart + Math.max(0, rest - interiorHoles);
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    writeTrailer(new DataOutputStream(bytes));
-    trailer = bytes.toByteArray();
+    trailer = PackedTrailer.write(pattern, members, chunk, logicalLength, contiguous, taskFrom,
+        taskBin, binUsed);
     trailerCrc = RestructuredLayout.crc(trailer);
   }
 
@@ -117,7 +107,8 @@ public final class PackedLayout implements RestructuredLayout {
     return plan(pattern, members, chunk, members.totalLength(), chunksPerTask);
   }
 
-  private static void checkMembers(AccessPattern pattern, Members members) {
+  /** @throws IllegalArgumentException unless part {@code i} of the pattern is member i's */
+  static void checkMembers(AccessPattern pattern, Members members) {
     if (!(pattern instanceof ConcatenatedPattern)
         || ((ConcatenatedPattern) pattern).partCount() != members.count()) {
       throw new IllegalArgumentException("a container of " + members + " needs a part of the "
@@ -174,8 +165,8 @@ public final class PackedLayout implements RestructuredLayout {
       }
     }
     close(placer, used);
-    return make(pattern, members, chunk, logicalLength, false, from.toArray(), bins.toArray(),
-        used.toArray());
+    return new PackedLayout(pattern, members, chunk, logicalLength, false, from.toArray(),
+        bins.toArray(), used.toArray());
   }
 
   /**
@@ -203,17 +194,7 @@ public final class PackedLayout implements RestructuredLayout {
     long[] used = new long[(int) count];
     Arrays.fill(used, chunk);
     used[used.length - 1] = packed - (count - 1) * chunk;
-    return make(pattern, members, chunk, logicalLength, true, from, bins, used);
-  }
-
-  private static PackedLayout make(AccessPattern pattern, Members members, long chunk,
-      long logicalLength, boolean contiguous, long[] from, long[] bins, long[] used) {
-    try {
-      return new PackedLayout(pattern, members, chunk, logicalLength, contiguous, from, bins,
-          used);
-    } catch (IOException e) { // writing to memory
-      throw new IllegalStateException(e);
-    }
+    return new PackedLayout(pattern, members, chunk, logicalLength, true, from, bins, used);
   }
 
   private static void close(TaskPlacer placer, LongList used) {
@@ -436,34 +417,6 @@ public final class PackedLayout implements RestructuredLayout {
     }
     room[0] = Long.MAX_VALUE;
     return tailStart + (r - interiorHoles);
-  }
-
-  /** The current run of a cursor: what {@link SegmentCursor}'s accessors give. */
-  abstract static class Runs implements SegmentCursor {
-    Segment.Kind kind;
-    long logical;
-    long physical;
-    long length;
-
-    @Override
-    public Segment.Kind kind() {
-      return kind;
-    }
-
-    @Override
-    public long logical() {
-      return logical;
-    }
-
-    @Override
-    public long physical() {
-      return physical;
-    }
-
-    @Override
-    public long length() {
-      return length;
-    }
   }
 
   private final class PhysicalCursor extends Runs {
@@ -708,108 +661,6 @@ public final class PackedLayout implements RestructuredLayout {
         }
       }
     }
-  }
-
-  private void writeTrailer(DataOutput out) throws IOException {
-    out.writeLong(TRAILER_MAGIC);
-    out.writeInt(version());
-    if (members != null) {
-      members.write(out);
-    }
-    PatternCodec.write(out, pattern);
-    out.writeLong(chunk);
-    out.writeLong(logicalLength);
-    out.writeBoolean(contiguous);
-    Varint.write(out, taskFrom.length);
-    for (int t = 0; t < taskFrom.length; t++) {
-      Varint.write(out, taskFrom[t] - (t == 0 ? 0 : taskFrom[t - 1]));
-      Varint.write(out, taskBin[t] - (t == 0 ? 0 : taskBin[t - 1]));
-    }
-    Varint.write(out, binUsed.length);
-    for (long u : binUsed) {
-      Varint.write(out, u);
-    }
-  }
-
-  /** Reads a version-2 or -4 trailer; {@link RestructuredLayout#read} checked its CRC. */
-  static PackedLayout read(byte[] trailer, String source) throws IOException {
-    try {
-      return readTrailer(new DataInputStream(new ByteArrayInputStream(trailer)), source);
-    } catch (EOFException e) {
-      throw new IOException(source + ": its MRAP layout is cut short", e);
-    }
-  }
-
-  private static PackedLayout readTrailer(DataInput in, String source) throws IOException {
-    if (in.readLong() != TRAILER_MAGIC) {
-      throw new IOException(source + ": not an MRAP layout");
-    }
-    int version = in.readInt();
-    if (version != VERSION && version != CONTAINER) {
-      throw new IOException(source + ": an MRAP layout of version " + version + "; this "
-          + "release reads versions " + VERSION + " and " + CONTAINER + " here");
-    }
-    Members members = version == CONTAINER ? Members.read(in, source) : null;
-    AccessPattern pattern = PatternCodec.read(in);
-    long chunk = in.readLong();
-    long logical = in.readLong();
-    boolean contiguous = in.readBoolean();
-    int tasks = count(Varint.read(in), Math.min(pattern.regionCount(), Integer.MAX_VALUE - 8),
-        "tasks", source);
-    long[] from = new long[tasks];
-    long[] bins = new long[tasks];
-    for (int t = 0; t < tasks; t++) {
-      from[t] = (t == 0 ? 0 : from[t - 1]) + Varint.read(in);
-      bins[t] = (t == 0 ? 0 : bins[t - 1]) + Varint.read(in);
-    }
-    int binCount = count(Varint.read(in), Integer.MAX_VALUE - 8, "chunks", source);
-    long[] used = new long[binCount];
-    long sum = 0;
-    for (int b = 0; b < binCount; b++) {
-      used[b] = Varint.read(in);
-      sum += used[b];
-      if (used[b] < 1 || used[b] > chunk) {
-        throw corrupt(source, "chunk " + b + " uses " + used[b] + " bytes");
-      }
-    }
-    if (chunk <= HEADER_BYTES || logical < pattern.end() || !pattern.disjoint()
-        || from[0] != 0 || bins[0] != 0) {
-      throw corrupt(source, "chunk " + chunk + ", original " + logical + " bytes, pattern "
-          + pattern);
-    }
-    for (int t = 1; t < tasks; t++) {
-      if (from[t] <= from[t - 1] || from[t] >= pattern.regionCount()
-          || bins[t] < bins[t - 1] + (contiguous ? 0 : 1) || bins[t] >= binCount) {
-        throw corrupt(source, "task " + t);
-      }
-    }
-    if (sum != HEADER_BYTES + pattern.totalBytes()) {
-      throw corrupt(source, "its chunks hold " + sum + " bytes, not the header and the "
-          + pattern.totalBytes() + " bytes of the pattern");
-    }
-    if (members != null) {
-      try {
-        checkMembers(pattern, members);
-      } catch (IllegalArgumentException e) {
-        throw corrupt(source, e.getMessage());
-      }
-      if (members.totalLength() != logical) {
-        throw corrupt(source, "members of " + members.totalLength() + " bytes in an original "
-            + "of " + logical);
-      }
-    }
-    return new PackedLayout(pattern, members, chunk, logical, contiguous, from, bins, used);
-  }
-
-  private static int count(long n, long max, String what, String source) throws IOException {
-    if (n < 1 || n > max) {
-      throw corrupt(source, n + " " + what);
-    }
-    return (int) n;
-  }
-
-  private static IOException corrupt(String source, String what) {
-    return new IOException(source + ": a damaged MRAP layout (" + what + ")");
   }
 
   @Override

@@ -163,7 +163,7 @@ public interface RestructuredLayout {
           + "header: the file is damaged");
     }
     RestructuredLayout layout = header.version() == TiledLayout.VERSION
-        ? TiledLayout.read(trailer, source) : PackedLayout.read(trailer, source);
+        ? TiledLayout.read(trailer, source) : PackedTrailer.read(trailer, source);
     if (layout.version() != header.version()) {
       throw new IOException(source + ": its MRAP layout is of format " + layout.version()
           + ", its header says " + header.version() + ": the file is damaged");

@@ -266,7 +266,7 @@ public final class TiledLayout implements RestructuredLayout {
   }
 
   /** Both walks: in physical order ({@link #physical}) or in original order. */
-  private final class Cursor extends PackedLayout.Runs implements LogicalCursor {
+  private final class Cursor extends Runs implements LogicalCursor {
     private final boolean physicalOrder;
     private long pos; // the next physical byte, or the next original one
     private long to;
