@@ -140,10 +140,9 @@ public class AccessInputFormat extends FileInputFormat<LongWritable, BytesWritab
     List<String> empty = new ArrayList<>();
     for (RestructuredFiles.Inspected f : RestructuredFiles.inspectAll(conf, listed)) {
       if (f.layout() != null && f.layout().members() != null) {
-        throw new InvalidJobConfException(f.status().getPath() + " is a container of "
-            + f.layout().members() + " packed by mrap-copy -pack: its records would not say "
-            + "which file they came from; read its members' variable with VariableInputFormat, "
-            + "or copy its members out (mrap-copy " + f.status().getPath() + " FOLDER)");
+        throw new InvalidJobConfException(RestructuredFiles.containerRefusal(
+            f.status().getPath(), f.layout().members(), "its records would not say which file "
+            + "they came from (VariableInputFormat reads its members' variable in place)"));
       }
       if (f.logicalLength() == 0) {
         empty.add(f.status().getPath().toString());
@@ -165,11 +164,8 @@ public class AccessInputFormat extends FileInputFormat<LongWritable, BytesWritab
       if (file.layout() != null && stored) {
         if (!(pc.tiles() != null ? file.layout().packs(pc.tiles())
             : file.layout().packs(pc.pattern()))) {
-          throw new InvalidJobConfException(file.status().getPath() + " was restructured for "
-              + file.layout().restructuredFor() + ", and this job reads " + pc
-              + ": run it with the stored pattern, set " + RESTRUCTURED + "=index to read it "
-              + "through the stored layout (slower), or restructure the file again for this "
-              + "pattern");
+          throw new InvalidJobConfException(RestructuredFiles.otherRegionsRefusal(
+              file.status().getPath(), file.layout(), pc.toString(), RESTRUCTURED));
         }
         packed(file, conf, splits);
       } else if (file.layout() != null) {

@@ -409,11 +409,9 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
           total += packed.getLength();
         }
       } else if (layout != null && stored) {
-        throw new InvalidJobConfException(fp.status.getPath() + " was restructured for "
-            + layout.restructuredFor() + ", and this job's slab of " + fp.plan.variable()
-            + " is " + p + ": read it with the slab it was restructured for, set "
-            + AccessInputFormat.RESTRUCTURED + "=index to read it through the stored layout "
-            + "(slower), or restructure it again for this slab");
+        throw new InvalidJobConfException(RestructuredFiles.otherRegionsRefusal(
+            fp.status.getPath(), layout, "the slab " + p + " of " + fp.plan.variable(),
+            AccessInputFormat.RESTRUCTURED));
       } else if (layout != null) { // through the layout: no locality
         TaskPartition byBytes = TaskPartition.byBytes(p, Math.max(1, layout.chunkSize()));
         for (int k = 0; k < byBytes.tasks(); k++) {
@@ -480,16 +478,13 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
       RestructuredLayout layout = fp.file.layout();
       if (layout != null && layout.members() != null) {
         throw new InvalidJobConfException(TILE + "=" + conf.get(TILE) + ": "
-            + fp.status.getPath() + " is a container of " + layout.members() + " (mrap-copy "
-            + "-pack); tiles are read from files of their own: copy its members out first "
-            + "(mrap-copy " + fp.status.getPath() + " FOLDER)");
+            + RestructuredFiles.containerRefusal(fp.status.getPath(), layout.members(),
+            "tiles are read from files of their own"));
       }
       if (layout != null && !layout.packs(fp.tiles) && stored) {
-        throw new InvalidJobConfException(fp.status.getPath() + " was restructured for "
-            + layout.restructuredFor() + ", and this job reads " + fp.plan.variable().name()
-            + " in the tiles " + fp.tiles + ": read it as it was restructured, set "
-            + AccessInputFormat.RESTRUCTURED + "=index to read it through the stored layout "
-            + "(slower), or restructure it again for these tiles");
+        throw new InvalidJobConfException(RestructuredFiles.otherRegionsRefusal(
+            fp.status.getPath(), layout, fp.plan.variable().name() + " in the tiles " + fp.tiles,
+            AccessInputFormat.RESTRUCTURED));
       }
       if (fp.tiles.tileCount() > Integer.MAX_VALUE - 8) {
         throw new InvalidJobConfException(TILE + "=" + conf.get(TILE) + ": "
