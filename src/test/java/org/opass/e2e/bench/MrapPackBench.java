@@ -97,7 +97,7 @@ final class MrapPackBench implements BenchMain.Bench {
       System.out.printf("%nmrap-pack: %d NetCDF-3 files, %.0f MiB in all; %s[%s] of each; "
           + "packed into %d tasks of %d MiB chunks in %.1f s; %d DataNodes at %d MiB/s, %d "
           + "repetitions%n%-7s %10s %12s %10s %10s %10s%n", files, total / 1048576.0,
-          MrapScienceBench.VARIABLE, MrapScienceBench.SLAB, layout.tasks(), BLOCK >> 20,
+          MrapScienceBench.VARIABLE, MrapScienceBench.SLAB, layout.tasks().tasks(), BLOCK >> 20,
           copySeconds, DATANODES, READ_BANDWIDTH >> 20, reps, "input", "time s", "MiB read",
           "data/int.", "tasks", "reads/task");
       Map<String, List<FilePlan>> plans = new LinkedHashMap<>();
@@ -195,7 +195,7 @@ final class MrapPackBench implements BenchMain.Bench {
       setup.put("data", "NetCDF-3 64-bit offset, five float32 variables (1, 256, 512) a file");
       setup.put("interest_bytes", interest);
       setup.put("copy_seconds", copySeconds);
-      setup.put("container_tasks", layout.tasks());
+      setup.put("container_tasks", layout.tasks().tasks());
       doc.put("setup", setup);
       doc.put("ways", ways);
     }

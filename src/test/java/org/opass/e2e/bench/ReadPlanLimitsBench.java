@@ -14,10 +14,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.opass.read.balance.ChunkRead;
 import org.opass.read.balance.ReplicaBalancer;
 import org.opass.read.balance.Strategy;
-import org.opass.read.nn.PlanRequestException;
 import org.opass.read.nn.PlanRequestParser;
 import org.opass.read.nn.ReadPlanService;
 import org.opass.read.nn.ReadPlanTable;
+import org.opass.read.wire.PlanRefusedException;
 
 /**
  * What the read-plan endpoint's limits cost and bound, on the classes the NameNode runs:
@@ -220,7 +220,7 @@ final class ReadPlanLimitsBench implements BenchMain.Bench {
       try {
         PlanRequestParser.parse(body, 65_536);
         throw new IllegalStateException("a long number was accepted");
-      } catch (PlanRequestException expected) {
+      } catch (PlanRefusedException expected) {
         if (r >= 0) {
           ours[r] = (System.nanoTime() - t0) / 1e6;
         }

@@ -46,6 +46,7 @@ import org.opass.read.cli.PlanCli;
 import org.opass.read.client.ReadPlanClient;
 import org.opass.read.nn.BalancingNetworkTopology;
 import org.opass.read.wire.PlanRead;
+import org.opass.read.wire.PlanRefusedException;
 
 /**
  * Issue 26, part 2: our three NameNode plugins on an HA nameservice (two NameNodes, edits
@@ -116,7 +117,7 @@ class HaClusterTest {
   void theStandbyRefusesPlansAndClientsFindTheActive() throws Exception {
     Map<Path, byte[]> data = files("/ha/find", 4, 100);
     List<PlanRead> reads = remoteReads(new ArrayList<>(data.keySet()));
-    ReadPlanClient.RefusedException refused = assertThrows(ReadPlanClient.RefusedException.class,
+    PlanRefusedException refused = assertThrows(PlanRefusedException.class,
         () -> new ReadPlanClient(cluster.nameNodeHttp(standby()), conf).submit(reads));
     assertEquals(503, refused.status(), refused.getMessage());
     assertEquals("standby", refused.haState(), refused.getMessage());
@@ -215,7 +216,7 @@ class HaClusterTest {
           try {
             client.submit(reads);
             plansTaken.incrementAndGet();
-          } catch (ReadPlanClient.RefusedException e) {
+          } catch (PlanRefusedException e) {
             plansRefused.incrementAndGet(); // no active NameNode at that moment: read unplanned
           } catch (IOException | RuntimeException e) {
             failures.add("plan from host " + host + ": " + e);

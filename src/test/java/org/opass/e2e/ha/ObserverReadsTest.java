@@ -36,6 +36,7 @@ import org.opass.read.client.ReadPlanClient;
 import org.opass.read.nn.BalancingNetworkTopology;
 import org.opass.read.nn.ReadPlanTable;
 import org.opass.read.wire.PlanRead;
+import org.opass.read.wire.PlanRefusedException;
 
 /**
  * Issue 26, observer reads: an HA nameservice with an observer NameNode (Hadoop 3.3+), our
@@ -193,7 +194,7 @@ class ObserverReadsTest {
     // (which DataNode serves each read is the observer's own plan of these reads, made against
     // the planned load it serves; the answer above is the active's)
 
-    ReadPlanClient.RefusedException listed = assertThrows(ReadPlanClient.RefusedException.class,
+    PlanRefusedException listed = assertThrows(PlanRefusedException.class,
         () -> new ReadPlanClient(cluster.nameNodeHttp(OBSERVER), conf).list());
     assertEquals("observer", listed.haState(), "plans are listed by the active");
     client.delete(plan.id());

@@ -176,7 +176,7 @@ class ContainerPackingTest {
         err.toString());
     RestructuredLayout layout = RestructuredFiles.layoutOf(fs, new Path("/packed/series.pack"));
     assertEquals(SERIES.length, layout.members().count(), layout.toString());
-    assertEquals(1, layout.tasks(), "four files' slabs share one chunk: " + layout);
+    assertEquals(1, layout.tasks().tasks(), "four files' slabs share one chunk: " + layout);
     fs.rename(new Path("/packed"), new Path("/moved")); // hdfs dfs -mv
     String container = fs.makeQualified(new Path("/moved/series.pack")).toString();
     List<VariableTask.Part> parts = new ArrayList<>();

@@ -49,6 +49,7 @@ import org.opass.read.nn.ReadPlanMetrics;
 import org.opass.read.nn.ReadPlanPlugin;
 import org.opass.read.nn.ReadPlanTable;
 import org.opass.read.wire.PlanRead;
+import org.opass.read.wire.PlanRefusedException;
 
 /**
  * Batch read plans submitted to a real NameNode ({@code ReadPlanPlugin}) and served by its
@@ -297,7 +298,7 @@ class ReadPlanClusterTest {
     admin.setPermission(secret, new FsPermission((short) 0600));
     List<PlanRead> reads = new ArrayList<>(batch(new int[FILES]));
     reads.add(PlanRead.wholeFile(secret.toString(), cluster.hostName(0)));
-    ReadPlanClient.RefusedException e = assertThrows(ReadPlanClient.RefusedException.class,
+    PlanRefusedException e = assertThrows(PlanRefusedException.class,
         () -> as("mallory", () -> client().submit(reads)));
     assertEquals(403, e.status());
     assertTrue(e.getMessage().contains("/plans/secret") && e.getMessage().contains("mallory"),
@@ -307,7 +308,7 @@ class ReadPlanClusterTest {
     client().submit(List.of(PlanRead.wholeFile(secret.toString(), cluster.hostName(0))));
     // and another user may not delete that plan
     String id = topology().plans().plans().get(0).id();
-    ReadPlanClient.RefusedException del = assertThrows(ReadPlanClient.RefusedException.class,
+    PlanRefusedException del = assertThrows(PlanRefusedException.class,
         () -> as("mallory", () -> {
           client().delete(id);
           return null;
@@ -319,16 +320,16 @@ class ReadPlanClusterTest {
 
   @Test
   void badRequestsNameWhatIsWrong() throws Exception {
-    ReadPlanClient.RefusedException missing = assertThrows(ReadPlanClient.RefusedException.class,
+    PlanRefusedException missing = assertThrows(PlanRefusedException.class,
         () -> client().submit(List.of(PlanRead.wholeFile("/plans/nope", cluster.hostName(1)))));
     assertEquals(404, missing.status());
     assertTrue(missing.getMessage().contains("/plans/nope"), missing.getMessage());
-    ReadPlanClient.RefusedException host = assertThrows(ReadPlanClient.RefusedException.class,
+    PlanRefusedException host = assertThrows(PlanRefusedException.class,
         () -> client().submit(List.of(PlanRead.wholeFile(file(0).toString(), "no-such-host.invalid"))));
     assertEquals(400, host.status());
     assertTrue(host.getMessage().contains("no-such-host.invalid"), host.getMessage());
-    ReadPlanClient.RefusedException relative = assertThrows(
-        ReadPlanClient.RefusedException.class,
+    PlanRefusedException relative = assertThrows(
+        PlanRefusedException.class,
         () -> client().submit(List.of(PlanRead.wholeFile("plans/f0", cluster.hostName(1)))));
     assertEquals(400, relative.status());
     assertTrue(relative.getMessage().contains("plans/f0"), relative.getMessage());

@@ -44,6 +44,7 @@ import org.opass.placement.HmLruPlacementPolicy;
 import org.opass.read.client.ReadPlanClient;
 import org.opass.read.nn.BalancingNetworkTopology;
 import org.opass.read.wire.PlanRead;
+import org.opass.read.wire.PlanRefusedException;
 import org.opass.read.wire.PlanWire;
 
 /**
@@ -212,7 +213,7 @@ class KerberizedClusterTest {
     assertEquals(2, plan.reads(), plan.json());
 
     // a file alice may not read refuses the whole plan, naming it
-    ReadPlanClient.RefusedException refused = assertThrows(ReadPlanClient.RefusedException.class,
+    PlanRefusedException refused = assertThrows(PlanRefusedException.class,
         () -> as(alice, () -> new ReadPlanClient(cluster.nameNodeHttp(), conf).submit(List.of(
             PlanRead.wholeFile(mine.toString(), reader),
             PlanRead.wholeFile(theirs.toString(), reader)))));

@@ -34,6 +34,7 @@ import org.opass.read.plan.HdfsChunks;
 import org.opass.read.plan.Plan;
 import org.opass.read.plan.Proc;
 import org.opass.read.wire.PlanRead;
+import org.opass.read.wire.PlanRefusedException;
 
 /**
  * The soak's clients, each a thread in a loop until {@link #close()}: writers, readers
@@ -288,7 +289,7 @@ final class Traffic implements AutoCloseable {
             () -> planClient().submit(reads)));
         id = plan.id();
         counters.done("plan-submit");
-      } catch (ReadPlanClient.RefusedException refused) {
+      } catch (PlanRefusedException refused) {
         // a file deleted meanwhile (404), the user's share used up (429): read unplanned
         if (refused.status() >= 500) {
           counters.badAnswer("plan submission: " + refused.getMessage());
@@ -306,7 +307,7 @@ final class Traffic implements AutoCloseable {
           planClient().delete(planId);
           return null;
         }));
-      } catch (ReadPlanClient.RefusedException refused) {
+      } catch (PlanRefusedException refused) {
         if (refused.status() != 404) { // 404: expired, or gone with a NameNode restart
           counters.badAnswer("plan deletion by its owner: " + refused.getMessage());
         }

@@ -18,7 +18,7 @@ import org.apache.hadoop.classification.InterfaceStability;
  * {@link #PLANNED_READS}); {@code DELETE ?id=} drops one. Answers (200) carry the NameNode's
  * {@link #HA_STATE}; on an observer, {@code POST ?id=} keeps a copy of the active's plan under
  * its id.
- * A refusal is {@code {"error": "..."}}.
+ * A refusal is {@code {"error": "..."}} ({@link PlanRefusedException}).
  */
 @InterfaceAudience.Public
 @InterfaceStability.Evolving

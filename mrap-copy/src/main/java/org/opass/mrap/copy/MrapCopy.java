@@ -238,8 +238,8 @@ public class MrapCopy extends Configured implements Tool {
     out.printf(Locale.ROOT, "%s: %s -> %s, %d bytes in %.1f s (%.1f MiB/s%s)%s%s%n", NAME,
         what, r.destination(), r.bytes(), s, r.bytes() / 1048576.0 / Math.max(s, 1e-9),
         r.parallel() ? ", a MapReduce job of chunk writers" : "", more,
-        r.layout() == null ? "" : ", restructured for " + r.layout().tasks()
-            + (r.layout().tasks() == 1 ? " map task" : " map tasks"));
+        r.layout() == null ? "" : ", restructured for " + r.layout().tasks().tasks()
+            + (r.layout().tasks().tasks() == 1 ? " map task" : " map tasks"));
   }
 
   /** Whether {@code mrap.pattern.kind} names a scientific format (netcdf, hdf5). */

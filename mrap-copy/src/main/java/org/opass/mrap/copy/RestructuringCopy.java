@@ -18,6 +18,7 @@ import org.opass.mrap.layout.TiledLayout;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.ConcatenatedPattern;
 import org.opass.mrap.pattern.PatternException;
+import org.opass.mrap.read.RestructuredFiles;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -95,8 +96,8 @@ public final class RestructuringCopy {
       Progress progress) throws IOException {
     SourceFile source = SourceFile.of(conf, src);
     if (source.members() != null) {
-      throw new CopyException(true, src + " is a container of " + source.layout().members()
-          + " (mrap-copy -pack): copy its members out, mrap-copy " + src + " FOLDER");
+      throw new CopyException(true, RestructuredFiles.containerRefusal(src,
+          source.layout().members(), "a restructuring copy copies one file"));
     }
     return copy(conf, source, dst, options, progress);
   }

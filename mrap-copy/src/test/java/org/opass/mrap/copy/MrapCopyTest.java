@@ -123,9 +123,9 @@ class MrapCopyTest {
       RestructuredLayout layout = layoutOf(dst);
       byte[] physical = Files.readAllBytes(dst.toPath());
       AccessPattern p = MrapConf.pattern(conf).pattern();
-      for (int t = 0; t < layout.tasks(); t++) {
+      for (int t = 0; t < layout.tasks().tasks(); t++) {
         TaskPlacer placer = layout.placer(t);
-        RegionCursor rc = layout.taskRegions(t).cursor();
+        RegionCursor rc = layout.tasks().task(t).cursor();
         while (rc.next()) {
           long at = placer.place(rc.length());
           assertArrayEquals(Arrays.copyOfRange(data, (int) rc.offset(),

@@ -1,17 +1,8 @@
 package org.opass.mrap.layout;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInput;
-import java.io.DataInputStream;
-import java.io.DataOutput;
-import java.io.DataOutputStream;
-import java.io.EOFException;
-import java.io.IOException;
 import java.util.Arrays;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.ConcatenatedPattern;
-import org.opass.mrap.pattern.PatternCodec;
 import org.opass.mrap.pattern.RegionCursor;
 import org.opass.mrap.pattern.TaskPartition;
 
@@ -27,20 +18,19 @@ import org.opass.mrap.pattern.TaskPartition;
  * layout is contiguous instead: the regions end to end, tasks cut by bytes, no room anywhere.
  *
  * <p>The file: a {@link LayoutHeader} in the first {@value #HEADER_BYTES} bytes of chunk 0, the
- * packed chunks, the other bytes, then the trailer: this layout ({@link #trailer()}; the
+ * packed chunks, the other bytes, then the trailer: this layout ({@link PackedTrailer}: the
  * pattern, chunk size, original length, and per task its first region and first chunk, per
  * chunk its bytes used). The layout thus lives in the data file and goes wherever it goes.
  *
  * <p>Readers need no index of the regions: a task's regions are placed again by replaying its
  * first fit; the bytes of no region are found by their rank among them, from the chunks'
- * used bytes (16 bytes a chunk, 16 a task, in memory). Immutable.
+ * used bytes (16 bytes a chunk, 24 a task, in memory). Immutable.
  */
 public final class PackedLayout implements RestructuredLayout {
   /** Format and placement version; a reader refuses others. */
   public static final int VERSION = 2;
   /** The format version of a container of many files ({@link Members}), else as version 2. */
   public static final int CONTAINER = 4;
-  private static final long TRAILER_MAGIC = 0x4d5241504c41594fL; // "MRAPLAYO"
 
   /** Zeros first fit may add before the layout is made contiguous instead: 1% of the original. */
   static final int MAX_PADDING_PERCENT = 1;
@@ -51,6 +41,7 @@ public final class PackedLayout implements RestructuredLayout {
   private final long logicalLength;
   private final boolean contiguous;
   private final long[] taskFrom; // first region of each task
+  private final TaskPartition tasks; // the same, as tasks of the pattern's regions
   private final long[] taskBin; // first chunk of each task
   private final long[] binUsed; // bytes used in each chunk, the header in chunk 0 included
   private final long[] holesBefore; // room in the chunks before each chunk (the last excepted)
@@ -61,14 +52,18 @@ public final class PackedLayout implements RestructuredLayout {
   private final byte[] trailer;
   private final int trailerCrc;
 
-  private PackedLayout(AccessPattern pattern, Members members, long chunk, long logicalLength,
-      boolean contiguous, long[] taskFrom, long[] taskBin, long[] binUsed) throws IOException {
+  /** From its tables: as {@link #plan} made them, or as a trailer holds them. */
+  PackedLayout(AccessPattern pattern, Members members, long chunk, long logicalLength,
+      boolean contiguous, long[] taskFrom, long[] taskBin, long[] binUsed) {
     this.pattern = pattern;
     this.members = members;
     this.chunk = chunk;
     this.logicalLength = logicalLength;
     this.contiguous = contiguous;
     this.taskFrom = taskFrom;
+    long[] bounds = Arrays.copyOf(taskFrom, taskFrom.length + 1);
+    bounds[taskFrom.length] = pattern.regionCount();
+    tasks = TaskPartition.ofBounds(pattern, bounds);
     this.taskBin = taskBin;
     this.binUsed = binUsed;
     int bins = binUsed.length;
@@ -80,9 +75,8 @@ public final class PackedLayout implements RestructuredLayout {
     rest = logicalLength - pattern.totalBytes();
     tailStart = (bins - 1) * chunk + binUsed[bins - 1];
     dataLength = tailStart + Math.max(0, rest - interiorHoles);
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    writeTrailer(new DataOutputStream(bytes));
-    trailer = bytes.toByteArray();
+    trailer = PackedTrailer.write(pattern, members, chunk, logicalLength, contiguous, taskFrom,
+        taskBin, binUsed);
     trailerCrc = RestructuredLayout.crc(trailer);
   }
 
@@ -113,7 +107,8 @@ public final class PackedLayout implements RestructuredLayout {
     return plan(pattern, members, chunk, members.totalLength(), chunksPerTask);
   }
 
-  private static void checkMembers(AccessPattern pattern, Members members) {
+  /** @throws IllegalArgumentException unless part {@code i} of the pattern is member i's */
+  static void checkMembers(AccessPattern pattern, Members members) {
     if (!(pattern instanceof ConcatenatedPattern)
         || ((ConcatenatedPattern) pattern).partCount() != members.count()) {
       throw new IllegalArgumentException("a container of " + members + " needs a part of the "
@@ -170,8 +165,8 @@ public final class PackedLayout implements RestructuredLayout {
       }
     }
     close(placer, used);
-    return make(pattern, members, chunk, logicalLength, false, from.toArray(), bins.toArray(),
-        used.toArray());
+    return new PackedLayout(pattern, members, chunk, logicalLength, false, from.toArray(),
+        bins.toArray(), used.toArray());
   }
 
   /**
@@ -199,17 +194,7 @@ public final class PackedLayout implements RestructuredLayout {
     long[] used = new long[(int) count];
     Arrays.fill(used, chunk);
     used[used.length - 1] = packed - (count - 1) * chunk;
-    return make(pattern, members, chunk, logicalLength, true, from, bins, used);
-  }
-
-  private static PackedLayout make(AccessPattern pattern, Members members, long chunk,
-      long logicalLength, boolean contiguous, long[] from, long[] bins, long[] used) {
-    try {
-      return new PackedLayout(pattern, members, chunk, logicalLength, contiguous, from, bins,
-          used);
-    } catch (IOException e) { // writing to memory
-      throw new IllegalStateException(e);
-    }
+    return new PackedLayout(pattern, members, chunk, logicalLength, true, from, bins, used);
   }
 
   private static void close(TaskPlacer placer, LongList used) {
@@ -248,16 +233,12 @@ public final class PackedLayout implements RestructuredLayout {
   }
 
   @Override
-  public int tasks() {
-    return taskFrom.length;
+  public TaskPartition tasks() {
+    return tasks;
   }
 
-  /** The regions task {@code t} packs: {@code [taskFrom(t), taskTo(t))} of the pattern. */
-  public long taskFrom(int t) {
-    return taskFrom[t];
-  }
-
-  public long taskTo(int t) {
+  /** The regions task {@code t} packs are {@code [taskFrom[t], taskTo(t))} of the pattern. */
+  private long taskTo(int t) {
     return t + 1 < taskFrom.length ? taskFrom[t + 1] : pattern.regionCount();
   }
 
@@ -287,16 +268,6 @@ public final class PackedLayout implements RestructuredLayout {
   public long taskEnd(int t) {
     return contiguous ? HEADER_BYTES + pattern.bytesBefore(taskTo(t))
         : Math.min((taskBin[t] + taskChunks(t)) * chunk, dataLength);
-  }
-
-  @Override
-  public AccessPattern taskRegions(int t) {
-    return pattern.slice(taskFrom[t], taskTo(t));
-  }
-
-  @Override
-  public long taskLogicalStart(int t) {
-    return pattern.bytesBefore(taskFrom[t]);
   }
 
   @Override
@@ -446,34 +417,6 @@ public final class PackedLayout implements RestructuredLayout {
     }
     room[0] = Long.MAX_VALUE;
     return tailStart + (r - interiorHoles);
-  }
-
-  /** The current run of a cursor: what {@link SegmentCursor}'s accessors give. */
-  abstract static class Runs implements SegmentCursor {
-    Segment.Kind kind;
-    long logical;
-    long physical;
-    long length;
-
-    @Override
-    public Segment.Kind kind() {
-      return kind;
-    }
-
-    @Override
-    public long logical() {
-      return logical;
-    }
-
-    @Override
-    public long physical() {
-      return physical;
-    }
-
-    @Override
-    public long length() {
-      return length;
-    }
   }
 
   private final class PhysicalCursor extends Runs {
@@ -686,7 +629,7 @@ public final class PackedLayout implements RestructuredLayout {
    */
   public void checkPlacement() {
     if (contiguous) {
-      for (int t = 0; t < tasks(); t++) {
+      for (int t = 0; t < taskFrom.length; t++) {
         if (taskBin[t] != taskStart(t) / chunk) {
           throw new IllegalStateException("task " + t + " starts in chunk "
               + taskStart(t) / chunk + ", not " + taskBin[t]);
@@ -699,9 +642,9 @@ public final class PackedLayout implements RestructuredLayout {
       }
       return;
     }
-    for (int t = 0; t < tasks(); t++) {
+    for (int t = 0; t < taskFrom.length; t++) {
       TaskPlacer p = new TaskPlacer(chunk, HEADER_BYTES, taskBin[t], taskChunks(t));
-      RegionCursor c = pattern.cursor(taskFrom(t), taskTo(t));
+      RegionCursor c = pattern.cursor(taskFrom[t], taskTo(t));
       while (c.next()) {
         if (p.place(c.length()) < 0) {
           throw new IllegalStateException("task " + t + " does not fit its chunks");
@@ -720,114 +663,12 @@ public final class PackedLayout implements RestructuredLayout {
     }
   }
 
-  private void writeTrailer(DataOutput out) throws IOException {
-    out.writeLong(TRAILER_MAGIC);
-    out.writeInt(version());
-    if (members != null) {
-      members.write(out);
-    }
-    PatternCodec.write(out, pattern);
-    out.writeLong(chunk);
-    out.writeLong(logicalLength);
-    out.writeBoolean(contiguous);
-    Varint.write(out, taskFrom.length);
-    for (int t = 0; t < taskFrom.length; t++) {
-      Varint.write(out, taskFrom[t] - (t == 0 ? 0 : taskFrom[t - 1]));
-      Varint.write(out, taskBin[t] - (t == 0 ? 0 : taskBin[t - 1]));
-    }
-    Varint.write(out, binUsed.length);
-    for (long u : binUsed) {
-      Varint.write(out, u);
-    }
-  }
-
-  /** Reads a version-2 or -4 trailer; {@link RestructuredLayout#read} checked its CRC. */
-  static PackedLayout read(byte[] trailer, String source) throws IOException {
-    try {
-      return readTrailer(new DataInputStream(new ByteArrayInputStream(trailer)), source);
-    } catch (EOFException e) {
-      throw new IOException(source + ": its MRAP layout is cut short", e);
-    }
-  }
-
-  private static PackedLayout readTrailer(DataInput in, String source) throws IOException {
-    if (in.readLong() != TRAILER_MAGIC) {
-      throw new IOException(source + ": not an MRAP layout");
-    }
-    int version = in.readInt();
-    if (version != VERSION && version != CONTAINER) {
-      throw new IOException(source + ": an MRAP layout of version " + version + "; this "
-          + "release reads versions " + VERSION + " and " + CONTAINER + " here");
-    }
-    Members members = version == CONTAINER ? Members.read(in, source) : null;
-    AccessPattern pattern = PatternCodec.read(in);
-    long chunk = in.readLong();
-    long logical = in.readLong();
-    boolean contiguous = in.readBoolean();
-    int tasks = count(Varint.read(in), Math.min(pattern.regionCount(), Integer.MAX_VALUE - 8),
-        "tasks", source);
-    long[] from = new long[tasks];
-    long[] bins = new long[tasks];
-    for (int t = 0; t < tasks; t++) {
-      from[t] = (t == 0 ? 0 : from[t - 1]) + Varint.read(in);
-      bins[t] = (t == 0 ? 0 : bins[t - 1]) + Varint.read(in);
-    }
-    int binCount = count(Varint.read(in), Integer.MAX_VALUE - 8, "chunks", source);
-    long[] used = new long[binCount];
-    long sum = 0;
-    for (int b = 0; b < binCount; b++) {
-      used[b] = Varint.read(in);
-      sum += used[b];
-      if (used[b] < 1 || used[b] > chunk) {
-        throw corrupt(source, "chunk " + b + " uses " + used[b] + " bytes");
-      }
-    }
-    if (chunk <= HEADER_BYTES || logical < pattern.end() || !pattern.disjoint()
-        || from[0] != 0 || bins[0] != 0) {
-      throw corrupt(source, "chunk " + chunk + ", original " + logical + " bytes, pattern "
-          + pattern);
-    }
-    for (int t = 1; t < tasks; t++) {
-      if (from[t] <= from[t - 1] || from[t] >= pattern.regionCount()
-          || bins[t] < bins[t - 1] + (contiguous ? 0 : 1) || bins[t] >= binCount) {
-        throw corrupt(source, "task " + t);
-      }
-    }
-    if (sum != HEADER_BYTES + pattern.totalBytes()) {
-      throw corrupt(source, "its chunks hold " + sum + " bytes, not the header and the "
-          + pattern.totalBytes() + " bytes of the pattern");
-    }
-    if (members != null) {
-      try {
-        checkMembers(pattern, members);
-      } catch (IllegalArgumentException e) {
-        throw corrupt(source, e.getMessage());
-      }
-      if (members.totalLength() != logical) {
-        throw corrupt(source, "members of " + members.totalLength() + " bytes in an original "
-            + "of " + logical);
-      }
-    }
-    return new PackedLayout(pattern, members, chunk, logical, contiguous, from, bins, used);
-  }
-
-  private static int count(long n, long max, String what, String source) throws IOException {
-    if (n < 1 || n > max) {
-      throw corrupt(source, n + " " + what);
-    }
-    return (int) n;
-  }
-
-  private static IOException corrupt(String source, String what) {
-    return new IOException(source + ": a damaged MRAP layout (" + what + ")");
-  }
-
   @Override
   public String toString() {
     return "layout(v" + version() + (members == null ? "" : ", " + members)
         + (contiguous ? ", contiguous, " : ", first fit, ") + pattern
-        + ", " + tasks() + " tasks, " + chunks() + " chunks of " + chunk + ", " + logicalLength
-        + " -> " + physicalLength() + " bytes)";
+        + ", " + taskFrom.length + " tasks, " + chunks() + " chunks of " + chunk + ", "
+        + logicalLength + " -> " + physicalLength() + " bytes)";
   }
 
   /** A growing array of longs. */

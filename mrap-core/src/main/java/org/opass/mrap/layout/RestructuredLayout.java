@@ -3,6 +3,7 @@ package org.opass.mrap.layout;
 import java.io.IOException;
 import java.util.zip.CRC32C;
 import org.opass.mrap.pattern.AccessPattern;
+import org.opass.mrap.pattern.TaskPartition;
 import org.opass.mrap.pattern.TiledPattern;
 
 /**
@@ -17,8 +18,8 @@ import org.opass.mrap.pattern.TiledPattern;
  *   <li>a container (format version 4): a {@link PackedLayout} whose original is several
  *   files end to end ({@link #members()}), their regions packed into shared chunks.</li>
  * </ul>
- * A layout's tasks are what a job that reads the file as it was restructured runs: task
- * {@code t} reads {@code [taskStart(t), taskEnd(t))}, where its regions lie as its
+ * A layout's tasks ({@link #tasks}) are what a job that reads the file as it was restructured
+ * runs: task {@code t} reads {@code [taskStart(t), taskEnd(t))}, where its regions lie as its
  * {@link #placer} puts them. Immutable.
  */
 public interface RestructuredLayout {
@@ -75,8 +76,13 @@ public interface RestructuredLayout {
     void seek(long from, long to);
   }
 
-  /** Tasks of a job that reads the file as it was restructured. */
-  int tasks();
+  /**
+   * The tasks of a job that reads the file as it was restructured: how many, the regions of
+   * the original each reads, and the logical offset of each one's first region (the key of its
+   * first record). Where those regions lie in the file is the layout's to say: the methods
+   * below, by task number.
+   */
+  TaskPartition tasks();
 
   /** Where task {@code t}'s bytes start in the file. */
   long taskStart(int t);
@@ -84,13 +90,7 @@ public interface RestructuredLayout {
   /** Where they end: what it reads is {@code [taskStart, taskEnd)}. */
   long taskEnd(int t);
 
-  /** The regions of the original task {@code t} reads, in file order. */
-  AccessPattern taskRegions(int t);
-
-  /** The logical offset of task {@code t}'s first region (the key of its first record). */
-  long taskLogicalStart(int t);
-
-  /** Whether task {@code t}'s regions lie end to end from {@link #taskStart}. */
+  /** Whether every task's regions lie end to end from its {@link #taskStart}. */
   boolean contiguous();
 
   /** The first chunk of task {@code t}. */
@@ -163,7 +163,7 @@ public interface RestructuredLayout {
           + "header: the file is damaged");
     }
     RestructuredLayout layout = header.version() == TiledLayout.VERSION
-        ? TiledLayout.read(trailer, source) : PackedLayout.read(trailer, source);
+        ? TiledLayout.read(trailer, source) : PackedTrailer.read(trailer, source);
     if (layout.version() != header.version()) {
       throw new IOException(source + ": its MRAP layout is of format " + layout.version()
           + ", its header says " + header.version() + ": the file is damaged");

@@ -10,6 +10,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.SubarrayPattern;
+import org.opass.mrap.pattern.TaskPartition;
 import org.opass.mrap.pattern.TiledPattern;
 
 /**
@@ -34,6 +35,7 @@ public final class TiledLayout implements RestructuredLayout {
   static final long GATHER_BYTES = 64L << 20;
 
   private final TiledPattern tiles;
+  private final TaskPartition tasks; // a tile each
   private final long chunk;
   private final long logicalLength;
   private final long base;
@@ -46,6 +48,7 @@ public final class TiledLayout implements RestructuredLayout {
 
   private TiledLayout(TiledPattern tiles, long chunk, long logicalLength) {
     this.tiles = tiles;
+    tasks = TaskPartition.ofTiles(tiles);
     this.chunk = chunk;
     this.logicalLength = logicalLength;
     base = tiles.base();
@@ -126,8 +129,8 @@ public final class TiledLayout implements RestructuredLayout {
   }
 
   @Override
-  public int tasks() {
-    return (int) tiles.tileCount();
+  public TaskPartition tasks() {
+    return tasks;
   }
 
   @Override
@@ -138,16 +141,6 @@ public final class TiledLayout implements RestructuredLayout {
   @Override
   public long taskEnd(int t) {
     return HEADER_BYTES + base + tiles.bytesBeforeTile(t + 1L);
-  }
-
-  @Override
-  public AccessPattern taskRegions(int t) {
-    return tiles.tile(t);
-  }
-
-  @Override
-  public long taskLogicalStart(int t) {
-    return tiles.bytesBeforeTile(t);
   }
 
   @Override
@@ -273,7 +266,7 @@ public final class TiledLayout implements RestructuredLayout {
   }
 
   /** Both walks: in physical order ({@link #physical}) or in original order. */
-  private final class Cursor extends PackedLayout.Runs implements LogicalCursor {
+  private final class Cursor extends Runs implements LogicalCursor {
     private final boolean physicalOrder;
     private long pos; // the next physical byte, or the next original one
     private long to;
@@ -422,7 +415,8 @@ public final class TiledLayout implements RestructuredLayout {
 
   @Override
   public String toString() {
-    return "layout(v" + VERSION + ", tile-major, " + tiles + ", " + tasks() + " tiles, chunks of "
-        + chunk + ", " + logicalLength + " -> " + physicalLength() + " bytes)";
+    return "layout(v" + VERSION + ", tile-major, " + tiles + ", " + tiles.tileCount()
+        + " tiles, chunks of " + chunk + ", " + logicalLength + " -> " + physicalLength()
+        + " bytes)";
   }
 }

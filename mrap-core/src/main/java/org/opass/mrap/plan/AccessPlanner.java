@@ -79,10 +79,9 @@ public final class AccessPlanner {
     List<String> empty = new ArrayList<>();
     for (RestructuredFiles.Inspected f : RestructuredFiles.inspectAll(conf, listed)) {
       if (f.layout() != null && f.layout().members() != null) {
-        throw new InvalidSettingsException(f.status().getPath() + " is a container of "
-            + f.layout().members() + " packed by mrap-copy -pack: its records would not say "
-            + "which file they came from; read its members' variable with VariableInputFormat, "
-            + "or copy its members out (mrap-copy " + f.status().getPath() + " FOLDER)");
+        throw new InvalidSettingsException(RestructuredFiles.containerRefusal(
+            f.status().getPath(), f.layout().members(), "its records would not say which file "
+            + "they came from (VariableInputFormat reads its members' variable in place)"));
       }
       if (f.logicalLength() == 0) {
         empty.add(f.status().getPath().toString());
@@ -104,11 +103,8 @@ public final class AccessPlanner {
       if (file.layout() != null && stored) {
         if (!(pc.tiles() != null ? file.layout().packs(pc.tiles())
             : file.layout().packs(pc.pattern()))) {
-          throw new InvalidSettingsException(file.status().getPath() + " was restructured for "
-              + file.layout().restructuredFor() + ", and this job reads " + pc
-              + ": run it with the stored pattern, set " + RESTRUCTURED + "=index to read it "
-              + "through the stored layout (slower), or restructure the file again for this "
-              + "pattern");
+          throw new InvalidSettingsException(RestructuredFiles.otherRegionsRefusal(
+              file.status().getPath(), file.layout(), pc.toString(), RESTRUCTURED));
         }
         packed(file, splits);
       } else if (file.layout() != null) {
@@ -172,7 +168,7 @@ public final class AccessPlanner {
       throws IOException {
     RestructuredLayout layout = file.layout();
     FileBlocks blocks = new FileBlocks(file.status(), conf);
-    for (int t = 0; t < layout.tasks(); t++) {
+    for (int t = 0; t < layout.tasks().tasks(); t++) {
       out.add(RegionTask.packed(file, t, blocks.rankedTask(layout, t)));
     }
   }

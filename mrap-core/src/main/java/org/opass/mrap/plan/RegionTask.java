@@ -82,7 +82,8 @@ public final class RegionTask implements ReadTask {
   public static RegionTask packed(RestructuredFiles.Inspected file, int t, String[] hosts) {
     RestructuredLayout layout = file.layout();
     RegionTask s = new RegionTask(file.status().getPath(), file.status().getLen(),
-        layout.taskRegions(t), layout.taskLogicalStart(t), file.status().getBlockSize(), hosts);
+        layout.tasks().task(t), layout.tasks().logicalStart(t), file.status().getBlockSize(),
+        hosts);
     s.layout = Layout.PACKED;
     s.identity = file.identity();
     s.chunkSize = layout.chunkSize();

@@ -137,7 +137,8 @@ public final class VariablePlanner {
       if (p == null) {
         // every value the slab selects in this file is the fill value: nothing to read
       } else if (layout != null && layout.packs(p)) {
-        for (int t = 0; t < layout.tasks(); t++) { // packed for this slab: a task's chunks
+        // packed for this slab: a task's chunks
+        for (int t = 0; t < layout.tasks().tasks(); t++) {
           RegionTask packed = RegionTask.packed(fp.file(), t, new String[0]);
           parts.add(part(one, packed, started));
           List<String> holders = blocks.hosts(blocks.indexOf(layout.taskStart(t)));
@@ -146,11 +147,9 @@ public final class VariablePlanner {
           total += packed.length();
         }
       } else if (layout != null && stored) {
-        throw new InvalidSettingsException(fp.status().getPath() + " was restructured for "
-            + layout.restructuredFor() + ", and this job's slab of " + fp.plan().variable()
-            + " is " + p + ": read it with the slab it was restructured for, set "
-            + AccessSettings.RESTRUCTURED + "=index to read it through the stored layout "
-            + "(slower), or restructure it again for this slab");
+        throw new InvalidSettingsException(RestructuredFiles.otherRegionsRefusal(
+            fp.status().getPath(), layout, "the slab " + p + " of " + fp.plan().variable(),
+            AccessSettings.RESTRUCTURED));
       } else if (layout != null) { // through the layout: no locality
         TaskPartition byBytes = TaskPartition.byBytes(p, Math.max(1, layout.chunkSize()));
         for (int k = 0; k < byBytes.tasks(); k++) {
@@ -218,16 +217,13 @@ public final class VariablePlanner {
       RestructuredLayout layout = fp.file().layout();
       if (layout != null && layout.members() != null) {
         throw new InvalidSettingsException(VariableSettings.TILE + "=" + conf.get(VariableSettings.TILE) + ": "
-            + fp.status().getPath() + " is a container of " + layout.members() + " (mrap-copy "
-            + "-pack); tiles are read from files of their own: copy its members out first "
-            + "(mrap-copy " + fp.status().getPath() + " FOLDER)");
+            + RestructuredFiles.containerRefusal(fp.status().getPath(), layout.members(),
+            "tiles are read from files of their own"));
       }
       if (layout != null && !layout.packs(fp.tiles()) && stored) {
-        throw new InvalidSettingsException(fp.status().getPath() + " was restructured for "
-            + layout.restructuredFor() + ", and this job reads " + fp.plan().variable().name()
-            + " in the tiles " + fp.tiles() + ": read it as it was restructured, set "
-            + AccessSettings.RESTRUCTURED + "=index to read it through the stored layout "
-            + "(slower), or restructure it again for these tiles");
+        throw new InvalidSettingsException(RestructuredFiles.otherRegionsRefusal(
+            fp.status().getPath(), layout, fp.plan().variable().name() + " in the tiles "
+            + fp.tiles(), AccessSettings.RESTRUCTURED));
       }
       if (fp.tiles().tileCount() > Integer.MAX_VALUE - 8) {
         throw new InvalidSettingsException(VariableSettings.TILE + "=" + conf.get(VariableSettings.TILE) + ": "

@@ -9,6 +9,7 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.opass.mrap.layout.LayoutHeader;
+import org.opass.mrap.layout.Members;
 import org.opass.mrap.layout.RestructuredLayout;
 
 /**
@@ -129,6 +130,10 @@ public final class RestructuredFiles {
         f -> inspect(f.getPath().getFileSystem(conf), f));
   }
 
+  /** A layout's CRC as a split records it: unsigned, apart from {@link #PLAIN}. */
+  private static long identity(int trailerCrc) {
+    return trailerCrc & 0xffffffffL;
+  }
 
   /**
    * At task time: checks that {@code path} is still the file its split was made from (its
@@ -136,10 +141,6 @@ public final class RestructuredFiles {
    *
    * @throws IOException naming the file and what changed since the job was submitted
    */
-  private static long identity(int trailerCrc) {
-    return trailerCrc & 0xffffffffL;
-  }
-
   public static RestructuredLayout checkSame(FileSystem fs, Path path, long length, long identity,
       boolean wantLayout) throws IOException {
     FileStatus now = fs.getFileStatus(path);
@@ -164,5 +165,32 @@ public final class RestructuredFiles {
           + (found == PLAIN ? "a plain file" : "restructured for another layout"));
     }
     return layout;
+  }
+
+  /**
+   * The refusal of a job that reads {@code file} for other regions than it was restructured
+   * for: names both, and the ways on (read it as it was restructured, through its layout, or
+   * restructure it again).
+   *
+   * @param jobReads what the job reads, as the refusal names it
+   * @param indexKey the job's key that reads a restructured file through its layout when set
+   *     to {@code index}
+   */
+  public static String otherRegionsRefusal(Path file, RestructuredLayout layout, String jobReads,
+      String indexKey) {
+    return file + " was restructured for " + layout.restructuredFor() + ", and this job reads "
+        + jobReads + ": read it as it was restructured, set " + indexKey + "=index to read it "
+        + "through the stored layout (slower), or restructure it again for this job";
+  }
+
+  /**
+   * The refusal of a container ({@code mrap-copy -pack}) where a file of its own is needed:
+   * names it, its members and why, and how to copy them out.
+   *
+   * @param why what a container cannot be or give here
+   */
+  public static String containerRefusal(Path file, Members members, String why) {
+    return file + " is a container of " + members + " packed by mrap-copy -pack: " + why
+        + "; copy its members out first (mrap-copy " + file + " FOLDER)";
   }
 }

@@ -1,6 +1,9 @@
 package org.opass.mrap.science;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
 
 /**
  * The elements of an n-dimensional array a job reads: per dimension a start, a stride, a count
@@ -197,20 +200,20 @@ public final class Slab {
   }
 
   /**
-   * The runs of selected indices along dimension {@code d} within {@code [lo, hi)}: each
-   * {first, count, step}. One run of step {@code stride} where blocks are single indices; else
-   * one run per block (runs of step 1), blocks that touch joined.
+   * The runs of selected indices along dimension {@code d} within {@code [lo, hi)}, in order.
+   * One run of step {@code stride} where blocks are single indices; else one run per block
+   * (runs of step 1), blocks that touch joined.
    */
-  long[][] runs(int d, long lo, long hi) {
+  List<Run> runs(int d, long lo, long hi) {
     if (block[d] == 1 || stride[d] == block[d]) {
       long step = block[d] == 1 ? stride[d] : 1;
       long n = block[d] == 1 ? count[d] : count[d] * block[d];
       long first = Math.max(0, ceilDiv(lo - start[d], step));
       long last = Math.min(n - 1, Math.floorDiv(hi - 1 - start[d], step));
-      return last < first ? new long[0][] : new long[][] {{start[d] + first * step,
-          last - first + 1, step}};
+      return last < first ? List.of()
+          : List.of(Run.of(start[d] + first * step, last - first + 1, step));
     }
-    java.util.List<long[]> out = new java.util.ArrayList<>();
+    List<Run> out = new ArrayList<>();
     long j0 = Math.max(0, Math.floorDiv(lo - start[d], stride[d]));
     for (long j = j0; j < count[d]; j++) {
       long a = start[d] + j * stride[d];
@@ -220,10 +223,10 @@ public final class Slab {
       long from = Math.max(a, lo);
       long to = Math.min(a + block[d], hi);
       if (to > from) {
-        out.add(new long[] {from, to - from, 1});
+        out.add(Run.of(from, to - from, 1));
       }
     }
-    return out.toArray(new long[0][]);
+    return Collections.unmodifiableList(out);
   }
 
   private static long ceilDiv(long a, long b) {

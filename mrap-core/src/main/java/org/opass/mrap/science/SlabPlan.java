@@ -164,8 +164,8 @@ public final class SlabPlan {
     for (int d = 0; d < slab.rank(); d++) {
       long c = 0;
       if (hi[d] > lo[d]) {
-        for (long[] r : slab.runs(d, lo[d], hi[d])) {
-          c += r[1];
+        for (Run r : slab.runs(d, lo[d], hi[d])) {
+          c += r.count();
         }
       }
       n *= c;
@@ -422,27 +422,27 @@ public final class SlabPlan {
    */
   private static void boxes(Variable v, Slab slab, long[] co, BoxSink out) {
     long[] hi = ends(co, v.chunkShape(), v.shape());
-    long[][][] runs = new long[v.rank()][][];
-    for (int d = 0; d < runs.length; d++) {
-      runs[d] = slab.runs(d, co[d], hi[d]);
-      if (runs[d].length == 0) {
+    List<List<Run>> runs = new ArrayList<>(v.rank());
+    for (int d = 0; d < v.rank(); d++) {
+      runs.add(slab.runs(d, co[d], hi[d]));
+      if (runs.get(d).isEmpty()) {
         return;
       }
     }
-    int[] pick = new int[runs.length]; // which run per dimension
+    int[] pick = new int[runs.size()]; // which run per dimension
     while (true) {
-      long[] origin = new long[runs.length];
-      int[] box = new int[runs.length];
-      long[] step = new long[runs.length];
-      for (int d = 0; d < runs.length; d++) {
-        long[] run = runs[d][pick[d]];
-        origin[d] = run[0];
-        box[d] = (int) run[1];
-        step[d] = run[2];
+      long[] origin = new long[runs.size()];
+      int[] box = new int[runs.size()];
+      long[] step = new long[runs.size()];
+      for (int d = 0; d < runs.size(); d++) {
+        Run run = runs.get(d).get(pick[d]);
+        origin[d] = run.first();
+        box[d] = (int) run.count();
+        step[d] = run.step();
       }
       out.box(origin, box, step);
-      int d = runs.length - 1;
-      while (d >= 0 && ++pick[d] == runs[d].length) {
+      int d = runs.size() - 1;
+      while (d >= 0 && ++pick[d] == runs.get(d).size()) {
         pick[d] = 0;
         d--;
       }

@@ -139,9 +139,9 @@ public class PackedLayoutTest {
           logical(physical, layout, from, to), what + " [" + from + ", " + to + ")");
     }
     // each task's regions where its first fit puts them, none across a chunk it fits in
-    for (int t = 0; t < layout.tasks(); t++) {
+    for (int t = 0; t < layout.tasks().tasks(); t++) {
       TaskPlacer placer = layout.placer(t);
-      RegionCursor c = p.cursor(layout.taskFrom(t), layout.taskTo(t));
+      RegionCursor c = layout.tasks().task(t).cursor();
       while (c.next()) {
         long at = placer.place(c.length());
         int o = (int) c.offset();
@@ -158,8 +158,9 @@ public class PackedLayoutTest {
       if (layout.contiguous()) {
         continue; // tasks cut by bytes, not chunks
       }
+      long first = layout.tasks().regionFrom(t);
       long firstAlone = ((layout.taskFirstChunk(t) == 0 ? RestructuredLayout.HEADER_BYTES : 0)
-          + p.bytesBefore(layout.taskFrom(t) + 1) - p.bytesBefore(layout.taskFrom(t)) - 1)
+          + p.bytesBefore(first + 1) - p.bytesBefore(first) - 1)
           / chunk + 1; // what the task's first region needs on its own
       assertTrue(layout.taskChunks(t) <= Math.max(perTask, firstAlone), what + ": task " + t
           + " takes " + layout.taskChunks(t) + " chunks");
@@ -178,9 +179,9 @@ public class PackedLayoutTest {
     byte[] trailer = Arrays.copyOfRange(physical, (int) header.dataLength(), physical.length);
     RestructuredLayout back = RestructuredLayout.read(header, trailer, what);
     assertEquals(layout.toString(), back.toString());
-    assertEquals(layout.tasks(), back.tasks());
-    for (int t = 0; t < layout.tasks(); t++) {
-      assertEquals(layout.taskLogicalStart(t), back.taskLogicalStart(t));
+    assertEquals(layout.tasks().tasks(), back.tasks().tasks());
+    for (int t = 0; t < layout.tasks().tasks(); t++) {
+      assertEquals(layout.tasks().logicalStart(t), back.tasks().logicalStart(t));
       assertEquals(layout.taskFirstChunk(t), back.taskFirstChunk(t));
     }
     assertArrayEquals(physical, restructure(original, back), what);
@@ -243,7 +244,7 @@ public class PackedLayoutTest {
     PackedLayout layout = PackedLayout.container(
         org.opass.mrap.pattern.ConcatenatedPattern.of(starts, parts), Members.of(names, lengths),
         1 << 20, 1);
-    assertEquals(1, layout.tasks(), layout.toString());
+    assertEquals(1, layout.tasks().tasks(), layout.toString());
     assertEquals(1, layout.taskChunks(0), "one chunk");
     assertEquals(3 * 180_000, layout.members().start(3));
     byte[] original = new byte[10 * 180_000];
@@ -281,9 +282,9 @@ public class PackedLayoutTest {
     int chunk = 1 << 20;
     StridedPattern p = StridedPattern.vector(0, 100_000, 25_000, 100);
     PackedLayout layout = PackedLayout.plan(p, chunk, p.end(), 1);
-    assertEquals(10, layout.tasks());
+    assertEquals(10, layout.tasks().tasks());
     for (int t = 0; t < 10; t++) {
-      assertEquals(10, layout.taskTo(t) - layout.taskFrom(t));
+      assertEquals(10, layout.tasks().task(t).regionCount());
       assertEquals(1, layout.taskChunks(t));
     }
     assertEquals(0, layout.zeros(), "the room in each chunk holds other bytes");
@@ -302,7 +303,7 @@ public class PackedLayoutTest {
     assertTrue(layout.contiguous(), layout.toString());
     assertEquals(0, layout.zeros());
     assertEquals(original.length + RestructuredLayout.HEADER_BYTES, layout.dataLength());
-    for (int t = 0; t + 1 < layout.tasks(); t++) {
+    for (int t = 0; t + 1 < layout.tasks().tasks(); t++) {
       assertEquals(layout.taskEnd(t), layout.taskStart(t + 1), "tasks follow each other");
       assertTrue(layout.taskEnd(t) - layout.taskStart(t) >= 2L * chunk, "two chunks' worth");
     }
@@ -313,7 +314,7 @@ public class PackedLayoutTest {
   void aFileSmallerThanAChunkIsNotPadded() {
     StridedPattern dense = StridedPattern.vector(0, 36, 1, 29_000); // 97% of interest
     PackedLayout layout = PackedLayout.plan(dense, 128L << 20, dense.end() + 77, 1);
-    assertEquals(1, layout.tasks());
+    assertEquals(1, layout.tasks().tasks());
     assertEquals(0, layout.zeros());
     assertEquals(dense.end() + 77 + RestructuredLayout.HEADER_BYTES, layout.dataLength());
     assertTrue(layout.physicalLength() < 1.01 * (dense.end() + 77));

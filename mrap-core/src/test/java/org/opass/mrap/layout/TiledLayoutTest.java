@@ -96,11 +96,11 @@ public class TiledLayoutTest {
             + to + ")");
       }
       long pos = layout.taskStart(0);
-      for (int t = 0; t < layout.tasks(); t++) { // a tile: its regions end to end, one run
+      for (int t = 0; t < layout.tasks().tasks(); t++) { // a tile: its regions end to end, one run
         assertEquals(pos, layout.taskStart(t), what + " tile " + t);
         TaskPlacer placer = layout.placer(t);
-        RegionCursor rc = layout.taskRegions(t).cursor();
-        long key = layout.taskLogicalStart(t);
+        RegionCursor rc = layout.tasks().task(t).cursor();
+        long key = layout.tasks().logicalStart(t);
         while (rc.next()) {
           long at = placer.place(rc.length());
           assertEquals(pos, at, what + " tile " + t);
@@ -111,15 +111,15 @@ public class TiledLayoutTest {
           key += rc.length();
         }
         assertEquals(pos, layout.taskEnd(t));
-        assertEquals(key, t + 1 < layout.tasks() ? layout.taskLogicalStart(t + 1)
+        assertEquals(key, t + 1 < layout.tasks().tasks() ? layout.tasks().logicalStart(t + 1)
             : tiles.array().totalBytes());
         assertTrue(layout.taskChunks(t) >= 1);
         assertEquals(layout.taskStart(t) / chunk, layout.taskFirstChunk(t));
         assertEquals((layout.taskEnd(t) - 1) / chunk,
             layout.taskFirstChunk(t) + layout.taskChunks(t) - 1);
         // what a writer reads with the tile's first byte holds the tile
-        AccessPattern band = layout.readTogether(layout.taskRegions(t).offsetOf(0));
-        RegionCursor in = layout.taskRegions(t).cursor();
+        AccessPattern band = layout.readTogether(layout.tasks().task(t).offsetOf(0));
+        RegionCursor in = layout.tasks().task(t).cursor();
         while (in.next()) {
           long k = band.firstAtOrAfter(in.offset() + 1) - 1;
           assertTrue(band.offsetOf(k) + band.bytesBefore(k + 1) - band.bytesBefore(k)

@@ -88,9 +88,9 @@ class RestructuredReadTest {
         new Path(file.toURI()), reporter);
     assertRecords(expected(original, p), got);
     // 100 regions of 1000 bytes, 32 per chunk: 4 tasks of a chunk, each read at once
-    assertEquals(4, layout.tasks());
+    assertEquals(4, layout.tasks().tasks());
     long calls = reporter.counters.findCounter(MrapCounter.READ_CALLS).getValue();
-    assertEquals(layout.tasks(), calls, "one read per chunk of each task");
+    assertEquals(layout.tasks().tasks(), calls, "one read per chunk of each task");
     assertEquals(100_000, reporter.counters.findCounter(MrapCounter.BYTES_READ).getValue(),
         "nothing but the regions");
 

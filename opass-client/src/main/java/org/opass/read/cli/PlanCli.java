@@ -27,6 +27,7 @@ import org.opass.read.plan.PlanJson;
 import org.opass.read.plan.Proc;
 import org.opass.read.plan.RackResolver;
 import org.opass.read.wire.PlanRead;
+import org.opass.read.wire.PlanRefusedException;
 
 /**
  * {@code opass-client plan}: prints which process should read which chunk of the given files
@@ -107,7 +108,7 @@ public final class PlanCli extends Configured implements Tool {
             r.local(), r.maxLoad(), r.algorithm2MaxLoad(), r.optimalMaxLoad());
       }
       return 0;
-    } catch (ReadPlanClient.RefusedException e) {
+    } catch (PlanRefusedException e) {
       err.println(NAME + ": the NameNode refused the plan: " + e.getMessage());
       return 1;
     } catch (FileNotFoundException e) {

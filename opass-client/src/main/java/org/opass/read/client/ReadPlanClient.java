@@ -28,6 +28,7 @@ import org.apache.hadoop.hdfs.web.URLConnectionFactory;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.security.authentication.client.AuthenticationException;
 import org.opass.read.wire.PlanRead;
+import org.opass.read.wire.PlanRefusedException;
 import org.opass.read.wire.PlanWire;
 
 /**
@@ -166,38 +167,6 @@ public final class ReadPlanClient {
     }
   }
 
-  /**
-   * The NameNode said no; {@code status} is the HTTP status, the message its reason. 429 (this
-   * user's share of plans is used up) and 503 (busy, or every share is) say when to retry.
-   */
-  public static final class RefusedException extends IOException {
-    private static final long serialVersionUID = 1L;
-    private final int status;
-    private final int retryAfterSeconds;
-    private final String haState;
-
-    RefusedException(int status, String message, int retryAfterSeconds, String haState) {
-      super(message);
-      this.status = status;
-      this.retryAfterSeconds = retryAfterSeconds;
-      this.haState = haState;
-    }
-
-    public int status() {
-      return status;
-    }
-
-    /** The NameNode's {@code Retry-After}, in seconds; 0 when it gave none. */
-    public int retryAfterSeconds() {
-      return retryAfterSeconds;
-    }
-
-    /** With a 503 from a NameNode that is not active: its HA state; otherwise null. */
-    public String haState() {
-      return haState;
-    }
-  }
-
   /** The NameNodes' web addresses; calls go to the active one. */
   private final List<URI> nameNodes;
   private final URLConnectionFactory connections;
@@ -275,13 +244,13 @@ public final class ReadPlanClient {
       return;
     }
     int deleted = 0;
-    RefusedException missing = null;
+    PlanRefusedException missing = null;
     List<String> why = new ArrayList<>();
     for (URI nameNode : nameNodes) {
       try {
         call(nameNode, "DELETE", query, null);
         deleted++;
-      } catch (RefusedException e) {
+      } catch (PlanRefusedException e) {
         if (e.status() == 401 || e.status() == 403) {
           throw e;
         }
@@ -294,8 +263,8 @@ public final class ReadPlanClient {
       }
     }
     if (deleted == 0) {
-      throw missing != null ? missing : new RefusedException(503, "DELETE " + PlanWire.PATH
-          + ": no NameNode holding plans answered: " + String.join("; ", why), 0, null);
+      throw missing != null ? missing : new PlanRefusedException(503, "DELETE "
+          + PlanWire.PATH + ": no NameNode holding plans answered: " + String.join("; ", why));
     }
   }
 
@@ -368,7 +337,7 @@ public final class ReadPlanClient {
         String answer = call(nameNode, method, query, body);
         active = k;
         return new Answer(answer, k);
-      } catch (RefusedException e) {
+      } catch (PlanRefusedException e) {
         if (e.haState() == null) {
           throw e;
         }
@@ -377,8 +346,8 @@ public final class ReadPlanClient {
         why.add(nameNode + ": " + e.getMessage());
       }
     }
-    throw new RefusedException(503, method + " " + PlanWire.PATH + ": no active NameNode among "
-        + String.join("; ", why), 0, null);
+    throw new PlanRefusedException(503, method + " " + PlanWire.PATH
+        + ": no active NameNode among " + String.join("; ", why));
   }
 
   private String call(URI base, String method, String query, String body) throws IOException {
@@ -452,7 +421,7 @@ public final class ReadPlanClient {
         } catch (NumberFormatException none) {
           // no Retry-After
         }
-        throw new RefusedException(status, method + " " + url + " -> " + status + ": " + reason,
+        throw new PlanRefusedException(status, method + " " + url + " -> " + status + ": " + reason,
             retry, haState);
       }
       return text;

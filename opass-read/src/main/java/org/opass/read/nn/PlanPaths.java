@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Set;
 import org.apache.hadoop.hdfs.DFSUtilClient;
 import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
+import org.opass.read.wire.PlanRefusedException;
 
 /**
  * Turns a requested path into the one canonical form this NameNode resolves, so that aliases
@@ -59,22 +60,22 @@ final class PlanPaths {
   /**
    * The canonical absolute path of {@code raw}, read {@code i} of the request.
    *
-   * @throws PlanRequestException 400 naming the read and the path
+   * @throws PlanRefusedException 400 naming the read and the path
    */
-  String normalise(String raw, int i) throws PlanRequestException {
+  String normalise(String raw, int i) throws PlanRefusedException {
     String where = "reads[" + i + "].path '" + shorten(raw) + "'";
     String path = raw;
     if (!raw.startsWith("/")) {
       int colon = raw.indexOf("://");
       if (colon <= 0 || !isScheme(raw.substring(0, colon))) {
-        throw new PlanRequestException(400, where + " is not absolute: give /path or "
+        throw new PlanRefusedException(400, where + " is not absolute: give /path or "
             + example + "/path");
       }
       String scheme = raw.substring(0, colon);
       int slash = raw.indexOf('/', colon + 3);
       String authority = raw.substring(colon + 3, slash < 0 ? raw.length() : slash);
       if (!"hdfs".equalsIgnoreCase(scheme) || !namesThisNameNode(authority)) {
-        throw new PlanRequestException(400, where + " is not on this NameNode ("
+        throw new PlanRefusedException(400, where + " is not on this NameNode ("
             + example + "); plan each file system's reads on its own NameNode");
       }
       path = slash < 0 ? "/" : raw.substring(slash);
@@ -85,14 +86,14 @@ final class PlanPaths {
         continue;
       }
       if (part.equals(".") || part.equals("..")) {
-        throw new PlanRequestException(400, where + " has '" + part
+        throw new PlanRefusedException(400, where + " has '" + part
             + "' in it; give the path without . and ..");
       }
       canonical.append('/').append(part);
     }
     String out = canonical.length() == 0 ? "/" : canonical.toString();
     if (!DFSUtilClient.isValidName(out)) {
-      throw new PlanRequestException(400, where + " is not a valid HDFS path");
+      throw new PlanRefusedException(400, where + " is not a valid HDFS path");
     }
     return out;
   }

@@ -11,6 +11,7 @@ import java.util.List;
 import org.apache.hadoop.classification.InterfaceAudience;
 import org.apache.hadoop.classification.InterfaceStability;
 import org.opass.read.wire.PlanRead;
+import org.opass.read.wire.PlanRefusedException;
 import org.opass.read.wire.PlanWire;
 
 /**
@@ -46,13 +47,13 @@ public final class PlanRequestParser {
   /**
    * The reads of a request body, at most {@code maxReads} of them.
    *
-   * @throws PlanRequestException 400 (or 413 for too many reads) naming what is wrong
+   * @throws PlanRefusedException 400 (or 413 for too many reads) naming what is wrong
    */
-  public static List<PlanRead> parse(byte[] body, int maxReads) throws PlanRequestException {
+  public static List<PlanRead> parse(byte[] body, int maxReads) throws PlanRefusedException {
     try (JsonParser p = FACTORY.createParser(body)) {
       JsonToken first = p.nextToken();
       if (first == null) {
-        throw new PlanRequestException(400, "the request body is empty: send {\"reads\": "
+        throw new PlanRefusedException(400, "the request body is empty: send {\"reads\": "
             + "[{\"path\": ..., \"reader\": ...}, ...]}");
       }
       if (first != JsonToken.START_OBJECT) {
@@ -78,20 +79,22 @@ public final class PlanRequestParser {
         throw bad(p, "the request has no \"reads\": [{\"path\": ..., \"reader\": ...}, ...]");
       }
       if (reads.isEmpty()) {
-        throw new PlanRequestException(400, "\"reads\" is empty: a plan needs at least one read");
+        throw new PlanRefusedException(400, "\"reads\" is empty: a plan needs at least one read");
       }
       return reads;
+    } catch (PlanRefusedException e) { // an IOException too: thrown above, naming the problem
+      throw e;
     } catch (JsonProcessingException e) {
       JsonLocation at = e.getLocation();
-      throw new PlanRequestException(400, "the request is not valid JSON (UTF-8)"
+      throw new PlanRefusedException(400, "the request is not valid JSON (UTF-8)"
           + (at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr()));
     } catch (IOException e) {
-      throw new PlanRequestException(400, "the request is not valid JSON (UTF-8)");
+      throw new PlanRefusedException(400, "the request is not valid JSON (UTF-8)");
     }
   }
 
   private static List<PlanRead> reads(JsonParser p, int maxReads)
-      throws IOException, PlanRequestException {
+      throws IOException, PlanRefusedException {
     if (p.nextToken() != JsonToken.START_ARRAY) {
       throw bad(p, "\"reads\" must be an array of {\"path\": ..., \"reader\": ...}");
     }
@@ -99,7 +102,7 @@ public final class PlanRequestParser {
     for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
       int i = out.size();
       if (i == maxReads) {
-        throw new PlanRequestException(413, "the request has more than " + maxReads
+        throw new PlanRefusedException(413, "the request has more than " + maxReads
             + " reads (" + ReadBalanceKeys.PLAN_MAX_REQUEST_READS + "); split it");
       }
       if (t != JsonToken.START_OBJECT) {
@@ -110,7 +113,7 @@ public final class PlanRequestParser {
     return out;
   }
 
-  private static PlanRead read(JsonParser p, int i) throws IOException, PlanRequestException {
+  private static PlanRead read(JsonParser p, int i) throws IOException, PlanRefusedException {
     String path = null;
     String reader = null;
     long offset = -1;
@@ -134,7 +137,7 @@ public final class PlanRequestParser {
       }
     }
     if (path == null || reader == null) {
-      throw new PlanRequestException(400, "reads[" + i + "]." + (path == null ? "path" : "reader")
+      throw new PlanRefusedException(400, "reads[" + i + "]." + (path == null ? "path" : "reader")
           + " is missing");
     }
     return new PlanRead(path, reader, Math.max(0, offset), length < 0 ? Long.MAX_VALUE : length);
@@ -145,12 +148,12 @@ public final class PlanRequestParser {
    * more than 1,000 digits by itself, and reads the value after a field name with the name.
    */
   private static JsonToken next(JsonParser p, String where)
-      throws IOException, PlanRequestException {
+      throws IOException, PlanRefusedException {
     try {
       return p.nextToken();
     } catch (JsonProcessingException e) {
       if ("StreamConstraintsException".equals(e.getClass().getSimpleName())) {
-        throw new PlanRequestException(400, where + " has a number of more than 1000 digits; "
+        throw new PlanRefusedException(400, where + " has a number of more than 1000 digits; "
             + "at most " + MAX_NUMBER_CHARS + " (a 64-bit byte count)");
       }
       throw e;
@@ -158,7 +161,7 @@ public final class PlanRequestParser {
   }
 
   private static String string(JsonParser p, String where, int maxChars)
-      throws IOException, PlanRequestException {
+      throws IOException, PlanRefusedException {
     if (p.currentToken() != JsonToken.VALUE_STRING) {
       throw bad(p, where + " must be a string");
     }
@@ -172,7 +175,7 @@ public final class PlanRequestParser {
     return p.getText();
   }
 
-  private static long number(JsonParser p, String where) throws IOException, PlanRequestException {
+  private static long number(JsonParser p, String where) throws IOException, PlanRefusedException {
     if (p.currentToken() != JsonToken.VALUE_NUMBER_INT) {
       throw bad(p, where + " must be a non-negative integer");
     }
@@ -193,7 +196,7 @@ public final class PlanRequestParser {
   }
 
   private static String once(JsonParser p, String where, String old, String value)
-      throws PlanRequestException {
+      throws PlanRefusedException {
     if (old != null) {
       throw bad(p, "duplicate field " + where);
     }
@@ -201,7 +204,7 @@ public final class PlanRequestParser {
   }
 
   private static long onceNumber(JsonParser p, String where, long old)
-      throws IOException, PlanRequestException {
+      throws IOException, PlanRefusedException {
     if (old >= 0) {
       throw bad(p, "duplicate field " + where);
     }
@@ -216,9 +219,9 @@ public final class PlanRequestParser {
     return "\"" + shown + "\"";
   }
 
-  private static PlanRequestException bad(JsonParser p, String message) {
+  private static PlanRefusedException bad(JsonParser p, String message) {
     JsonLocation at = p.getTokenLocation();
-    return new PlanRequestException(400, message
+    return new PlanRefusedException(400, message
         + (at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")"));
   }
 }

@@ -48,6 +48,7 @@ import org.opass.read.balance.ReplicaBalancer;
 import org.opass.read.balance.Strategy;
 import org.opass.read.balance.StrategyComparison;
 import org.opass.read.wire.PlanRead;
+import org.opass.read.wire.PlanRefusedException;
 import org.opass.read.wire.PlanWire;
 
 /**
@@ -194,7 +195,7 @@ public final class ReadPlanService {
 
   /** Plans the request for {@code user}; returns the response document (UTF-8 JSON). */
   public byte[] submit(UserGroupInformation user, byte[] body)
-      throws PlanRequestException, IOException {
+      throws PlanRefusedException, IOException {
     return submit(user, body, null);
   }
 
@@ -204,13 +205,13 @@ public final class ReadPlanService {
    * new id when null; returns the response document (UTF-8 JSON).
    */
   public byte[] submit(UserGroupInformation user, byte[] body, String id)
-      throws PlanRequestException, IOException {
+      throws PlanRefusedException, IOException {
     if (id != null && !PlanWire.PLAN_ID.matcher(id).matches()) {
-      throw new PlanRequestException(400, "id=" + PlanPaths.shorten(id) + " is not a read plan "
+      throw new PlanRefusedException(400, "id=" + PlanPaths.shorten(id) + " is not a read plan "
           + "id (plan-<token>-<n>)");
     }
     if (id != null && plans.owner(id) != null) { // before the work; add checks again
-      throw new PlanRequestException(409, "read plan id " + id + " is in use");
+      throw new PlanRefusedException(409, "read plan id " + id + " is in use");
     }
     List<PlanRead> asked = PlanRequestParser.parse(body, maxRequestReads);
     String owner = user.getShortUserName();
@@ -230,10 +231,10 @@ public final class ReadPlanService {
       if (f == null) {
         HdfsFileStatus st = asCaller(user, path, () -> nameNode.getRpcServer().getFileInfo(path));
         if (st == null) {
-          throw new PlanRequestException(404, "reads[" + i + "].path: no such file: " + path);
+          throw new PlanRefusedException(404, "reads[" + i + "].path: no such file: " + path);
         }
         if (st.isDirectory()) {
-          throw new PlanRequestException(400, "reads[" + i + "].path " + path
+          throw new PlanRefusedException(400, "reads[" + i + "].path " + path
               + " is a directory; name files");
         }
         f = byId.get(st.getFileId());
@@ -278,14 +279,14 @@ public final class ReadPlanService {
       }
     }
     if (chunks.isEmpty() && skipped == 0) {
-      throw new PlanRequestException(400, "nothing to plan: every read is empty, of an empty "
+      throw new PlanRefusedException(400, "nothing to plan: every read is empty, of an empty "
           + "file, or starts past the end of its file");
     }
     return plan(owner, chunks, skipped, id);
   }
 
   private byte[] plan(String owner, List<BlockRead> chunks, int skipped, String id)
-      throws PlanRequestException, IOException {
+      throws PlanRefusedException, IOException {
     StrategyComparison both;
     BalanceResult chosen;
     ReadPlanTable.PlanInfo info = null;
@@ -324,7 +325,7 @@ public final class ReadPlanService {
         } catch (ReadPlanTable.PlanLimitException e) {
           throw limitRefusal(e);
         } catch (ReadPlanTable.IdInUseException e) {
-          throw new PlanRequestException(409, e.getMessage());
+          throw new PlanRefusedException(409, e.getMessage());
         }
       }
     }
@@ -332,13 +333,13 @@ public final class ReadPlanService {
   }
 
   /** Deletes a plan of {@code user}'s (any plan, for the superuser). */
-  public void delete(UserGroupInformation user, String id) throws PlanRequestException {
+  public void delete(UserGroupInformation user, String id) throws PlanRefusedException {
     String owner = plans.owner(id);
     if (owner == null) {
-      throw new PlanRequestException(404, "no live read plan '" + PlanPaths.shorten(id) + "'");
+      throw new PlanRefusedException(404, "no live read plan '" + PlanPaths.shorten(id) + "'");
     }
     if (!owner.equals(user.getShortUserName()) && !isSuperUser(user)) {
-      throw new PlanRequestException(403, "read plan '" + id + "' is not "
+      throw new PlanRefusedException(403, "read plan '" + id + "' is not "
           + user.getShortUserName() + "'s");
     }
     plans.remove(id);
@@ -385,7 +386,7 @@ public final class ReadPlanService {
    * caller with no room left at all is refused here, before any work; whether the plan fits
    * the caller's room exactly is decided when it is added.
    */
-  private Budget budget(String owner) throws PlanRequestException {
+  private Budget budget(String owner) throws PlanRefusedException {
     try {
       plans.room(owner);
     } catch (ReadPlanTable.PlanLimitException e) {
@@ -394,9 +395,9 @@ public final class ReadPlanService {
     return new Budget(maxRequestReads);
   }
 
-  private PlanRequestException limitRefusal(ReadPlanTable.PlanLimitException e) {
+  private PlanRefusedException limitRefusal(ReadPlanTable.PlanLimitException e) {
     // 429: this user's share is used up; 503: everyone's is. Both pass as plans expire.
-    return new PlanRequestException(e.userLimit() ? 429 : 503, e.getMessage(), retryAfter());
+    return new PlanRefusedException(e.userLimit() ? 429 : 503, e.getMessage(), retryAfter());
   }
 
   private int retryAfter() {
@@ -405,7 +406,7 @@ public final class ReadPlanService {
 
   /** Locates the blocks of {@code f}'s wanted spans, a window at a time. */
   private void locate(UserGroupInformation user, TargetFile f, Budget budget)
-      throws PlanRequestException, IOException {
+      throws PlanRefusedException, IOException {
     for (long[] span : f.spans()) {
       long off = span[0];
       while (off < span[1]) {
@@ -416,7 +417,7 @@ public final class ReadPlanService {
         LocatedBlocks located = asCaller(user, f.path, () ->
             nameNode.getRpcServer().getBlockLocations(f.path, from, window));
         if (located == null) {
-          throw new PlanRequestException(404, "no such file: " + f.path);
+          throw new PlanRefusedException(404, "no such file: " + f.path);
         }
         long next = off;
         for (LocatedBlock lb : located.getLocatedBlocks()) {
@@ -440,26 +441,26 @@ public final class ReadPlanService {
 
   /** Runs a namespace call as the caller, with our replica sort off, mapping refusals. */
   private <T> T asCaller(UserGroupInformation user, String path, CallableRaisingIOE<T> call)
-      throws PlanRequestException, IOException {
+      throws PlanRefusedException, IOException {
     try {
       return user.doAs((PrivilegedExceptionAction<T>) () ->
           BalancingNetworkTopology.withoutBalancing(call));
     } catch (AccessControlException e) {
-      throw new PlanRequestException(403, "user " + user.getShortUserName()
+      throw new PlanRefusedException(403, "user " + user.getShortUserName()
           + " may not read " + path);
     } catch (FileNotFoundException e) {
-      throw new PlanRequestException(404, "no such file: " + path);
+      throw new PlanRefusedException(404, "no such file: " + path);
     } catch (StandbyException e) { // an observer too, when it sends a read to the active
-      throw new PlanRequestException(503, "this NameNode cannot locate the blocks now ("
+      throw new PlanRefusedException(503, "this NameNode cannot locate the blocks now ("
           + haState() + "): submit read plans to the active NameNode", 1);
     } catch (SafeModeException | RetriableException e) {
-      throw new PlanRequestException(503, "the NameNode is starting up (safe mode); retry",
+      throw new PlanRefusedException(503, "the NameNode is starting up (safe mode); retry",
           10);
     } catch (UnresolvedLinkException e) {
-      throw new PlanRequestException(400, path + " goes through a symbolic link; plan the "
+      throw new PlanRefusedException(400, path + " goes through a symbolic link; plan the "
           + "link's target");
     } catch (HadoopIllegalArgumentException e) {
-      throw new PlanRequestException(400, path + " is not a valid HDFS path");
+      throw new PlanRefusedException(400, path + " is not a valid HDFS path");
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted while locating " + path, e);
@@ -558,7 +559,7 @@ public final class ReadPlanService {
       this.dm = dm;
     }
 
-    String resolve(String given, int i) throws PlanRequestException {
+    String resolve(String given, int i) throws PlanRefusedException {
       String ip = resolved.get(given);
       if (ip != null) {
         return ip;
@@ -579,7 +580,7 @@ public final class ReadPlanService {
         ip = ipLiteral(given);
       }
       if (ip == null) {
-        throw new PlanRequestException(400, "reads[" + i + "].reader '" + given
+        throw new PlanRefusedException(400, "reads[" + i + "].reader '" + given
             + "' is not a DataNode of this cluster (by host name or IP address); name a "
             + "reader that runs no DataNode by its IP address");
       }
@@ -602,21 +603,21 @@ public final class ReadPlanService {
       return limit - located;
     }
 
-    void locate(String path) throws PlanRequestException {
+    void locate(String path) throws PlanRefusedException {
       if (++located > limit) {
         throw exceeded("the requested ranges cover more than " + limit + " blocks (at " + path
             + ")");
       }
     }
 
-    void use() throws PlanRequestException {
+    void use() throws PlanRefusedException {
       if (++reads > limit) {
         throw exceeded("the request has more than " + limit + " chunk reads");
       }
     }
 
-    private static PlanRequestException exceeded(String what) {
-      return new PlanRequestException(413, what + " (" + ReadBalanceKeys.PLAN_MAX_REQUEST_READS
+    private static PlanRefusedException exceeded(String what) {
+      return new PlanRefusedException(413, what + " (" + ReadBalanceKeys.PLAN_MAX_REQUEST_READS
           + "); split the batch");
     }
   }

@@ -17,6 +17,7 @@ import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.security.authorize.AuthorizationException;
 import org.apache.hadoop.util.Time;
 import org.eclipse.jetty.http.BadMessageException;
+import org.opass.read.wire.PlanRefusedException;
 import org.opass.read.wire.PlanWire;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -81,7 +82,7 @@ public class ReadPlanServlet extends HttpServlet {
       byte[] out = handle(service, req);
       status = 200;
       send(resp, status, out, 0);
-    } catch (PlanRequestException e) {
+    } catch (PlanRefusedException e) {
       status = e.status();
       send(resp, status, e.haState() == null ? error(e.getMessage())
           : object(PlanWire.ERROR, e.getMessage(), PlanWire.HA_STATE, e.haState()),
@@ -105,13 +106,13 @@ public class ReadPlanServlet extends HttpServlet {
   }
 
   private byte[] handle(ReadPlanService service, HttpServletRequest req)
-      throws PlanRequestException, IOException {
+      throws PlanRefusedException, IOException {
     Object refusal = getServletContext().getAttribute(REFUSAL_ATTRIBUTE);
     if (refusal != null) {
-      throw new PlanRequestException(401, refusal.toString());
+      throw new PlanRefusedException(401, refusal.toString());
     }
     if (service == null) {
-      throw new PlanRequestException(503, "Opass read plans are not running on this NameNode");
+      throw new PlanRefusedException(503, "Opass read plans are not running on this NameNode");
     }
     String method = req.getMethod();
     if ("OPTIONS".equals(method)) {
@@ -122,7 +123,7 @@ public class ReadPlanServlet extends HttpServlet {
     // active's plans (POST ?id=) and drops them (DELETE); plans are made and listed by the
     // active. A standby sorts no read.
     if (!service.sortsReads() || !service.isActive() && "GET".equals(method)) {
-      throw PlanRequestException.notServing(service.haState());
+      throw notServing(service.haState());
     }
     if ("POST".equals(method)) {
       return post(service, req);
@@ -133,23 +134,23 @@ public class ReadPlanServlet extends HttpServlet {
     if ("DELETE".equals(method)) {
       String id = req.getParameter("id");
       if (id == null || id.isEmpty()) {
-        throw new PlanRequestException(400, "DELETE needs ?id=<plan id>");
+        throw new PlanRefusedException(400, "DELETE needs ?id=<plan id>");
       }
       service.delete(caller(req), id);
       return object("deleted", id, PlanWire.HA_STATE, service.haState());
     }
-    throw new PlanRequestException(405, "method " + PlanPaths.shorten(method)
+    throw new PlanRefusedException(405, "method " + PlanPaths.shorten(method)
         + " is not supported: POST a plan, GET your plans, DELETE ?id=<plan id>");
   }
 
   private byte[] post(ReadPlanService service, HttpServletRequest req)
-      throws PlanRequestException, IOException {
+      throws PlanRefusedException, IOException {
     // The body is JSON whatever the Content-Type says (curl -d sends form encoding); a
     // form-encoded one reaches here unread thanks to KeepBodyFilter, and it is read before
     // anything reads parameters here (the caller's user.name).
     if (KeepBodyFilter.isForm(req.getContentType()) && req.getAttribute(KeepBodyFilter.KEPT)
         == null) {
-      throw new PlanRequestException(415, "the form-encoded body was read as form fields "
+      throw new PlanRefusedException(415, "the form-encoded body was read as form fields "
           + "before it reached the endpoint; send it with Content-Type: application/json "
           + "(curl: -H 'Content-Type: application/json' --data-binary @plan.json)");
     }
@@ -159,7 +160,7 @@ public class ReadPlanServlet extends HttpServlet {
       throw tooBig(declared, max);
     }
     if (!service.tryBegin()) {
-      throw new PlanRequestException(503, "the NameNode is planning as many requests as "
+      throw new PlanRefusedException(503, "the NameNode is planning as many requests as "
           + ReadBalanceKeys.PLAN_MAX_CONCURRENT_REQUESTS + " allows; retry shortly", 1);
     }
     try {
@@ -168,8 +169,8 @@ public class ReadPlanServlet extends HttpServlet {
       // active makes plans, observers keep copies of them under the active's ids
       String id = req.getParameter("id");
       if (service.isActive() != (id == null)) {
-        throw id == null ? PlanRequestException.notServing(service.haState())
-            : new PlanRequestException(400, "POST ?id= gives an observer a copy of the active "
+        throw id == null ? notServing(service.haState())
+            : new PlanRefusedException(400, "POST ?id= gives an observer a copy of the active "
                 + "NameNode's plan; this NameNode is " + service.haState()
                 + ": POST without an id");
       }
@@ -179,25 +180,25 @@ public class ReadPlanServlet extends HttpServlet {
     }
   }
 
-  private UserGroupInformation caller(HttpServletRequest req) throws PlanRequestException {
+  private UserGroupInformation caller(HttpServletRequest req) throws PlanRefusedException {
     ServletContext ctx = getServletContext();
     try {
       Configuration conf = (Configuration) ctx.getAttribute(JspHelper.CURRENT_CONF);
       return JspHelper.getUGI(ctx, req, conf);
     } catch (AuthorizationException e) {
-      throw new PlanRequestException(403, "the caller may not act as the user it names "
+      throw new PlanRefusedException(403, "the caller may not act as the user it names "
           + "(proxy-user settings, hadoop.proxyuser.*)");
     } catch (IOException e) {
-      throw new PlanRequestException(401, "not authenticated: on a secure cluster use SPNEGO "
+      throw new PlanRefusedException(401, "not authenticated: on a secure cluster use SPNEGO "
           + "(curl --negotiate -u :) or a delegation token");
     } catch (IllegalArgumentException e) {
-      throw new PlanRequestException(400, "user.name or doas is not a valid user name");
+      throw new PlanRefusedException(400, "user.name or doas is not a valid user name");
     }
   }
 
   /** Reads at most {@code max} bytes, within {@link #BODY_TIMEOUT_MILLIS}. */
   static byte[] readBody(InputStream in, int max, long declared)
-      throws IOException, PlanRequestException {
+      throws IOException, PlanRefusedException {
     long start = Time.monotonicNow();
     ByteArrayOutputStream out = new ByteArrayOutputStream(
         declared > 0 ? (int) declared : Math.min(max, 64 << 10));
@@ -208,15 +209,22 @@ public class ReadPlanServlet extends HttpServlet {
       }
       out.write(buf, 0, n);
       if (Time.monotonicNow() - start > BODY_TIMEOUT_MILLIS) {
-        throw new PlanRequestException(408, "the request body took more than "
+        throw new PlanRefusedException(408, "the request body took more than "
             + BODY_TIMEOUT_MILLIS / 1000 + " s to arrive");
       }
     }
     return out.toByteArray();
   }
 
-  private static PlanRequestException tooBig(long bytes, int max) {
-    return new PlanRequestException(413, "the request body has " + bytes + " bytes or more; "
+  /** 503 from a NameNode in {@code haState} (standby, observer): plans live on the active. */
+  private static PlanRefusedException notServing(String haState) {
+    return new PlanRefusedException(503, "this NameNode is " + haState + "; read plans are made "
+        + "and listed by the active NameNode of the nameservice: ask it (an observer keeps "
+        + "copies of the active's plans: POST ?id=)", 0, haState);
+  }
+
+  private static PlanRefusedException tooBig(long bytes, int max) {
+    return new PlanRefusedException(413, "the request body has " + bytes + " bytes or more; "
         + "at most " + max + " (" + ReadBalanceKeys.PLAN_MAX_REQUEST_BYTES + "): split the batch");
   }
 

@@ -9,17 +9,18 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.opass.read.wire.PlanRefusedException;
 
 class PlanPathsTest {
   private final PlanPaths paths = PlanPaths.of(new InetSocketAddress("127.0.0.1", 8020),
       URI.create("hdfs://nn.example.com:9000"), List.of("prod"));
 
-  private String norm(String p) throws PlanRequestException {
+  private String norm(String p) throws PlanRefusedException {
     return paths.normalise(p, 3);
   }
 
   private void refused(String p, String what) {
-    PlanRequestException e = assertThrows(PlanRequestException.class, () -> norm(p));
+    PlanRefusedException e = assertThrows(PlanRefusedException.class, () -> norm(p));
     assertEquals(400, e.status());
     assertTrue(e.getMessage().startsWith("reads[3].path") && e.getMessage().contains(what),
         e.getMessage());

@@ -10,16 +10,17 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.opass.read.wire.PlanRead;
+import org.opass.read.wire.PlanRefusedException;
 
 class PlanRequestParserTest {
 
-  private static List<PlanRead> parse(String json) throws PlanRequestException {
+  private static List<PlanRead> parse(String json) throws PlanRefusedException {
     return PlanRequestParser.parse(json.getBytes(StandardCharsets.UTF_8), 100);
   }
 
   /** Asserts the body is refused with {@code status} and a message containing {@code what}. */
   private static void refused(int status, String what, byte[] body) {
-    PlanRequestException e = assertThrows(PlanRequestException.class,
+    PlanRefusedException e = assertThrows(PlanRefusedException.class,
         () -> PlanRequestParser.parse(body, 100));
     assertEquals(status, e.status(), e.getMessage());
     assertTrue(e.getMessage().contains(what), e.getMessage());
