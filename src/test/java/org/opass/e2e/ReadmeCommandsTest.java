@@ -30,17 +30,34 @@ import org.opass.read.nn.BalancingNetworkTopology;
 import org.opass.read.nn.ReadPlanPlugin;
 
 /**
- * Every command of the release's {@code bin/} the README shows, run as shown against a cluster
- * with our plugins: the examples word for word, and each synopsis with every flag it names.
- * They run from the unpacked release tarball, with a stand-in Hadoop install
- * ({@code HADOOP_HOME}: {@code RunJar} with a configuration folder, Hadoop's jars and
- * {@code HADOOP_CLASSPATH}). Needs the tarball: the README's test command,
+ * Every command of the release's {@code bin/} the docs show ({@code README.md},
+ * {@code BENCHMARKS.md} and every page of {@code docs/}), run as shown against a cluster with
+ * our plugins: the examples word for word, and each synopsis with every flag it names. They run
+ * from the unpacked release tarball, with a stand-in Hadoop install ({@code HADOOP_HOME}:
+ * {@code RunJar} with a configuration folder, Hadoop's jars and {@code HADOOP_CLASSPATH}). Every
+ * other command line of the pages' code blocks is one this test does not run, listed in
+ * {@link #NOT_RUN} with the reason. Needs the tarball: the README's test command,
  * {@code mvn -B verify}, packages it before these tests run.
  */
 class ReadmeCommandsTest {
   private static final Path ROOT = Release.ROOT;
-  private static final String README = readme();
+  /** The pages, by their path from the repository's root, and their text. */
+  private static final Map<String, String> PAGES = pages();
   private static final Pattern LAUNCHER = Pattern.compile("bin/(opass|mrap|mrap-copy) ");
+  /** What starts a command line in a code block (a launcher of ours, or any other program). */
+  private static final Pattern COMMAND = Pattern.compile(
+      "(\\S*bin/\\S+|mvn|hadoop|hdfs|yarn|mapred|spark-shell|spark-submit|pyspark|curl|export"
+          + "|java|python3?|bash|sh|apt-get|pip3?)(\\s.*)?");
+  /** The command lines of the pages this test does not run, and why. */
+  private static final Map<String, String> NOT_RUN = Map.of(
+      "bin/demo", "README's main job: a tour of minutes on daemons of its own; its steps are "
+          + "the launchers this test runs",
+      "mvn -B verify", "the test command: it runs this test",
+      "spark-shell --jars mrap-spark/target/mrap-spark-*-spark.jar",
+      "no Spark distribution in the build: MrapSourceTest runs the data source",
+      "pyspark --jars spark/mrap-spark-*-spark.jar (Spark 4: spark/mrap-spark4-*-spark.jar)",
+      "no PySpark in the build: ReadmePySparkTest runs the block's statements through Spark's "
+          + "Java API");
 
   private static EmulatedCluster cluster;
   private static Path work;
@@ -92,7 +109,7 @@ class ReadmeCommandsTest {
     }
   }
 
-  /** The README's examples, word for word (a local path moved under the test's folder). */
+  /** The pages' examples, word for word (a local path moved under the test's folder). */
   @Test
   void theExamplesRunAsShown() throws Exception {
     List<String> examples = commands().stream()
@@ -107,7 +124,7 @@ class ReadmeCommandsTest {
         "bin/mrap --help",
         "bin/opass --help");
     assertEquals(new LinkedHashSet<>(expected), new LinkedHashSet<>(examples),
-        "the README's runnable examples changed: run the new ones here");
+        "the docs' runnable examples changed: run the new ones here");
     // the copy first: the extract example reads what it restructured
     run(expected.get(0).replace("file:///scratch", "file://" + work.resolve("scratch")));
     assertTrue(org.opass.mrap.read.RestructuredFiles.layoutOf(
@@ -126,7 +143,7 @@ class ReadmeCommandsTest {
     assertTrue(run(expected.get(5)).contains("plan"));
   }
 
-  /** Each synopsis run with every flag it names; each README synopsis is one of these. */
+  /** Each synopsis run with every flag it names; each synopsis of the pages is one of these. */
   @Test
   void everySynopsisRunsWithEveryFlagItShows() throws Exception {
     Path processes = Files.write(work.resolve("processes.txt"),
@@ -166,7 +183,7 @@ class ReadmeCommandsTest {
                 + series("run_01.nc") + " /copies/series.pack"));
     Set<String> shown = commands().stream().filter(c -> c.contains("[") || c.contains("PATH..."))
         .collect(Collectors.toSet());
-    assertEquals(synopses.keySet(), shown, "the README's synopses changed: run the new ones");
+    assertEquals(synopses.keySet(), shown, "the docs' synopses changed: run the new ones");
     for (Map.Entry<String, List<String>> s : synopses.entrySet()) {
       Set<String> used = new LinkedHashSet<>();
       for (String command : s.getValue()) {
@@ -188,25 +205,66 @@ class ReadmeCommandsTest {
         .toUri().toString();
   }
 
-  // ---- the README ----
+  /**
+   * Every other command line of the pages' code blocks is one this test deliberately does not
+   * run, with its reason in {@link #NOT_RUN}; and each of those is still on a page.
+   */
+  @Test
+  void everyOtherCommandOfThePagesIsListedAsNotRun() {
+    Map<String, String> notListed = new java.util.TreeMap<>();
+    Set<String> seen = new java.util.HashSet<>();
+    for (Map.Entry<String, String> page : PAGES.entrySet()) {
+      for (String line : codeLines(page.getValue())) {
+        String command = line.replaceFirst("\\s+#.*$", "").trim();
+        if (LAUNCHER.matcher(line).lookingAt() || !COMMAND.matcher(command).matches()) {
+          continue;
+        }
+        seen.add(command);
+        if (!NOT_RUN.containsKey(command)) {
+          notListed.put(command, page.getKey());
+        }
+      }
+    }
+    assertTrue(notListed.isEmpty(), "commands of the docs neither run here nor listed in "
+        + "NOT_RUN with a reason (command=page): " + notListed);
+    Set<String> stale = new java.util.TreeSet<>(NOT_RUN.keySet());
+    stale.removeAll(seen);
+    assertTrue(stale.isEmpty(), "NOT_RUN lists commands no page shows any more: " + stale);
+    System.out.println("docs commands not run here: " + NOT_RUN);
+  }
 
-  /** Every command of the README's code blocks that runs a launcher of bin/, lines joined. */
+  // ---- the pages ----
+
+  /** Every command of the pages' code blocks that runs a launcher of bin/, lines joined. */
   static List<String> commands() {
     List<String> out = new ArrayList<>();
-    Matcher blocks = Pattern.compile("```[a-z]*\\n(.*?)```", Pattern.DOTALL).matcher(README);
-    while (blocks.find()) {
-      String text = blocks.group(1).replaceAll("\\\\\\n\\s*", "").replaceAll("\\n\\s+\\[", " [");
-      for (String line : text.split("\\n")) {
-        line = line.replaceFirst("^#\\s*\\(?", "").replaceAll("\\s+", " ").trim();
+    for (String page : PAGES.values()) {
+      for (String line : codeLines(page)) {
         if (LAUNCHER.matcher(line).lookingAt()) {
           out.add(line.replaceFirst(" lists the commands\\)?$", ""));
         }
       }
+      // a launcher's command list, shown in the text
+      Matcher inline = Pattern.compile("`(bin/(opass|mrap|mrap-copy) --help)`").matcher(page);
+      while (inline.find()) {
+        out.add(inline.group(1));
+      }
     }
-    // a launcher's command list, shown in the text
-    Matcher inline = Pattern.compile("`(bin/(opass|mrap|mrap-copy) --help)`").matcher(README);
-    while (inline.find()) {
-      out.add(inline.group(1));
+    return out;
+  }
+
+  /**
+   * The lines of a page's code blocks: continued lines joined, a comment's leading {@code #}
+   * dropped (a command may be shown in a comment), spaces collapsed.
+   */
+  private static List<String> codeLines(String page) {
+    List<String> out = new ArrayList<>();
+    Matcher blocks = Pattern.compile("```[a-z]*\\n(.*?)```", Pattern.DOTALL).matcher(page);
+    while (blocks.find()) {
+      String text = blocks.group(1).replaceAll("\\\\\\n\\s*", "").replaceAll("\\n\\s+\\[", " [");
+      for (String line : text.split("\\n")) {
+        out.add(line.replaceFirst("^#\\s*\\(?", "").replaceAll("\\s+", " ").trim());
+      }
     }
     return out;
   }
@@ -236,9 +294,19 @@ class ReadmeCommandsTest {
     return b.toString().getBytes(StandardCharsets.UTF_8);
   }
 
-  private static String readme() {
+  /** README.md, BENCHMARKS.md and docs/*.md, in that order, by path from the root. */
+  static Map<String, String> pages() {
     try {
-      return Files.readString(ROOT.resolve("README.md"), StandardCharsets.UTF_8);
+      List<String> names = new ArrayList<>(List.of("README.md", "BENCHMARKS.md"));
+      try (java.util.stream.Stream<Path> docs = Files.list(ROOT.resolve("docs"))) {
+        docs.map(p -> "docs/" + p.getFileName()).filter(n -> n.endsWith(".md")).sorted()
+            .forEach(names::add);
+      }
+      Map<String, String> out = new java.util.LinkedHashMap<>();
+      for (String name : names) {
+        out.put(name, Files.readString(ROOT.resolve(name), StandardCharsets.UTF_8));
+      }
+      return out;
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     }

@@ -31,7 +31,7 @@ import org.opass.mrap.pattern.PatternConfig;
  * What users do to a restructured file with the commands they know ({@code hdfs dfs -mv, -cp,
  * -rm, -put, -get, -appendToFile, -truncate}, snapshots, DistCp), and what MRAP's own reader
  * makes of the result: the right records, or a refusal that names the file. Never wrong bytes.
- * One table of these outcomes is in the README ("What HDFS commands do to a restructured file").
+ * One table of these outcomes is in docs/copy.md ("Restructured files").
  * On an in-process {@code MiniDFSCluster}; {@link RestructuredFileCommandsProcessHdfsTest} runs
  * the same on a NameNode and DataNodes in processes of their own.
  */

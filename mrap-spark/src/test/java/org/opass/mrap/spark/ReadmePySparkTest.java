@@ -28,21 +28,22 @@ import org.junit.jupiter.api.Test;
 import org.opass.mrap.science.Fixtures;
 
 /**
- * The README's PySpark example, run by its Java equivalent (there is no PySpark in the build):
+ * The PySpark example of {@code docs/spark.md} (the Spark page the README links to), run by its
+ * Java equivalent (there is no PySpark in the build):
  * PySpark's reader and DataFrame methods call the JVM methods of the same names through py4j,
  * so each call of each statement is invoked by name on Spark's Java API, with the
  * statement's own arguments, over a MiniDFSCluster holding the files the example names. A
  * statement ending in {@code show()} is collected instead and checked: the regions' (logical)
  * offsets, lengths and CRC32s against the file's bytes cut by hand, the slab's mean per file against
- * netCDF-C's figures for the series. A README edit that renames an option, a method or a path
- * fails here.
+ * netCDF-C's figures for the series. An edit of the page that renames an option, a method or a
+ * path fails here.
  */
 class ReadmePySparkTest {
   private static final Pattern CALL = Pattern.compile("\\.(\\w+)\\(((?:\\s*\"[^\"]*\"\\s*,?)*)\\)");
   private static final Pattern STRING = Pattern.compile("\"([^\"]*)\"");
 
   @Test
-  void theReadmesPySparkExampleRunsAndReadsWhatItSays() throws Exception {
+  void theSparkPagesPySparkExampleRunsAndReadsWhatItSays() throws Exception {
     SparkSession spark = SparkOnHdfs.spark();
     FileSystem fs = SparkOnHdfs.fs();
     List<String> statements = statements(pysparkBlock());
@@ -192,16 +193,16 @@ class ReadmePySparkTest {
         + " takes " + args.size() + " strings");
   }
 
-  /** The README's ```python block in its Spark section. */
+  /** The ```python block of docs/spark.md's PySpark section. */
   private static String pysparkBlock() throws IOException {
-    String readme = new String(Files.readAllBytes(Paths.get("../README.md")),
+    String page = new String(Files.readAllBytes(Paths.get("../docs/spark.md")),
         StandardCharsets.UTF_8);
-    int section = readme.indexOf("## MRAP from Spark");
-    assertTrue(section >= 0, "the README has no Spark section");
-    int start = readme.indexOf("```python\n", section);
-    assertTrue(start >= 0, "the README's Spark section has no PySpark example");
+    int section = page.indexOf("## From PySpark");
+    assertTrue(section >= 0, "docs/spark.md has no PySpark section");
+    int start = page.indexOf("```python\n", section);
+    assertTrue(start >= 0, "docs/spark.md's PySpark section has no PySpark example");
     start += "```python\n".length();
-    return readme.substring(start, readme.indexOf("```", start));
+    return page.substring(start, page.indexOf("```", start));
   }
 
   /** Statements: paragraphs of the block without comments, one statement each. */

@@ -37,7 +37,7 @@ import scala.collection.JavaConverters;
 import scala.Tuple2;
 
 /**
- * The RDD path, as the README shows it: {@code newAPIHadoopFile} with {@code AccessInputFormat}
+ * The RDD path, as docs/spark.md shows it: {@code newAPIHadoopFile} with {@code AccessInputFormat}
  * (the pattern's records byte for byte, the splits' hosts as the RDD's preferred locations),
  * {@code SequenceMatchingInputFormat} (a one-phase match: every task's B records before its A
  * records, every A line met by all of B), and {@code BalancedLocalityInputFormat} over
