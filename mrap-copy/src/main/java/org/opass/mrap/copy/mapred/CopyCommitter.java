@@ -2,6 +2,7 @@ package org.opass.mrap.copy.mapred;
 
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import org.apache.hadoop.classification.InterfaceAudience;
 import org.apache.hadoop.classification.InterfaceStability;
@@ -53,7 +54,7 @@ public final class CopyCommitter extends OutputCommitter {
 
   /**
    * @throws IOException if the copy cannot be published (its reason also left for the client
-   *     in {@link WorkFiles#failureNote})
+   *     in {@link WorkFiles#failureNote}), or was committed already
    */
   @Override
   public void commitJob(JobContext context) throws IOException {
@@ -82,9 +83,16 @@ public final class CopyCommitter extends OutputCommitter {
     int chunks = CopyPlan.chunks(chunk, length);
     int[] chunkCrc = new int[chunks];
     boolean[] seen = new boolean[chunks];
-    Crc32c.Accumulator original = new Crc32c.Accumulator(conf.getLong(CopyJobKeys.LOGICAL,
-        -1));
-    for (FileStatus st : WorkFiles.listCrcs(fs, parts)) {
+    long logical = conf.getLong(CopyJobKeys.LOGICAL, -1);
+    Crc32c.Accumulator original = new Crc32c.Accumulator(logical);
+    FileStatus[] crcFiles;
+    try {
+      crcFiles = WorkFiles.listCrcs(fs, parts);
+    } catch (FileNotFoundException gone) { // published, or given up: its parts are removed then
+      throw new IOException("nothing to publish as " + dst + ": its parts folder " + parts
+          + " is gone (the copy was committed or aborted already)", gone);
+    }
+    for (FileStatus st : crcFiles) {
       try (DataInputStream in = new DataInputStream(new BufferedInputStream(
           fs.open(st.getPath())))) {
         for (int n = in.readInt(); n > 0; n--) {
