@@ -3,6 +3,8 @@ package org.opass.mrap.copy;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 
 /**
  * CHAIO's aggregator selection (Algorithm 1 of "Chunk-aware I/O on data-intensive file
@@ -14,6 +16,8 @@ import java.util.List;
  * holds the most bytes of (and of tied nodes, the one holding most of its pick): the writer
  * already holds most of what it writes. Pure: nodes and chunks are indices.
  */
+@InterfaceAudience.Private
+@InterfaceStability.Unstable
 public final class AggregatorSelection {
   private AggregatorSelection() {
   }

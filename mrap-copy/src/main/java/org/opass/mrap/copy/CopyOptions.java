@@ -1,8 +1,12 @@
 package org.opass.mrap.copy;
 
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 import org.opass.mrap.pattern.PatternConfig;
 
 /** What a copy does besides copying; immutable, built with {@link #builder()}. */
+@InterfaceAudience.Public
+@InterfaceStability.Evolving
 public final class CopyOptions {
   private final PatternConfig pattern;
   private final long taskBytes;

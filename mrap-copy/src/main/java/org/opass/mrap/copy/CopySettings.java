@@ -3,6 +3,8 @@ package org.opass.mrap.copy;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -19,6 +21,8 @@ import org.opass.mrap.plan.MrapConf;
  * permission, and the copy's own {@code mrap.copy.*} keys. A bad value is a usage error naming
  * the key.
  */
+@InterfaceAudience.Private
+@InterfaceStability.Unstable
 final class CopySettings {
   /** From this size on, {@link CopyOptions.Mode#AUTO} copies with a MapReduce job. */
   static final String PARALLEL_BYTES = "mrap.copy.parallel.bytes";

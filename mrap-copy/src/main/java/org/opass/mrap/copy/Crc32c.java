@@ -1,5 +1,8 @@
 package org.opass.mrap.copy;
 
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
+
 /**
  * CRC32C arithmetic: the CRC of two byte runs joined, from the CRCs of each. HDFS's composite
  * file checksums are CRC32C composed the same way; Hadoop's own {@code CrcUtil} is private API
@@ -10,6 +13,8 @@ package org.opass.mrap.copy;
  * shifted by the bytes that follow it ({@link #shift}), so runs may be added in any order if
  * each knows how many bytes follow it ({@link Accumulator}).
  */
+@InterfaceAudience.Private
+@InterfaceStability.Unstable
 public final class Crc32c {
   private static final int POLYNOMIAL = 0x82f63b78; // Castagnoli, reflected
   private static final int ONE = 0x80000000; // x^0

@@ -5,11 +5,14 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.fs.FileStatus;
@@ -44,8 +47,11 @@ import org.opass.mrap.science.SlabPlan;
  * <p>Exit codes: 0 copied, 1 a copy failed (nothing published), 2 a mistake in what was asked
  * (a bad option or pattern, a missing source, an existing destination), named.
  */
+@InterfaceAudience.Public
+@InterfaceStability.Evolving
 public class MrapCopy extends Configured implements Tool {
   static final String NAME = "mrap-copy";
+  private static final List<String> HELP = Arrays.asList("-h", "-help", "--help");
 
   private final PrintStream out;
   private final PrintStream err;
@@ -60,74 +66,78 @@ public class MrapCopy extends Configured implements Tool {
     this.err = err;
   }
 
+  /** The usage text: the synopsis and a line of help per option ({@link CopyOptionSwitch}). */
   static String usage() {
-    return "usage: hadoop jar mrap-copy.jar [generic options] [-pattern FILE] [-pack] "
-        + "[-task-bytes N] [-mode auto|single|parallel] [-overwrite] [-no-verify] SRC... DST\n"
-        + "  -pattern FILE     restructure for the access pattern in this Hadoop XML file, "
-        + "local unless it names its file system (strided.*, mrap.pattern.*; -D works too; "
-        + "kind tiled stores each tile in one piece), or for a NetCDF or HDF5 variable's slab "
-        + "or tiles (mrap.pattern.kind=netcdf|hdf5, mrap.science.variable, mrap.science.slab "
-        + "or mrap.science.tile)\n"
-        + "  -pack             pack the variable's slab of every source into one container, "
-        + "DST (the regions of many small files share chunks; VariableInputFormat reads it, "
-        + "each record naming its file as DST/name; mrap-copy DST FOLDER copies the files "
-        + "back out)\n"
-        + "  -task-bytes N     bytes one map task reads, in whole chunks (default: one chunk, "
-        + "the block size)\n"
-        + "  -mode M           single: one stream from here; parallel: a MapReduce job of "
-        + "chunk writers joined by concat (into HDFS); auto (default): parallel from a "
-        + "cluster file system once a file reaches " + RestructuringCopy.PARALLEL_BYTES
-        + " (default 1g)\n"
-        + "  -overwrite        replace an existing destination\n"
-        + "  -no-verify        skip the checksum comparison after the copy\n"
-        + "  SRC...            files of any file system (file://, hdfs://, another cluster); a "
-        + "container stands for its files\n"
-        + "  DST               the new file, or a folder for several sources\n"
+    StringBuilder synopsis = new StringBuilder("usage: hadoop jar mrap-copy.jar [generic "
+        + "options]");
+    StringBuilder help = new StringBuilder();
+    for (CopyOptionSwitch option : CopyOptionSwitch.values()) {
+      synopsis.append(' ').append(option.synopsis());
+      help.append(helpLine(option.label(), option.help()));
+    }
+    return synopsis + " SRC... DST\n" + help
+        + helpLine("SRC...", "files of any file system (file://, hdfs://, another cluster); a "
+            + "container stands for its files")
+        + helpLine("DST", "the new file, or a folder for several sources")
         + "exit codes: 0 copied, 1 a copy failed (nothing published), 2 a mistake in what was "
         + "asked";
   }
 
-  @Override
-  public int run(String[] args) throws Exception {
-    List<String> paths = new ArrayList<>();
-    String patternFile = null;
-    boolean pack = false;
-    CopyOptions.Builder options = CopyOptions.builder();
-    Configuration conf = getConf();
-    try {
+  private static String helpLine(String what, String help) {
+    return String.format(Locale.ROOT, "  %-18s%s\n", what, help);
+  }
+
+  /** A command line, parsed. */
+  static final class Arguments {
+    final CopyOptions.Builder options = CopyOptions.builder();
+    /** The sources, then the destination. */
+    final List<String> paths = new ArrayList<>();
+    String patternFile;
+    boolean pack;
+    boolean help;
+
+    /**
+     * @throws CopyException (usage) for an unknown option, a missing or bad argument
+     */
+    static Arguments parse(String[] args) throws CopyException {
+      Arguments parsed = new Arguments();
       for (int i = 0; i < args.length; i++) {
         String a = args[i];
-        switch (a) {
-          case "-h":
-          case "-help":
-          case "--help":
-            out.println(usage());
-            return 0;
-          case "-pattern":
-            patternFile = value(args, ++i, a);
-            break;
-          case "-task-bytes":
-            options.taskBytes(bytes(value(args, ++i, a), a));
-            break;
-          case "-mode":
-            options.mode(mode(value(args, ++i, a)));
-            break;
-          case "-overwrite":
-            options.overwrite(true);
-            break;
-          case "-pack":
-            pack = true;
-            break;
-          case "-no-verify":
-            options.verify(false);
-            break;
-          default:
-            if (a.startsWith("-") && a.length() > 1) {
-              throw new CopyException(true, "unknown option '" + a + "'");
+        if (HELP.contains(a)) {
+          parsed.help = true;
+          return parsed;
+        }
+        CopyOptionSwitch option = CopyOptionSwitch.forFlag(a);
+        if (option != null) {
+          String value = null;
+          if (option.takesArgument()) {
+            if (++i >= args.length) {
+              throw new CopyException(true, a + " needs a value");
             }
-            paths.add(a);
+            value = args[i];
+          }
+          option.parse(value, parsed);
+        } else if (a.startsWith("-") && a.length() > 1) {
+          throw new CopyException(true, "unknown option '" + a + "'");
+        } else {
+          parsed.paths.add(a);
         }
       }
+      return parsed;
+    }
+  }
+
+  @Override
+  public int run(String[] args) throws Exception {
+    Configuration conf = getConf();
+    try {
+      Arguments parsed = Arguments.parse(args);
+      if (parsed.help) {
+        out.println(usage());
+        return 0;
+      }
+      List<String> paths = parsed.paths;
+      String patternFile = parsed.patternFile;
       if (paths.size() < 2) {
         throw new CopyException(true, "name at least one source and the destination");
       }
@@ -156,13 +166,13 @@ public class MrapCopy extends Configured implements Tool {
             VariableSettings.check(withPattern);
             variable = withPattern;
           } else {
-            options.pattern(MrapConf.pattern(withPattern));
+            parsed.options.pattern(MrapConf.pattern(withPattern));
           }
         } catch (InvalidSettingsException | IllegalArgumentException e) {
           throw new CopyException(true, e.getMessage(), e);
         }
       }
-      CopyOptions o = options.build();
+      CopyOptions o = parsed.options.build();
       // a container stands for its members: copied out, or packed again
       List<SourceFile> sources = new ArrayList<>();
       for (String s : paths.subList(0, paths.size() - 1)) {
@@ -171,7 +181,7 @@ public class MrapCopy extends Configured implements Tool {
         sources.addAll(members != null ? members : List.of(f));
       }
       Path dst = new Path(paths.get(paths.size() - 1));
-      if (pack) {
+      if (parsed.pack) {
         pack(conf, sources, dst, o, variable);
         return 0;
       }
@@ -317,31 +327,6 @@ public class MrapCopy extends Configured implements Tool {
             total == 0 ? 100.0 : 100.0 * bytes / total, bytes >> 20, total >> 20);
       }
     };
-  }
-
-  private static String value(String[] args, int i, String option) throws CopyException {
-    if (i >= args.length) {
-      throw new CopyException(true, option + " needs a value");
-    }
-    return args[i];
-  }
-
-  private static CopyOptions.Mode mode(String v) throws CopyException {
-    for (CopyOptions.Mode m : CopyOptions.Mode.values()) {
-      if (m.name().equalsIgnoreCase(v)) {
-        return m;
-      }
-    }
-    throw new CopyException(true, "-mode " + v + ": give auto, single or parallel");
-  }
-
-  private static long bytes(String v, String option) throws CopyException {
-    try {
-      return PatternConfig.parseBytes(option, v, 1);
-    } catch (PatternException e) {
-      throw new CopyException(true, option + " '" + PatternConfig.shorten(v) + "': give a "
-          + "byte count > 0 (ASCII digits, k, m, g or t suffix)");
-    }
   }
 
   public static void main(String[] args) throws Exception {

@@ -8,12 +8,15 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.function.LongConsumer;
 import java.util.zip.CRC32C;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 import org.opass.mrap.layout.RestructuredLayout;
 import org.opass.mrap.layout.Segment;
 import org.opass.mrap.layout.SegmentCursor;
-import org.opass.mrap.read.JoinedRead;
 import org.opass.mrap.pattern.AccessPattern;
+import org.opass.mrap.pattern.Region;
 import org.opass.mrap.pattern.RegionCursor;
+import org.opass.mrap.read.JoinedRead;
 
 /**
  * Writes byte ranges of a destination file from its source: the runs of the destination's
@@ -32,7 +35,9 @@ import org.opass.mrap.pattern.RegionCursor;
  * ({@link Crc32c.Accumulator}), so that a copy is checked against both files' checksums
  * without a byte read back.
  */
-final class PhysicalWriter {
+@InterfaceAudience.Private
+@InterfaceStability.Unstable
+public final class PhysicalWriter {
   private static final int QUEUE = 4096;
   static final int WINDOW = 8 << 20;
   static final int GAP = 64 * 1024;
@@ -47,6 +52,7 @@ final class PhysicalWriter {
   private Crc32c.Accumulator original;
   private final Window regions = new Window();
   private final Window rest = new Window();
+  private final JoinedRead nextRead = JoinedRead.window(GAP, WINDOW);
   private final Gather tiles = new Gather();
   private final byte[] zeros = new byte[64 * 1024];
   // upcoming runs: [head, head + size) of these arrays, a ring
@@ -59,7 +65,7 @@ final class PhysicalWriter {
   private SegmentCursor ahead;
   private LongConsumer progress;
 
-  PhysicalWriter(SourceFile.Reader source, RestructuredLayout layout, long logicalLength) {
+  public PhysicalWriter(SourceFile.Reader source, RestructuredLayout layout, long logicalLength) {
     this.source = source;
     this.layout = layout;
     this.logicalLength = logicalLength;
@@ -68,11 +74,11 @@ final class PhysicalWriter {
   }
 
   /** What a range's writing added up to. */
-  static final class Sums {
+  public static final class Sums {
     /** CRC32C of the bytes written, in order. */
-    final int written;
+    public final int written;
     /** Their runs' part of the CRC32C of the original ({@link Crc32c.Accumulator#addValue}). */
-    final int original;
+    public final int original;
 
     Sums(int written, int original) {
       this.written = written;
@@ -85,7 +91,8 @@ final class PhysicalWriter {
    *
    * @throws InterruptedIOException if the thread is interrupted
    */
-  Sums write(long from, long to, OutputStream out, LongConsumer progress) throws IOException {
+  public Sums write(long from, long to, OutputStream out, LongConsumer progress)
+      throws IOException {
     this.progress = progress;
     ahead = layout != null ? layout.physical(from, to) : identity(from, to);
     head = 0;
@@ -189,32 +196,21 @@ final class PhysicalWriter {
 
   /**
    * How far one read from {@code at} should reach: the end of the current run, and of the
-   * queued runs of the same kind that follow within {@value #GAP} bytes, up to
-   * {@value #WINDOW} bytes, as long as the gaps read through stay within the runs' own bytes
-   * and a request ({@link JoinedRead#REQUEST}): a read brings at most about twice what is needed (the
-   * source is read once more for the other kind's runs), and a run of tiny regions still goes
-   * in a few reads.
+   * queued runs of the same kind that join it ({@link JoinedRead#window}: within {@value #GAP}
+   * bytes of each other, up to {@value #WINDOW} bytes, as long as the gaps read through stay
+   * within the runs' own bytes and a request): a read brings at most about twice what is
+   * needed (the source is read once more for the other kind's runs), and a run of tiny regions
+   * still goes in a few reads. A run behind {@code at} (another chunk of a task) ends it.
    */
   private long reach(Segment.Kind k, long at, long runEnd) {
-    long end = Math.min(runEnd, at + WINDOW);
-    long needed = end - at;
-    long gaps = 0;
-    for (int i = 1; i < QUEUE && end < at + WINDOW && queued(i + 1); i++) {
+    nextRead.begin(at, Math.min(runEnd, at + WINDOW) - at);
+    for (int i = 1; i < QUEUE && queued(i + 1); i++) {
       int q = (head + i) % QUEUE;
-      if (kind[q] != k) {
-        continue;
+      if (kind[q] == k && !nextRead.join(logical[q], length[q])) {
+        break;
       }
-      long gap = logical[q] - end;
-      if (logical[q] < at || gap > GAP
-          || gaps + gap > needed + length[q] + JoinedRead.REQUEST) {
-        break; // behind (another chunk of a task), too far ahead, or too much read for it
-      }
-      long to = Math.min(logical[q] + length[q], at + WINDOW);
-      gaps += Math.max(0, gap);
-      needed += Math.max(0, to - Math.max(end, logical[q]));
-      end = Math.max(end, to);
     }
-    return end;
+    return nextRead.end();
   }
 
   /** Writes original bytes {@code [from, from + n)} from {@code buf} at {@code off}. */
@@ -286,15 +282,15 @@ final class PhysicalWriter {
       }
       RegionCursor c = next.cursor();
       JoinedRead read = new JoinedRead(GAP, WINDOW);
-      List<long[]> joined = new ArrayList<>();
+      List<Region> joined = new ArrayList<>();
       boolean more = c.next();
       int at = 0;
       while (more) {
         read.begin(c.offset(), c.length());
         joined.clear();
-        joined.add(new long[] {c.offset(), c.length()});
+        joined.add(Region.of(c.offset(), c.length()));
         while ((more = c.next()) && read.join(c.offset(), c.length())) {
-          joined.add(new long[] {c.offset(), c.length()});
+          joined.add(Region.of(c.offset(), c.length()));
         }
         long start = read.start();
         long end = read.end();
@@ -307,9 +303,9 @@ final class PhysicalWriter {
           scratch = new byte[(int) (end - start)];
         }
         source.read(start, scratch, 0, (int) (end - start));
-        for (long[] r : joined) {
-          System.arraycopy(scratch, (int) (r[0] - start), buf, at, (int) r[1]);
-          at += (int) r[1];
+        for (Region r : joined) {
+          System.arraycopy(scratch, (int) (r.offset() - start), buf, at, (int) r.length());
+          at += (int) r.length();
         }
       }
       block = next;

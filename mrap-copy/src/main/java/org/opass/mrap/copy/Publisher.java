@@ -4,6 +4,8 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.zip.CRC32C;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.CompositeCrcFileChecksum;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -23,14 +25,16 @@ import org.apache.hadoop.hdfs.DistributedFileSystem;
  * the same rename when asked. Data and layout are one file, so the old destination or the new
  * one is there at every moment.
  */
-final class Publisher {
+@InterfaceAudience.Private
+@InterfaceStability.Unstable
+public final class Publisher {
   private Publisher() {
   }
 
   /**
    * @throws CopyException if the file does not hold the bytes sent
    */
-  static void verifyWritten(Configuration conf, FileSystem fs, Path temp, long length,
+  public static void verifyWritten(Configuration conf, FileSystem fs, Path temp, long length,
       int written, Path dst) throws IOException {
     Integer stored = compositeCrc(conf, fs, temp);
     if (stored == null) {
@@ -49,7 +53,7 @@ final class Publisher {
    *
    * @throws CopyException if they differ
    */
-  static void verifySource(Configuration conf, SourceFile source, int original)
+  public static void verifySource(Configuration conf, SourceFile source, int original)
       throws IOException {
     Integer stored = source.length() > 0 ? source.storedCrc(conf) : null;
     if (stored != null && stored != original) {
@@ -65,8 +69,8 @@ final class Publisher {
    *
    * @throws CopyException if {@code dst} appeared meanwhile (without {@code overwrite})
    */
-  static void publish(Configuration conf, FileSystem fs, Path temp, Path dst, boolean overwrite)
-      throws IOException {
+  public static void publish(Configuration conf, FileSystem fs, Path temp, Path dst,
+      boolean overwrite) throws IOException {
     Options.Rename how = overwrite ? Options.Rename.OVERWRITE : Options.Rename.NONE;
     try {
       if (fs instanceof DistributedFileSystem) {
@@ -131,7 +135,7 @@ final class Publisher {
   }
 
   /** Deletes {@code p}, quietly: the next copy to the destination removes what is left. */
-  static void quietDelete(FileSystem fs, Path p) {
+  public static void quietDelete(FileSystem fs, Path p) {
     try {
       fs.delete(p, true);
     } catch (FileNotFoundException gone) {

@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
@@ -39,6 +41,8 @@ import org.slf4j.LoggerFactory;
  * destination ({@code .<name>.mrap-copy}), which the next copy to that destination removes, and
  * no folder it made. One copy at a time to a destination.
  */
+@InterfaceAudience.Public
+@InterfaceStability.Evolving
 public final class RestructuringCopy {
   private static final Logger LOG = LoggerFactory.getLogger(RestructuringCopy.class);
   private static final String WORK = ".mrap-copy";

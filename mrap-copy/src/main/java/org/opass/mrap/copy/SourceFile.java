@@ -8,6 +8,8 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
@@ -24,7 +26,9 @@ import org.opass.mrap.read.RestructuredFiles;
  * again starts from the original), a member of a container ({@link #members()}), or several
  * of those end to end, as {@code mrap-copy -pack} writes them into one container.
  */
-final class SourceFile {
+@InterfaceAudience.Private
+@InterfaceStability.Unstable
+public final class SourceFile {
   /** Streams a pack's reader keeps open at once. */
   static final int OPEN_STREAMS = 16;
 
@@ -73,7 +77,7 @@ final class SourceFile {
    * @throws IOException naming the file for a restructured file whose layout is damaged or no
    *     longer describes it
    */
-  static SourceFile of(Configuration conf, Path src) throws IOException {
+  public static SourceFile of(Configuration conf, Path src) throws IOException {
     FileSystem fs = src.getFileSystem(conf);
     FileStatus status;
     try {
@@ -126,11 +130,11 @@ final class SourceFile {
   }
 
   /** The (first) file. */
-  FileStatus status() {
+  public FileStatus status() {
     return pieces.get(0).status;
   }
 
-  Path path() {
+  public Path path() {
     return status().getPath();
   }
 
@@ -140,7 +144,7 @@ final class SourceFile {
   }
 
   /** The layout the (first) file carries, or null for a plain file. */
-  RestructuredLayout layout() {
+  public RestructuredLayout layout() {
     return pieces.get(0).layout;
   }
 
@@ -179,11 +183,11 @@ final class SourceFile {
   }
 
   /** Reads of the original's bytes. Not thread-safe. */
-  Reader open() throws IOException {
+  public Reader open() throws IOException {
     return new Reader();
   }
 
-  final class Reader implements Closeable {
+  public final class Reader implements Closeable {
     // the pieces' files open now, the least recently read dropped past OPEN_STREAMS
     private final Map<Integer, Open> open = new LinkedHashMap<Integer, Open>(16, 0.75f, true) {
       @Override
