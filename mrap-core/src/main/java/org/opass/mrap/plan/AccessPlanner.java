@@ -62,11 +62,6 @@ public final class AccessPlanner {
     this.stored = AccessSettings.readAsStored(conf);
   }
 
-  /** The read's pattern, checked. */
-  public PatternConfig pattern() {
-    return pc;
-  }
-
   /**
    * The tasks of the pattern over {@code listed} (empty files skipped), file by file.
    *
@@ -98,7 +93,7 @@ public final class AccessPlanner {
       throw new InvalidSettingsException("every input file is empty, so none holds the "
           + "pattern's regions: " + listOf(empty));
     }
-    List<RegionTask> splits = new ArrayList<>();
+    List<RegionTask> out = new ArrayList<>();
     for (RestructuredFiles.Inspected file : files) {
       if (file.layout() != null && stored) {
         if (!(pc.tiles() != null ? file.layout().packs(pc.tiles())
@@ -106,28 +101,28 @@ public final class AccessPlanner {
           throw new InvalidSettingsException(RestructuredFiles.otherRegionsRefusal(
               file.status().getPath(), file.layout(), pc.toString(), RESTRUCTURED));
         }
-        packed(file, splits);
+        packed(file, out);
       } else if (file.layout() != null) {
         RestructuredLayout layout = file.layout();
         TaskPartition tasks = partition(pc, splitBytes, chunkStarts(layout));
         for (int t = 0; t < tasks.tasks(); t++) {
-          splits.add(RegionTask.throughIndex(file, tasks.task(t), tasks.logicalStart(t)));
+          out.add(RegionTask.throughIndex(file, tasks.task(t), tasks.logicalStart(t)));
         }
       } else {
         FileBlocks blocks = new FileBlocks(file.status(), conf);
         if (independent) {
-          virtual(pc.pattern(), file.status(), blocks, splitBytes, splits);
+          virtual(pc.pattern(), file.status(), blocks, splitBytes, out);
         } else {
           TaskPartition tasks = partition(pc, splitBytes, blocks.starts());
           for (int t = 0; t < tasks.tasks(); t++) {
             AccessPattern part = tasks.task(t);
-            splits.add(new RegionTask(file.status().getPath(), file.status().getLen(), part,
+            out.add(new RegionTask(file.status().getPath(), file.status().getLen(), part,
                 tasks.logicalStart(t), file.status().getBlockSize(), blocks.ranked(part)));
           }
         }
       }
     }
-    return splits;
+    return out;
   }
 
   /**

@@ -25,7 +25,7 @@ import org.opass.mrap.read.RestructuredFiles;
  * <p>It records the file as it was when the read was planned (its length, and its layout's
  * CRC or that it was plain), and the reader refuses a file that is no longer that one.
  */
-public final class RegionTask implements ReadTask {
+public final class RegionTask extends ReadTask {
   /** How the task's file holds its regions. */
   public enum Layout {
     /** At their own offsets (a plain file). */
@@ -47,7 +47,6 @@ public final class RegionTask implements ReadTask {
   private long blockSize;
   private List<AccessPattern> parts = new ArrayList<>();
   private long[] logicalStarts = new long[0];
-  private String[] hosts = new String[0];
 
   /** For Hadoop's deserialization. */
   public RegionTask() {
@@ -63,6 +62,7 @@ public final class RegionTask implements ReadTask {
   /** A task of a plain file of {@code fileLength} bytes. */
   public RegionTask(Path path, long fileLength, List<AccessPattern> parts,
       long[] logicalStarts, long blockSize, String[] hosts) {
+    super(hosts);
     if (parts.isEmpty() || parts.size() != logicalStarts.length) {
       throw new IllegalArgumentException(parts.size() + " parts and " + logicalStarts.length
           + " logical starts");
@@ -72,7 +72,6 @@ public final class RegionTask implements ReadTask {
     this.parts = new ArrayList<>(parts);
     this.logicalStarts = logicalStarts.clone();
     this.blockSize = blockSize;
-    this.hosts = hosts.clone();
   }
 
   /**
@@ -183,11 +182,6 @@ public final class RegionTask implements ReadTask {
   }
 
   @Override
-  public String[] hosts() {
-    return hosts.clone();
-  }
-
-  @Override
   public void write(DataOutput out) throws IOException {
     Text.writeString(out, path.toString());
     out.writeByte(layout.ordinal());
@@ -227,7 +221,7 @@ public final class RegionTask implements ReadTask {
       logicalStarts[k] = in.readLong();
       parts.add(PatternCodec.read(in));
     }
-    hosts = new String[0]; // locations matter for scheduling only, as for FileSplit
+    forgetHosts();
   }
 
   @Override

@@ -189,28 +189,28 @@ public final class VariablePlanner {
     // holds the data to have one: few small files make a task each, many share tasks
     long target = splitBytes > 0 ? splitBytes
         : Math.max(1, Math.min(blockSize, (total + hosts.size() - 1) / Math.max(1, hosts.size())));
-    List<VariableTask> splits = new ArrayList<>();
+    List<VariableTask> out = new ArrayList<>();
     for (SplitLocality.Group g : SplitLocality.virtualSplits(pieces, target)) {
       List<VariableTask.Part> mine = new ArrayList<>();
       for (int i : g.chunks()) {
         mine.add(parts.get(i));
       }
-      splits.add(new VariableTask(mine, g.host() == null ? new String[0]
+      out.add(new VariableTask(mine, g.host() == null ? new String[0]
           : new String[] {g.host()}));
     }
     for (VariableTask.Part f : fillOnly) { // a task each: they read nothing, anywhere
-      splits.add(new VariableTask(List.of(f), new String[0]));
+      out.add(new VariableTask(List.of(f), new String[0]));
     }
-    return splits;
+    return out;
   }
 
   /**
-   * A split a tile of each file, on the hosts of the block it starts in: in place, packed by a
+   * A task a tile of each file, on the hosts of the block it starts in: in place, packed by a
    * copy restructured for these tiles (one read), or through another layout when asked.
    */
   private List<VariableTask> tileTasks(List<List<FilePlan>> byFile, boolean stored)
       throws IOException {
-    List<VariableTask> splits = new ArrayList<>();
+    List<VariableTask> out = new ArrayList<>();
     for (List<FilePlan> one : byFile) {
       FilePlan fp = one.get(0);
       FileBlocks blocks = new FileBlocks(fp.status(), conf);
@@ -246,13 +246,13 @@ public final class VariablePlanner {
           regions = new RegionTask(fp.status().getPath(), fp.status().getLen(), tile, key,
               fp.status().getBlockSize(), hosts);
         }
-        splits.add(new VariableTask(List.of(new VariableTask.Part(regions,
+        out.add(new VariableTask(List.of(new VariableTask.Part(regions,
             fp.status().getModificationTime(), List.of(new VariableTask.Member(fp.name(), 0,
             fp.plan().variable(), VariableTiles.slab(fp.tiles(), t),
             UnwrittenChunks.none(fp.plan().variable().rank()))))), hosts));
       }
     }
-    return splits;
+    return out;
   }
 
   /**

@@ -24,7 +24,7 @@ import org.opass.mrap.science.VariableCodec;
  * the header it was planned from must still be the file's when the task reads it (another file of
  * the same length put in its place would otherwise be read through the old header).
  */
-public final class VariableTask implements ReadTask {
+public final class VariableTask extends ReadTask {
   /**
    * A file whose variable a part reads: the file itself, or a member of a container packed by
    * {@code mrap-copy -pack} (its original the members end to end), with the variable as its
@@ -161,15 +161,14 @@ public final class VariableTask implements ReadTask {
   }
 
   private List<Part> parts = new ArrayList<>();
-  private String[] hosts = new String[0];
 
   /** For deserialization ({@link #readFields}). */
   public VariableTask() {
   }
 
   VariableTask(List<Part> parts, String[] hosts) {
+    super(hosts);
     this.parts = new ArrayList<>(parts);
-    this.hosts = hosts.clone();
   }
 
   public List<Part> parts() {
@@ -183,11 +182,6 @@ public final class VariableTask implements ReadTask {
       n += p.regions == null ? 0 : p.regions.length();
     }
     return n;
-  }
-
-  @Override
-  public String[] hosts() {
-    return hosts.clone();
   }
 
   @Override
@@ -213,7 +207,7 @@ public final class VariableTask implements ReadTask {
 
   @Override
   public void readFields(DataInput in) throws IOException {
-    hosts = new String[0]; // locations matter for scheduling only, as for FileSplit
+    forgetHosts();
     int n = WritableUtils.readVInt(in);
     parts = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
@@ -247,6 +241,6 @@ public final class VariableTask implements ReadTask {
       b.append(b.length() == 0 ? "" : ", ").append(p.path().getName()).append(' ')
           .append(p.regions == null ? "fill values" : p.regions.regionCount() + " regions");
     }
-    return b + " on " + java.util.Arrays.toString(hosts);
+    return b + " on " + java.util.Arrays.toString(hosts());
   }
 }

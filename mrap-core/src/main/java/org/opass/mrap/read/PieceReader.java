@@ -1,6 +1,5 @@
 package org.opass.mrap.read;
 
-import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -22,7 +21,7 @@ import org.opass.mrap.science.Variable;
  * strided variable as it is, a chunk decoded and cut to the slab; then each part's chunks never
  * written, as pieces of the fill value ({@link MrapCounter#FILL_ELEMENTS} counts them).
  */
-public final class PieceReader implements Closeable {
+public final class PieceReader implements TaskReader {
   private final Configuration conf;
   private final VariableTask split;
   private final ReadCounters counters;
@@ -39,7 +38,7 @@ public final class PieceReader implements Closeable {
     this.counters = counters;
   }
 
-  /** Reads the next piece; false when the task has no more. */
+  @Override
   public boolean next() throws IOException {
     while (pending.isEmpty()) {
       if (regions != null && regions.next()) {
@@ -141,7 +140,7 @@ public final class PieceReader implements Closeable {
     return value;
   }
 
-  /** The share of the task's parts read, 0 to 1. */
+  @Override
   public float progress() {
     int n = split == null ? 0 : split.parts().size();
     if (n == 0) {

@@ -1,6 +1,5 @@
 package org.opass.mrap.read;
 
-import java.io.Closeable;
 import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -9,7 +8,6 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.BytesWritable;
 import org.opass.mrap.layout.RestructuredLayout;
 import org.opass.mrap.layout.TaskPlacer;
-import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.RegionCursor;
 import org.opass.mrap.plan.AccessSettings;
 import org.opass.mrap.plan.InvalidSettingsException;
@@ -31,7 +29,7 @@ import org.opass.mrap.plan.RegionTask;
  * for a packed task a long per chunk of the task; never a thing per region. Before the first
  * byte it checks that the file is still the one the task was planned from.
  */
-public final class RegionReader implements Closeable {
+public final class RegionReader implements TaskReader {
   /** Records looked ahead to plan a joined read. */
   private static final int QUEUE = 1024;
   /** Most bytes read at once when regions are joined. */
@@ -69,15 +67,44 @@ public final class RegionReader implements Closeable {
   private long windowStart;
   private long windowEnd;
 
-  /** Where the split's regions are in the file, in the order to read them. */
-  private interface Source {
-    boolean next() throws IOException;
+  /** Where the task's regions are in the file, in the order to read them, and their keys. */
+  private abstract static class Source {
+    RegionCursor cursor;
+    private long nextKey;
+    private long key;
 
-    long offset();
+    Source(RegionCursor cursor, long firstKey) {
+      this.cursor = cursor;
+      this.nextKey = firstKey;
+    }
 
-    long length();
+    /** Moves {@link #cursor} to the next region; false past the last. */
+    abstract boolean advance() throws IOException;
 
-    long key();
+    /** Where the current region lies in the file. */
+    abstract long offset();
+
+    /** Counts keys from {@code k} again: a part's logical start. */
+    final void keysFrom(long k) {
+      nextKey = k;
+    }
+
+    final boolean next() throws IOException {
+      if (!advance()) {
+        return false;
+      }
+      key = nextKey;
+      nextKey += cursor.length();
+      return true;
+    }
+
+    final long length() {
+      return cursor.length();
+    }
+
+    final long key() {
+      return key;
+    }
   }
 
   /**
@@ -122,56 +149,37 @@ public final class RegionReader implements Closeable {
 
   /** The parts' regions at their own offsets, keys counting up from each part's start. */
   private static Source inOrder(RegionTask split) {
-    return new Source() {
+    return new Source(split.parts().get(0).cursor(), split.logicalStart(0)) {
       private int part;
-      private RegionCursor cursor = split.parts().get(0).cursor();
-      private long nextKey = split.logicalStart(0);
-      private long key;
 
       @Override
-      public boolean next() {
+      boolean advance() {
         while (!cursor.next()) {
           if (part + 1 == split.parts().size()) {
             return false;
           }
           part++;
           cursor = split.parts().get(part).cursor();
-          nextKey = split.logicalStart(part);
+          keysFrom(split.logicalStart(part));
         }
-        key = nextKey;
-        nextKey += cursor.length();
         return true;
       }
 
       @Override
-      public long offset() {
+      long offset() {
         return cursor.offset();
-      }
-
-      @Override
-      public long length() {
-        return cursor.length();
-      }
-
-      @Override
-      public long key() {
-        return key;
       }
     };
   }
 
   /** A packed task's regions in their own order, each where the task's first fit put it. */
   private static Source packed(RegionTask split) {
-    AccessPattern task = split.parts().get(0);
     TaskPlacer placer = split.placer();
-    return new Source() {
-      private final RegionCursor cursor = task.cursor();
-      private long nextKey = split.logicalStart(0);
-      private long key;
+    return new Source(split.parts().get(0).cursor(), split.logicalStart(0)) {
       private long at;
 
       @Override
-      public boolean next() throws IOException {
+      boolean advance() throws IOException {
         if (!cursor.next()) {
           return false;
         }
@@ -180,24 +188,12 @@ public final class RegionReader implements Closeable {
           throw new IOException(split.path() + ": the split's regions do not fit its "
               + split.chunks() + " chunks; the split does not belong to this file's layout");
         }
-        key = nextKey;
-        nextKey += cursor.length();
         return true;
       }
 
       @Override
-      public long offset() {
+      long offset() {
         return at;
-      }
-
-      @Override
-      public long length() {
-        return cursor.length();
-      }
-
-      @Override
-      public long key() {
-        return key;
       }
     };
   }
@@ -233,7 +229,7 @@ public final class RegionReader implements Closeable {
     return size >= k;
   }
 
-  /** Reads the next record; false when the task has no more. */
+  @Override
   public boolean next() throws IOException {
     if (!queued(1)) {
       return false;
@@ -348,7 +344,7 @@ public final class RegionReader implements Closeable {
     return value;
   }
 
-  /** The share of the task's regions read, 0 to 1. */
+  @Override
   public float progress() {
     return regionCount == 0 ? 1f : (float) done / regionCount;
   }

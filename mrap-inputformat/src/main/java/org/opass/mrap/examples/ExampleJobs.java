@@ -7,6 +7,7 @@ import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.opass.cli.Subcommands;
+import org.opass.mrap.plan.InvalidSettingsException;
 
 /**
  * The entry point of the {@code mrap-inputformat} jar: {@code hadoop jar
@@ -21,7 +22,8 @@ public final class ExampleJobs {
    * The usage on standard output for {@code -h}/{@code --help} (0), on standard error when the
    * arguments are not {@code count} (or at least {@code -count}) paths (2); -1 to go on.
    */
-  static int usage(String[] args, int count, String name, String what, String usage) {
+  static int usage(String[] args, int count, String name, String what, String synopsis) {
+    String usage = "usage: hadoop jar mrap-inputformat-*.jar " + synopsis;
     if (args.length == 1 && (args[0].equals("-h") || args[0].equals("--help"))) {
       System.out.println(usage);
       return 0;
@@ -31,6 +33,30 @@ public final class ExampleJobs {
       return 2;
     }
     return -1;
+  }
+
+  /** A check of a job's settings that needs no input: a refusal names the key. */
+  interface SettingsCheck {
+    void run() throws IOException;
+  }
+
+  /**
+   * As {@link #usage}, then the settings {@code check}ed before any job: a refusal is said on
+   * standard error, a usage error (2).
+   */
+  static int usage(String[] args, int count, String name, String what, String synopsis,
+      SettingsCheck check) throws IOException {
+    int rc = usage(args, count, name, what, synopsis);
+    if (rc >= 0) {
+      return rc;
+    }
+    try {
+      check.run();
+      return -1;
+    } catch (InvalidSettingsException e) {
+      System.err.println(name + ": " + e.getMessage());
+      return 2;
+    }
   }
 
   /**

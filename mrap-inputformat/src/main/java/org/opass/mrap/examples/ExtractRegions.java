@@ -1,6 +1,5 @@
 package org.opass.mrap.examples;
 
-import java.io.PrintStream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.io.BytesWritable;
@@ -10,7 +9,6 @@ import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
 import org.apache.hadoop.util.Tool;
 import org.opass.mrap.mapreduce.AccessInputFormat;
-import org.opass.mrap.plan.InvalidSettingsException;
 import org.opass.mrap.plan.MrapConf;
 
 /**
@@ -28,20 +26,20 @@ import org.opass.mrap.plan.MrapConf;
  */
 public class ExtractRegions extends Configured implements Tool {
   static final String NAME = "ExtractRegions";
+  /** Its command line and what it does, after {@code hadoop jar mrap-inputformat-*.jar}. */
+  static final String USAGE = "extract [generic options] INPUT... OUTPUT\n"
+      + "  reads the regions the job's access pattern names (-conf pattern.xml, or -D "
+      + "strided.region_size=... etc.)\n  into SequenceFiles of (logical offset, bytes) "
+      + "under OUTPUT";
 
   @Override
   public int run(String[] args) throws Exception {
-    PrintStream err = System.err;
-    int rc = ExampleJobs.usage(args, -2, NAME, "name at least one input and the output", usage());
+    Configuration conf = getConf();
+    // a bad setting is a usage error, found before any job
+    int rc = ExampleJobs.usage(args, -2, NAME, "name at least one input and the output", USAGE,
+        () -> MrapConf.pattern(conf));
     if (rc >= 0) {
       return rc;
-    }
-    Configuration conf = getConf();
-    try {
-      MrapConf.pattern(conf); // a bad pattern is a usage error, before any job
-    } catch (InvalidSettingsException e) {
-      err.println(NAME + ": " + e.getMessage());
-      return 2;
     }
     Job job = Job.getInstance(conf, NAME);
     job.setJarByClass(ExtractRegions.class);
@@ -53,12 +51,4 @@ public class ExtractRegions extends Configured implements Tool {
     job.setOutputFormatClass(SequenceFileOutputFormat.class);
     return ExampleJobs.runOverInto(job, args, NAME);
   }
-
-  static String usage() {
-    return "usage: hadoop jar mrap-inputformat-*.jar extract [generic options] INPUT... OUTPUT\n"
-        + "  reads the regions the job's access pattern names (-conf pattern.xml, or -D "
-        + "strided.region_size=... etc.)\n  into SequenceFiles of (logical offset, bytes) "
-        + "under OUTPUT";
-  }
-
 }

@@ -31,6 +31,11 @@ import org.opass.mrap.read.SideKey;
  */
 public class JoinOnKey extends Configured implements Tool {
   static final String NAME = "JoinOnKey";
+  /** Its command line and what it does, after {@code hadoop jar mrap-inputformat-*.jar}. */
+  static final String USAGE = "join [generic options] A B OUTPUT\n"
+      + "  joins the lines of A and B on the key before the "
+      + "first tab, in one map-only phase (" + SequenceMatchingInputFormat.MODE
+      + ": one-to-all, all-pairs, one-to-one)";
 
   /** Holds the task's B lines by key, then matches its A lines against them. */
   public static class JoinMapper extends Mapper<SideKey, Writable, Text, Text> {
@@ -65,7 +70,7 @@ public class JoinOnKey extends Configured implements Tool {
 
   @Override
   public int run(String[] args) throws Exception {
-    int rc = ExampleJobs.usage(args, 3, NAME, "give A, B and OUTPUT", usage());
+    int rc = ExampleJobs.usage(args, 3, NAME, "give A, B and OUTPUT", USAGE);
     if (rc >= 0) {
       return rc;
     }
@@ -81,12 +86,4 @@ public class JoinOnKey extends Configured implements Tool {
     job.setOutputFormatClass(TextOutputFormat.class);
     return ExampleJobs.runInto(job, new Path(args[2]), NAME);
   }
-
-  static String usage() {
-    return "usage: hadoop jar mrap-inputformat-*.jar join [generic options] A B OUTPUT\n"
-        + "  joins the lines of A and B on the key before the "
-        + "first tab, in one map-only phase (" + SequenceMatchingInputFormat.MODE
-        + ": one-to-all, all-pairs, one-to-one)";
-  }
-
 }

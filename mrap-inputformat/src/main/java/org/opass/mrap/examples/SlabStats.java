@@ -3,7 +3,6 @@ package org.opass.mrap.examples;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
@@ -15,7 +14,6 @@ import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.Reducer;
 import org.apache.hadoop.util.Tool;
 import org.opass.mrap.mapreduce.VariableInputFormat;
-import org.opass.mrap.plan.InvalidSettingsException;
 import org.opass.mrap.plan.VariableSettings;
 import org.opass.mrap.science.ArrayIndex;
 import org.opass.mrap.science.ArrayPiece;
@@ -34,6 +32,11 @@ import org.opass.mrap.science.ArrayPiece;
  */
 public class SlabStats extends Configured implements Tool {
   static final String NAME = "SlabStats";
+  /** Its command line and what it does, after {@code hadoop jar mrap-inputformat-*.jar}. */
+  static final String USAGE = "slab-stats [generic options] INPUT... OUTPUT\n"
+      + "  per file and first index: count, mean, min and max of a variable's slab\n"
+      + "  -D mrap.pattern.kind=netcdf|hdf5  -D mrap.science.variable=NAME  "
+      + "[-D mrap.science.slab='0:10, :, 5:9']";
 
   /** Count, sum, min and max of some elements. */
   public static final class Stats implements Writable {
@@ -117,17 +120,12 @@ public class SlabStats extends Configured implements Tool {
 
   @Override
   public int run(String[] args) throws Exception {
-    PrintStream err = System.err;
-    int rc = ExampleJobs.usage(args, -2, NAME, "name at least one input and the output", usage());
+    Configuration conf = getConf();
+    // a bad setting is a usage error, found before any job
+    int rc = ExampleJobs.usage(args, -2, NAME, "name at least one input and the output", USAGE,
+        () -> VariableSettings.check(conf));
     if (rc >= 0) {
       return rc;
-    }
-    Configuration conf = getConf();
-    try {
-      VariableSettings.check(conf);
-    } catch (InvalidSettingsException e) {
-      err.println(NAME + ": " + e.getMessage());
-      return 2;
     }
     Job job = Job.getInstance(conf, NAME);
     job.setJarByClass(SlabStats.class);
@@ -140,12 +138,5 @@ public class SlabStats extends Configured implements Tool {
     job.setOutputKeyClass(Text.class);
     job.setOutputValueClass(Text.class);
     return ExampleJobs.runOverInto(job, args, NAME);
-  }
-
-  static String usage() {
-    return "usage: hadoop jar mrap-inputformat-*.jar slab-stats [generic options] INPUT... OUTPUT\n"
-        + "  per file and first index: count, mean, min and max of a variable's slab\n"
-        + "  -D mrap.pattern.kind=netcdf|hdf5  -D mrap.science.variable=NAME  "
-        + "[-D mrap.science.slab='0:10, :, 5:9']";
   }
 }

@@ -6,7 +6,6 @@ import org.apache.hadoop.classification.InterfaceStability;
 import org.apache.hadoop.io.BytesWritable;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.mapreduce.InputSplit;
-import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.opass.mrap.read.RegionReader;
 
@@ -16,8 +15,8 @@ import org.opass.mrap.read.RegionReader;
  */
 @InterfaceAudience.Private
 @InterfaceStability.Unstable
-public class AccessRecordReader extends RecordReader<LongWritable, BytesWritable> {
-  private RegionReader reader;
+public class AccessRecordReader
+    extends TaskRecordReader<LongWritable, BytesWritable, RegionReader> {
   private final LongWritable key = new LongWritable();
 
   @Override
@@ -27,33 +26,13 @@ public class AccessRecordReader extends RecordReader<LongWritable, BytesWritable
   }
 
   @Override
-  public boolean nextKeyValue() throws IOException {
-    if (!reader.next()) {
-      return false;
-    }
-    key.set(reader.key());
-    return true;
-  }
-
-  @Override
   public LongWritable getCurrentKey() {
+    key.set(reader.key());
     return key;
   }
 
   @Override
   public BytesWritable getCurrentValue() {
     return reader.value();
-  }
-
-  @Override
-  public float getProgress() {
-    return reader == null ? 0f : reader.progress();
-  }
-
-  @Override
-  public void close() throws IOException {
-    if (reader != null) {
-      reader.close();
-    }
   }
 }

@@ -65,12 +65,11 @@ import org.opass.mrap.science.VariableTiles;
 @InterfaceAudience.Public
 @InterfaceStability.Evolving
 public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece> {
+  // the keys of the table above, as VariableSettings names them
   public static final String KIND = VariableSettings.KIND;
   public static final String VARIABLE = VariableSettings.VARIABLE;
   public static final String SLAB = VariableSettings.SLAB;
-  /** Per dimension a tile extent or {@code *}: a task a tile instead of a slab. */
   public static final String TILE = VariableSettings.TILE;
-  /** Every setting under {@code mrap.science.}. */
   public static final List<String> KEYS = VariableSettings.KEYS;
 
   public static void setVariable(Job job, ScienceFiles.Kind kind, String variable, String slab) {

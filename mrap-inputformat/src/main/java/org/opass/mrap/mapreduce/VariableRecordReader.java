@@ -1,10 +1,8 @@
 package org.opass.mrap.mapreduce;
 
-import java.io.IOException;
 import org.apache.hadoop.classification.InterfaceAudience;
 import org.apache.hadoop.classification.InterfaceStability;
 import org.apache.hadoop.mapreduce.InputSplit;
-import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.opass.mrap.read.PieceReader;
 import org.opass.mrap.science.ArrayIndex;
@@ -16,18 +14,11 @@ import org.opass.mrap.science.ArrayPiece;
  */
 @InterfaceAudience.Private
 @InterfaceStability.Unstable
-public class VariableRecordReader extends RecordReader<ArrayIndex, ArrayPiece> {
-  private PieceReader reader;
-
+public class VariableRecordReader extends TaskRecordReader<ArrayIndex, ArrayPiece, PieceReader> {
   @Override
   public void initialize(InputSplit split, TaskAttemptContext ctx) {
     reader = new PieceReader(ctx.getConfiguration(), ((VariableSplit) split).task(),
         new ContextCounters(ctx));
-  }
-
-  @Override
-  public boolean nextKeyValue() throws IOException {
-    return reader.next();
   }
 
   @Override
@@ -38,17 +29,5 @@ public class VariableRecordReader extends RecordReader<ArrayIndex, ArrayPiece> {
   @Override
   public ArrayPiece getCurrentValue() {
     return reader.value();
-  }
-
-  @Override
-  public float getProgress() {
-    return reader == null ? 0f : reader.progress();
-  }
-
-  @Override
-  public void close() throws IOException {
-    if (reader != null) {
-      reader.close();
-    }
   }
 }

@@ -23,6 +23,7 @@ import org.opass.mrap.plan.VariableTask;
 import org.opass.mrap.read.PieceReader;
 import org.opass.mrap.read.ReadCounters;
 import org.opass.mrap.read.RegionReader;
+import org.opass.mrap.read.TaskReader;
 import org.opass.mrap.science.ArrayIndex;
 import org.opass.mrap.science.ArrayPiece;
 
@@ -69,17 +70,30 @@ final class MrapReaders implements PartitionReaderFactory {
     }
   }
 
-  /** The pieces of a variable's task, read and decoded. */
-  private final class Pieces implements PartitionReader<InternalRow> {
-    private final PieceReader reader;
+  /** Rows from one of mrap-core's task readers (Spark keeps no MRAP counters). */
+  private abstract static class TaskRows<R extends TaskReader>
+      implements PartitionReader<InternalRow> {
+    final R reader;
 
-    Pieces(VariableTask task, Configuration c) {
-      reader = new PieceReader(c, task, ReadCounters.NONE);
+    TaskRows(R reader) {
+      this.reader = reader;
     }
 
     @Override
     public boolean next() throws IOException {
       return reader.next();
+    }
+
+    @Override
+    public void close() throws IOException {
+      reader.close();
+    }
+  }
+
+  /** The pieces of a variable's task, read and decoded. */
+  private final class Pieces extends TaskRows<PieceReader> {
+    Pieces(VariableTask task, Configuration c) {
+      super(new PieceReader(c, task, ReadCounters.NONE));
     }
 
     @Override
@@ -104,11 +118,6 @@ final class MrapReaders implements PartitionReaderFactory {
       }
       return new GenericInternalRow(v);
     }
-
-    @Override
-    public void close() throws IOException {
-      reader.close();
-    }
   }
 
   /** A row of the asked columns. */
@@ -130,18 +139,12 @@ final class MrapReaders implements PartitionReaderFactory {
   }
 
   /** The records of a task, read. */
-  private final class Records implements PartitionReader<InternalRow> {
-    private final RegionReader reader;
+  private final class Records extends TaskRows<RegionReader> {
     private final UTF8String file;
 
     Records(RegionTask task, Configuration c) throws IOException {
+      super(new RegionReader(c, task, ReadCounters.NONE));
       file = UTF8String.fromString(task.path().toString());
-      reader = new RegionReader(c, task, ReadCounters.NONE);
-    }
-
-    @Override
-    public boolean next() throws IOException {
-      return reader.next();
     }
 
     @Override
@@ -149,11 +152,6 @@ final class MrapReaders implements PartitionReaderFactory {
       BytesWritable b = reader.value();
       return row(columns, file, reader.key(),
           Arrays.copyOf(b.getBytes(), b.getLength()));
-    }
-
-    @Override
-    public void close() throws IOException {
-      reader.close();
     }
   }
 
