@@ -30,10 +30,19 @@ public final class Variable {
   private final Chunks chunks;
   private final List<FilterSpec> filters;
   private final byte[] fill;
+  private final List<String> dimensions;
+  private final Attributes attributes;
 
   private Variable(String file, String name, long[] shape, long[] extent, ElementType type,
       ByteOrder order, long base, long[] byteStrides, int[] chunkShape, Chunks chunks,
       List<FilterSpec> filters, byte[] fill) {
+    this(file, name, shape, extent, type, order, base, byteStrides, chunkShape, chunks, filters,
+        fill, unnamed(shape.length), Attributes.none());
+  }
+
+  private Variable(String file, String name, long[] shape, long[] extent, ElementType type,
+      ByteOrder order, long base, long[] byteStrides, int[] chunkShape, Chunks chunks,
+      List<FilterSpec> filters, byte[] fill, List<String> dimensions, Attributes attributes) {
     this.file = file;
     this.name = name;
     this.shape = shape;
@@ -46,6 +55,12 @@ public final class Variable {
     this.chunks = chunks;
     this.filters = filters;
     this.fill = fill;
+    this.dimensions = dimensions;
+    this.attributes = attributes;
+  }
+
+  private static List<String> unnamed(int rank) {
+    return java.util.Collections.nCopies(rank, "");
   }
 
   /** A variable whose element {@code i} lies at {@code base + sum(i[d] * byteStrides[d])}. */
@@ -94,7 +109,31 @@ public final class Variable {
 
   /** This chunked variable with other chunks stored (a task's share of them). */
   public Variable withChunks(Chunks c) {
-    return chunked(file, name, shape, extent, type, order, chunkShape, c, filters, fill);
+    return chunked(file, name, shape, extent, type, order, chunkShape, c, filters, fill)
+        .withMetadata(dimensions, attributes);
+  }
+
+  /**
+   * This variable with its dimensions' names ("" where a dimension has none, as an HDF5
+   * dataset without dimension scales) and its {@link Attributes}.
+   */
+  public Variable withMetadata(List<String> dimensions, Attributes attributes) {
+    if (dimensions.size() != shape.length) {
+      throw new IllegalArgumentException(dimensions.size() + " dimension names for " + name
+          + Arrays.toString(shape));
+    }
+    return new Variable(file, name, shape, extent, type, order, base, byteStrides, chunkShape,
+        chunks, filters, fill, List.copyOf(dimensions), attributes);
+  }
+
+  /** Each dimension's name, "" where it has none. */
+  public List<String> dimensions() {
+    return dimensions;
+  }
+
+  /** The attributes CF decoding and coordinates use ({@link Attributes#KEPT}). */
+  public Attributes attributes() {
+    return attributes;
   }
 
   /** A row-major array from {@code base}. */
