@@ -14,18 +14,17 @@ import java.util.List;
  * {@code Section} form, {@code start:stop[:stride]} (stop exclusive; either end may be left
  * out, {@code :} is the whole dimension), or a single index {@code i} (the dimension is kept,
  * with one element), or HDF5's {@code start/stride/count/block}. Negative indices are not read.
+ * Items joined by {@code +} in one dimension select their union ({@code 0:4+140:144}: both ends
+ * of an axis), ascending and disjoint, as a selection by coordinate values may give
+ * ({@link #ofRanges}).
  */
 public final class Slab {
-  private final long[] start;
-  private final long[] stride;
-  private final long[] count;
-  private final long[] block;
+  // per dimension, its hyperslabs {start, stride, count, block}: one, or several ascending and
+  // disjoint where the slab is a union along that dimension
+  private final long[][][] parts;
 
-  private Slab(long[] start, long[] stride, long[] count, long[] block) {
-    this.start = start;
-    this.stride = stride;
-    this.count = count;
-    this.block = block;
+  private Slab(long[][][] parts) {
+    this.parts = parts;
   }
 
   /** Every element of an array of {@code shape}. */
@@ -44,32 +43,88 @@ public final class Slab {
       throw new IllegalArgumentException("the array has " + n + " dimension" + (n == 1 ? "" : "s")
           + ", the slab gives " + start.length);
     }
+    long[][][] parts = new long[n][][];
     for (int d = 0; d < n; d++) {
-      if (start[d] < 0 || start[d] >= shape[d]) {
-        throw new IllegalArgumentException("dimension " + d + ": start " + start[d]
-            + " is outside [0, " + shape[d] + ")");
+      parts[d] = new long[][] {part(shape, d, start[d], stride[d], count[d], block[d])};
+    }
+    return new Slab(parts);
+  }
+
+  /**
+   * The union, per dimension, of the ranges {@code [first, last]} given (ascending, disjoint,
+   * at least one per dimension): what a selection by coordinate values gives, e.g. the two ends
+   * of a longitude axis.
+   *
+   * @throws IllegalArgumentException naming the dimension and range at fault
+   */
+  public static Slab ofRanges(long[] shape, List<List<long[]>> ranges) {
+    int n = shape.length;
+    if (ranges.size() != n) {
+      throw new IllegalArgumentException("the array has " + n + " dimension" + (n == 1 ? "" : "s")
+          + ", the selection gives " + ranges.size());
+    }
+    long[][][] parts = new long[n][][];
+    for (int d = 0; d < n; d++) {
+      List<long[]> r = ranges.get(d);
+      if (r.isEmpty()) {
+        throw new IllegalArgumentException("dimension " + d + ": no index selected");
       }
-      if (count[d] < 1 || block[d] < 1 || stride[d] < 1) {
-        throw new IllegalArgumentException("dimension " + d + ": count, block and stride must "
-            + "be >= 1, got " + count[d] + ", " + block[d] + " and " + stride[d]);
+      parts[d] = new long[r.size()][];
+      for (int k = 0; k < r.size(); k++) {
+        long first = r.get(k)[0];
+        long last = r.get(k)[1];
+        if (last < first) {
+          throw new IllegalArgumentException("dimension " + d + ": the range [" + first + ", "
+              + last + "] is empty");
+        }
+        parts[d][k] = part(shape, d, first, 1, last - first + 1, 1);
       }
-      if (count[d] > 1 && stride[d] < block[d]) {
-        throw new IllegalArgumentException("dimension " + d + ": stride " + stride[d]
-            + " is less than the block " + block[d] + ": blocks would overlap");
-      }
-      long last;
-      try {
-        last = Math.addExact(Math.addExact(start[d], Math.multiplyExact(count[d] - 1, stride[d])),
-            block[d] - 1);
-      } catch (ArithmeticException e) {
-        last = Long.MAX_VALUE;
-      }
-      if (last >= shape[d]) {
-        throw new IllegalArgumentException("dimension " + d + ": the slab reaches index " + last
-            + ", past the dimension's " + shape[d] + " elements");
+      ascending(parts[d], d);
+    }
+    return new Slab(parts);
+  }
+
+  private static void ascending(long[][] dim, int d) {
+    for (int k = 1; k < dim.length; k++) {
+      long prevLast = last(dim[k - 1]);
+      if (dim[k][0] <= prevLast) {
+        throw new IllegalArgumentException("dimension " + d + ": the parts of a union must be "
+            + "ascending and disjoint, but index " + dim[k][0] + " is not after " + prevLast);
       }
     }
-    return new Slab(start.clone(), stride.clone(), count.clone(), block.clone());
+  }
+
+  private static long[] part(long[] shape, int d, long start, long stride, long count,
+      long block) {
+    if (start < 0 || start >= shape[d]) {
+      throw new IllegalArgumentException("dimension " + d + ": start " + start
+          + " is outside [0, " + shape[d] + ")");
+    }
+    if (count < 1 || block < 1 || stride < 1) {
+      throw new IllegalArgumentException("dimension " + d + ": count, block and stride must "
+          + "be >= 1, got " + count + ", " + block + " and " + stride);
+    }
+    if (count > 1 && stride < block) {
+      throw new IllegalArgumentException("dimension " + d + ": stride " + stride
+          + " is less than the block " + block + ": blocks would overlap");
+    }
+    long[] p = {start, stride, count, block};
+    long last;
+    try {
+      last = Math.addExact(Math.addExact(start, Math.multiplyExact(count - 1, stride)),
+          block - 1);
+    } catch (ArithmeticException e) {
+      last = Long.MAX_VALUE;
+    }
+    if (last >= shape[d]) {
+      throw new IllegalArgumentException("dimension " + d + ": the slab reaches index " + last
+          + ", past the dimension's " + shape[d] + " elements");
+    }
+    return p;
+  }
+
+  private static long last(long[] p) {
+    return p[0] + (p[2] - 1) * p[1] + p[3] - 1;
   }
 
   /**
@@ -89,54 +144,52 @@ public final class Slab {
           + " dimension" + (items.length == 1 ? "" : "s") + "; the variable has " + n
           + " (shape " + Arrays.toString(shape) + ")");
     }
-    long[] start = new long[n];
-    long[] stride = new long[n];
-    long[] count = new long[n];
-    long[] block = new long[n];
+    long[][][] parts = new long[n][][];
     for (int d = 0; d < n; d++) {
       String item = items[d].trim();
       try {
-        if (item.contains("/")) {
-          String[] f = item.split("/", -1);
-          if (f.length != 4) {
-            throw new IllegalArgumentException("HDF5's form is start/stride/count/block");
-          }
-          start[d] = number(f[0], 0);
-          stride[d] = number(f[1], 1);
-          count[d] = number(f[2], 1);
-          block[d] = number(f[3], 1);
-        } else if (item.contains(":")) {
-          String[] f = item.split(":", -1);
-          if (f.length > 3) {
-            throw new IllegalArgumentException("the form is start:stop[:stride]");
-          }
-          long a = f[0].trim().isEmpty() ? 0 : number(f[0], 0);
-          long b = f[1].trim().isEmpty() ? shape[d] : number(f[1], 0);
-          long s = f.length < 3 || f[2].trim().isEmpty() ? 1 : number(f[2], 1);
-          if (b > shape[d]) {
-            throw new IllegalArgumentException("stop " + b + " is past the dimension's "
-                + shape[d] + " elements");
-          }
-          if (b <= a) {
-            throw new IllegalArgumentException("selects nothing (stop " + b + " <= start " + a
-                + ")");
-          }
-          start[d] = a;
-          stride[d] = s;
-          count[d] = (b - a + s - 1) / s;
-          block[d] = 1;
-        } else {
-          start[d] = number(item, 0);
-          stride[d] = 1;
-          count[d] = 1;
-          block[d] = 1;
+        String[] union = item.split("\\+", -1);
+        parts[d] = new long[union.length][];
+        for (int k = 0; k < union.length; k++) {
+          parts[d][k] = parseItem(union[k].trim(), shape, d);
         }
+        ascending(parts[d], d);
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("dimension " + d + " ('" + item + "'): "
-            + e.getMessage());
+            + e.getMessage().replaceFirst("^dimension " + d + ": ", ""));
       }
     }
-    return of(shape, start, stride, count, block);
+    return new Slab(parts);
+  }
+
+  /** One hyperslab of dimension {@code d}, in any of the forms {@link Slab} reads. */
+  private static long[] parseItem(String item, long[] shape, int d) {
+    if (item.contains("/")) {
+      String[] f = item.split("/", -1);
+      if (f.length != 4) {
+        throw new IllegalArgumentException("HDF5's form is start/stride/count/block");
+      }
+      return part(shape, d, number(f[0], 0), number(f[1], 1), number(f[2], 1), number(f[3], 1));
+    }
+    if (item.contains(":")) {
+      String[] f = item.split(":", -1);
+      if (f.length > 3) {
+        throw new IllegalArgumentException("the form is start:stop[:stride]");
+      }
+      long a = f[0].trim().isEmpty() ? 0 : number(f[0], 0);
+      long b = f[1].trim().isEmpty() ? shape[d] : number(f[1], 0);
+      long s = f.length < 3 || f[2].trim().isEmpty() ? 1 : number(f[2], 1);
+      if (b > shape[d]) {
+        throw new IllegalArgumentException("stop " + b + " is past the dimension's "
+            + shape[d] + " elements");
+      }
+      if (b <= a) {
+        throw new IllegalArgumentException("selects nothing (stop " + b + " <= start " + a
+            + ")");
+      }
+      return part(shape, d, a, s, (b - a + s - 1) / s, 1);
+    }
+    return part(shape, d, number(item, 0), 1, 1, 1);
   }
 
   private static long number(String s, long min) {
@@ -152,33 +205,73 @@ public final class Slab {
   }
 
   public int rank() {
-    return start.length;
+    return parts.length;
   }
 
+  /**
+   * Whether every dimension is one hyperslab (no union): then {@link #stride}, {@link #count}
+   * and {@link #block} describe it.
+   */
+  public boolean regular() {
+    for (long[][] dim : parts) {
+      if (dim.length != 1) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The hyperslabs of dimension {@code d}, ascending: one but for a union. */
+  public int parts(int d) {
+    return parts[d].length;
+  }
+
+  /** This slab's part {@code pick[d]} of each dimension: a regular slab. */
+  public Slab part(int[] pick) {
+    long[][][] p = new long[rank()][][];
+    for (int d = 0; d < p.length; d++) {
+      p[d] = new long[][] {parts[d][pick[d]]};
+    }
+    return new Slab(p);
+  }
+
+  /** The first index the slab selects in dimension {@code d}. */
   public long start(int d) {
-    return start[d];
+    return parts[d][0][0];
   }
 
   public long stride(int d) {
-    return stride[d];
+    return regularDim(d)[1];
   }
 
   public long count(int d) {
-    return count[d];
+    return regularDim(d)[2];
   }
 
   public long block(int d) {
-    return block[d];
+    return regularDim(d)[3];
+  }
+
+  private long[] regularDim(int d) {
+    if (parts[d].length != 1) {
+      throw new IllegalStateException("dimension " + d + " is a union of " + parts[d].length
+          + " hyperslabs: read it by its runs");
+    }
+    return parts[d][0];
   }
 
   /** The last index the slab selects in dimension {@code d}. */
   public long lastIndex(int d) {
-    return start[d] + (count[d] - 1) * stride[d] + block[d] - 1;
+    return last(parts[d][parts[d].length - 1]);
   }
 
-  /** Indices selected along dimension {@code d}: count times block. */
+  /** Indices selected along dimension {@code d}: count times block, summed over a union. */
   public long extent(int d) {
-    return count[d] * block[d];
+    long n = 0;
+    for (long[] p : parts[d]) {
+      n += p[2] * p[3];
+    }
+    return n;
   }
 
   /** The shape of what the slab selects. */
@@ -201,27 +294,42 @@ public final class Slab {
 
   /**
    * The runs of selected indices along dimension {@code d} within {@code [lo, hi)}, in order.
-   * One run of step {@code stride} where blocks are single indices; else one run per block
-   * (runs of step 1), blocks that touch joined.
+   * One run of step {@code stride} per hyperslab where blocks are single indices; else one run
+   * per block (runs of step 1), blocks that touch joined.
    */
   List<Run> runs(int d, long lo, long hi) {
-    if (block[d] == 1 || stride[d] == block[d]) {
-      long step = block[d] == 1 ? stride[d] : 1;
-      long n = block[d] == 1 ? count[d] : count[d] * block[d];
-      long first = Math.max(0, ceilDiv(lo - start[d], step));
-      long last = Math.min(n - 1, Math.floorDiv(hi - 1 - start[d], step));
-      return last < first ? List.of()
-          : List.of(Run.of(start[d] + first * step, last - first + 1, step));
+    if (parts[d].length == 1) {
+      return runs(parts[d][0], lo, hi);
     }
     List<Run> out = new ArrayList<>();
-    long j0 = Math.max(0, Math.floorDiv(lo - start[d], stride[d]));
-    for (long j = j0; j < count[d]; j++) {
-      long a = start[d] + j * stride[d];
+    for (long[] p : parts[d]) {
+      out.addAll(runs(p, lo, hi));
+    }
+    return Collections.unmodifiableList(out);
+  }
+
+  private static List<Run> runs(long[] p, long lo, long hi) {
+    long start = p[0];
+    long stride = p[1];
+    long count = p[2];
+    long block = p[3];
+    if (block == 1 || stride == block) {
+      long step = block == 1 ? stride : 1;
+      long n = block == 1 ? count : count * block;
+      long first = Math.max(0, ceilDiv(lo - start, step));
+      long last = Math.min(n - 1, Math.floorDiv(hi - 1 - start, step));
+      return last < first ? List.of()
+          : List.of(Run.of(start + first * step, last - first + 1, step));
+    }
+    List<Run> out = new ArrayList<>();
+    long j0 = Math.max(0, Math.floorDiv(lo - start, stride));
+    for (long j = j0; j < count; j++) {
+      long a = start + j * stride;
       if (a >= hi) {
         break;
       }
       long from = Math.max(a, lo);
-      long to = Math.min(a + block[d], hi);
+      long to = Math.min(a + block, hi);
       if (to > from) {
         out.add(Run.of(from, to - from, 1));
       }
@@ -235,26 +343,28 @@ public final class Slab {
 
   @Override
   public boolean equals(Object o) {
-    if (!(o instanceof Slab)) {
-      return false;
-    }
-    Slab s = (Slab) o;
-    return Arrays.equals(start, s.start) && Arrays.equals(stride, s.stride)
-        && Arrays.equals(count, s.count) && Arrays.equals(block, s.block);
+    return o instanceof Slab && Arrays.deepEquals(parts, ((Slab) o).parts);
   }
 
   @Override
   public int hashCode() {
-    return Arrays.hashCode(start) * 31 + Arrays.hashCode(count);
+    return Arrays.deepHashCode(parts);
   }
 
-  /** HDF5's form, {@code start/stride/count/block} per dimension: {@link #parse} reads it back. */
+  /**
+   * HDF5's form, {@code start/stride/count/block} per dimension, the hyperslabs of a union
+   * joined by {@code +}: {@link #parse} reads it back.
+   */
   @Override
   public String toString() {
     StringBuilder b = new StringBuilder();
     for (int d = 0; d < rank(); d++) {
-      b.append(d == 0 ? "" : ", ").append(start[d]).append('/').append(stride[d]).append('/')
-          .append(count[d]).append('/').append(block[d]);
+      b.append(d == 0 ? "" : ", ");
+      for (int k = 0; k < parts[d].length; k++) {
+        long[] p = parts[d][k];
+        b.append(k == 0 ? "" : "+").append(p[0]).append('/').append(p[1]).append('/')
+            .append(p[2]).append('/').append(p[3]);
+      }
     }
     return b.toString();
   }

@@ -55,7 +55,63 @@ public final class SlabPlan {
     }
   }
 
+  /** Regions of a union's parts merged at most (a row a region for a wrapped longitude). */
+  private static final long MAX_UNION_REGIONS = 1L << 24;
+
   private static SlabPlan strided(Variable v, Slab slab, long maxRegion) {
+    if (!slab.regular()) {
+      return new SlabPlan(v, slab, union(v, slab, maxRegion), null,
+          UnwrittenChunks.none(v.rank()));
+    }
+    return new SlabPlan(v, slab, regular(v, slab, maxRegion), null,
+        UnwrittenChunks.none(v.rank()));
+  }
+
+  /**
+   * A union slab of strided storage: the regions of each of its regular parts (one hyperslab of
+   * each dimension), merged in file order. The parts select disjoint elements, so no two
+   * regions overlap.
+   */
+  private static AccessPattern union(Variable v, Slab slab, long maxRegion) {
+    List<AccessPattern> patterns = new ArrayList<>();
+    long regions = 0;
+    int[] pick = new int[slab.rank()];
+    while (true) {
+      AccessPattern p = regular(v, slab.part(pick), maxRegion);
+      regions += p.regionCount();
+      if (regions > MAX_UNION_REGIONS) {
+        throw new IllegalArgumentException("the union " + slab + " cuts " + v.name() + " into "
+            + "more than " + MAX_UNION_REGIONS + " regions: select fewer, longer runs");
+      }
+      patterns.add(p);
+      int d = slab.rank() - 1;
+      while (d >= 0 && ++pick[d] == slab.parts(d)) {
+        pick[d] = 0;
+        d--;
+      }
+      if (d < 0) {
+        break;
+      }
+    }
+    long[][] all = new long[(int) regions][];
+    int k = 0;
+    for (AccessPattern p : patterns) {
+      org.opass.mrap.pattern.RegionCursor c = p.cursor(0, p.regionCount());
+      while (c.next()) {
+        all[k++] = new long[] {c.offset(), c.length()};
+      }
+    }
+    Arrays.sort(all, (a, b) -> Long.compare(a[0], b[0]));
+    long[] offsets = new long[all.length];
+    long[] lengths = new long[all.length];
+    for (int i = 0; i < all.length; i++) {
+      offsets[i] = all[i][0];
+      lengths[i] = all[i][1];
+    }
+    return IndexedPattern.of(offsets, lengths);
+  }
+
+  private static AccessPattern regular(Variable v, Slab slab, long maxRegion) {
     long[] bs = v.byteStrides();
     long start = v.base();
     // levels, outermost first: {count, byte stride}
@@ -98,8 +154,7 @@ public final class SlabPlan {
       counts[i] = l[0];
       strides[i] = l[1];
     }
-    return new SlabPlan(v, slab, StridedPattern.byStride(start, size, strides, counts), null,
-        UnwrittenChunks.none(v.rank()));
+    return StridedPattern.byStride(start, size, strides, counts);
   }
 
   private static SlabPlan chunked(Variable v, Slab slab, long maxRegion) {

@@ -9,7 +9,7 @@ import java.util.List;
 
 /** Writes a variable (with only the chunks a task reads) and a slab into a split, and back. */
 public final class VariableCodec {
-  private static final int VERSION = 3;
+  private static final int VERSION = 4;
 
   private VariableCodec() {
   }
@@ -23,12 +23,9 @@ public final class VariableCodec {
     out.writeByte(v.type().ordinal());
     out.writeBoolean(v.order() == ByteOrder.BIG_ENDIAN);
     longs(out, v.shape());
-    for (int d = 0; d < v.rank(); d++) {
-      out.writeLong(slab.start(d));
-      out.writeLong(slab.stride(d));
-      out.writeLong(slab.count(d));
-      out.writeLong(slab.block(d));
-    }
+    byte[] slabText = slab.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    out.writeInt(slabText.length); // its HDF5 form, which Slab.parse reads back
+    out.write(slabText);
     out.writeBoolean(v.chunked());
     if (!v.chunked()) {
       out.writeLong(v.base());
@@ -90,13 +87,14 @@ public final class VariableCodec {
     ByteOrder order = in.readBoolean() ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
     long[] shape = longs(in);
     int n = shape.length;
-    long[][] s = new long[4][n];
-    for (int d = 0; d < n; d++) {
-      for (int k = 0; k < 4; k++) {
-        s[k][d] = in.readLong();
-      }
+    byte[] slabText = new byte[in.readInt()];
+    in.readFully(slabText);
+    Slab slab;
+    try {
+      slab = Slab.parse(new String(slabText, java.nio.charset.StandardCharsets.UTF_8), shape);
+    } catch (IllegalArgumentException e) {
+      throw new IOException("a slab, as written into a split, is damaged: " + e.getMessage(), e);
     }
-    Slab slab = Slab.of(shape, s[0], s[1], s[2], s[3]);
     if (!in.readBoolean()) {
       long base = in.readLong();
       return new Read(Variable.strided(file, name, shape, type, order, base, longs(in)), slab);
