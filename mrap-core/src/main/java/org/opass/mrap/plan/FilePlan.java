@@ -2,7 +2,10 @@ package org.opass.mrap.plan;
 
 import org.apache.hadoop.fs.FileStatus;
 import org.opass.mrap.read.RestructuredFiles;
+import org.opass.mrap.science.Coordinates;
+import org.opass.mrap.science.Selection;
 import org.opass.mrap.science.SlabPlan;
+import org.opass.mrap.science.Variable;
 import org.opass.mrap.pattern.TiledPattern;
 
 /**
@@ -17,10 +20,17 @@ public final class FilePlan {
   private final TiledPattern tiles; // with mrap.science.tile, else null
   private final long headerReads;
   private final long headerNanos;
+  private final Coordinates coordinates;
+  private final Variable variable;
+  private final Selection.Resolved selected; // with a selection by value, else null
 
-  FilePlan(RestructuredFiles.Inspected file, String name, long start, SlabPlan plan,
-      TiledPattern tiles, long headerReads, long headerNanos) {
+  FilePlan(RestructuredFiles.Inspected file, String name, long start, Variable variable,
+      SlabPlan plan, TiledPattern tiles, Coordinates coordinates, Selection.Resolved selected,
+      long headerReads, long headerNanos) {
     this.file = file;
+    this.selected = selected;
+    this.variable = variable;
+    this.coordinates = coordinates;
     this.name = name;
     this.start = start;
     this.plan = plan;
@@ -55,8 +65,35 @@ public final class FilePlan {
         ? name.substring(name.lastIndexOf('/') + 1) : null;
   }
 
+  /** The variable, as the file's header describes it. */
+  public Variable variable() {
+    return variable;
+  }
+
+  /** The plan of the slab; null where a selection by value picks nothing in this file. */
   public SlabPlan plan() {
     return plan;
+  }
+
+  /** What a selection by value picks in this file, or null where the read is by index. */
+  public Selection.Resolved selected() {
+    return selected;
+  }
+
+  /** This file, read for nothing: a selection picks nothing in it. */
+  FilePlan selectingNothing() {
+    return new FilePlan(file, name, start, variable, null, null, coordinates, selected,
+        headerReads, headerNanos);
+  }
+
+  /** Whether a selection by value picks nothing in this file: it is not read. */
+  public boolean selectsNothing() {
+    return plan == null;
+  }
+
+  /** The coordinates of the variable's dimensions over the slab's indices. */
+  public Coordinates coordinates() {
+    return coordinates;
   }
 
   /** The variable's tiles in this file, or null when the read is of a slab. */

@@ -21,7 +21,12 @@ import org.opass.mrap.pattern.TiledPattern;
 import org.opass.mrap.read.InParallel;
 import org.opass.mrap.read.LogicalReads;
 import org.opass.mrap.read.RestructuredFiles;
+import org.opass.mrap.science.Attributes;
+import org.opass.mrap.science.Coordinates;
 import org.opass.mrap.science.Positioned;
+import org.opass.mrap.science.ScienceFile;
+import org.opass.mrap.science.Selection;
+import org.opass.mrap.science.VariableValues;
 import org.opass.mrap.science.ScienceFiles;
 import org.opass.mrap.science.ScienceFormatException;
 import org.opass.mrap.science.Slab;
@@ -49,6 +54,7 @@ public final class VariablePlanner {
   private final String variable;
   private final String slab; // null: the whole variable
   private final String tile; // null: a slab
+  private final Selection select; // null: by index
   private final long recordBytes;
 
   /** @throws InvalidSettingsException naming the setting at fault, before any file is read */
@@ -58,6 +64,7 @@ public final class VariablePlanner {
     this.variable = MrapConf.get(conf, VariableSettings.VARIABLE).trim();
     this.slab = MrapConf.get(conf, VariableSettings.SLAB);
     this.tile = MrapConf.get(conf, VariableSettings.TILE);
+    this.select = VariableSettings.selection(conf);
     this.recordBytes = AccessSettings.recordBytes(conf);
   }
 
@@ -76,9 +83,89 @@ public final class VariablePlanner {
     return all;
   }
 
-  /** The plans of each of {@code files}, in order: one, or a container's members'. */
+  /**
+   * The plans of each of {@code files}, those a selection of one value picks nothing in once
+   * the whole series is seen (its nearest element lies in another file) marked so.
+   */
+  private List<List<FilePlan>> nearestOverFiles(List<List<FilePlan>> byFile) {
+    if (select == null) {
+      return byFile;
+    }
+    List<Selection.Resolved> all = new ArrayList<>();
+    for (List<FilePlan> one : byFile) {
+      for (FilePlan fp : one) {
+        all.add(fp.selected());
+      }
+    }
+    boolean[] keep = Selection.nearestOf(all);
+    List<List<FilePlan>> out = new ArrayList<>();
+    int k = 0;
+    for (List<FilePlan> one : byFile) {
+      List<FilePlan> marked = new ArrayList<>();
+      for (FilePlan fp : one) {
+        marked.add(keep[k++] || fp.selectsNothing() ? fp : fp.selectingNothing());
+      }
+      out.add(marked);
+    }
+    return out;
+  }
+
+  /**
+   * The plans of each of {@code files}, in order: one, or a container's members'. With a
+   * selection by value, a file (or member) it picks nothing in has a plan that {@link
+   * FilePlan#selectsNothing selects nothing}.
+   */
   public List<List<FilePlan>> planByFile(List<FileStatus> files) throws IOException {
-    return InParallel.map(files, HEADER_READERS, "headers", this::planFile);
+    return nearestOverFiles(InParallel.map(files, HEADER_READERS, "headers", this::planFile));
+  }
+
+  /**
+   * {@code byFile} without the files (and members) a selection picks nothing in.
+   *
+   * @throws InvalidSettingsException naming the selection where it picks nothing in any file
+   */
+  private List<List<FilePlan>> selected(List<List<FilePlan>> byFile) throws IOException {
+    if (select == null) {
+      return byFile;
+    }
+    List<List<FilePlan>> out = new ArrayList<>();
+    int members = 0;
+    int skipped = 0;
+    for (List<FilePlan> one : byFile) {
+      List<FilePlan> kept = new ArrayList<>();
+      for (FilePlan fp : one) {
+        members++;
+        if (fp.selectsNothing()) {
+          skipped++;
+        } else {
+          kept.add(fp);
+        }
+      }
+      if (!kept.isEmpty()) {
+        out.add(kept);
+      }
+    }
+    skippedFiles = skipped;
+    if (out.isEmpty()) {
+      throw new InvalidSettingsException(VariableSettings.SELECT + "=" + select + " selects "
+          + "nothing in any of the " + members + " files (" + byFile.get(0).get(0).name()
+          + "'s coordinates: " + byFile.get(0).get(0).coordinates() + ")");
+    }
+    if (skipped > 0) {
+      LOG.info("{}={}: skipped {} of {} files, in which it selects nothing",
+          VariableSettings.SELECT, select, skipped, members);
+    }
+    return out;
+  }
+
+  private int skippedFiles;
+
+  /**
+   * Files (and members of containers) the last {@link #tasks} skipped: a selection by value
+   * picks nothing in them.
+   */
+  public int skippedFiles() {
+    return skippedFiles;
   }
 
   /**
@@ -106,7 +193,7 @@ public final class VariablePlanner {
           + conf.get(VariableSettings.VARIABLE));
     }
     long t0 = System.nanoTime();
-    List<List<FilePlan>> byFile = planByFile(files);
+    List<List<FilePlan>> byFile = selected(planByFile(files));
     long reads = 0;
     int headers = 0;
     for (List<FilePlan> one : byFile) {
@@ -176,7 +263,7 @@ public final class VariablePlanner {
         if (!started[i] && !one.get(i).plan().unwritten().isEmpty()) {
           unread.add(new VariableTask.Member(one.get(i).name(), one.get(i).start(),
               one.get(i).plan().variable(), one.get(i).plan().slab(),
-              one.get(i).plan().unwritten()));
+              one.get(i).plan().unwritten(), one.get(i).coordinates()));
         }
       }
       if (!unread.isEmpty()) {
@@ -249,7 +336,7 @@ public final class VariablePlanner {
         out.add(new VariableTask(List.of(new VariableTask.Part(regions,
             fp.status().getModificationTime(), List.of(new VariableTask.Member(fp.name(), 0,
             fp.plan().variable(), VariableTiles.slab(fp.tiles(), t),
-            UnwrittenChunks.none(fp.plan().variable().rank()))))), hosts));
+            UnwrittenChunks.none(fp.plan().variable().rank()), fp.coordinates())))), hosts));
       }
     }
     return out;
@@ -308,7 +395,8 @@ public final class VariablePlanner {
         v = v.withChunks(all.subset(keep));
       }
       members.add(new VariableTask.Member(fp.name(), fp.start(), v, fp.plan().slab(),
-          started[i] ? UnwrittenChunks.none(v.rank()) : fp.plan().unwritten()));
+          started[i] ? UnwrittenChunks.none(v.rank()) : fp.plan().unwritten(),
+          fp.coordinates()));
       started[i] = true;
     }
     return new VariableTask.Part(regions, one.get(0).status().getModificationTime(), members);
@@ -383,19 +471,44 @@ public final class VariablePlanner {
   private FilePlan planVariable(Positioned file, RestructuredFiles.Inspected inspected,
       String name, long start, long readsBefore, long t0) throws IOException {
     Variable v;
-    try {
-      v = ScienceFiles.variable(file, name, kind, variable);
+    List<Coordinates.Axis> axes;
+    try (ScienceFile sf = ScienceFiles.open(file, name, kind)) {
+      v = sf.variable(variable);
+      if (select != null) {
+        checkSelected(sf, v, name);
+      }
+      axes = axes(sf, file, v, name);
     } catch (ScienceFormatException e) {
       throw new InvalidSettingsException(VariableSettings.VARIABLE + "=" + variable + ": "
           + e.getMessage(), e);
     }
     Slab s;
-    try {
-      s = Slab.parse(slab, v.shape());
-    } catch (IllegalArgumentException | ArithmeticException e) {
-      throw new InvalidSettingsException(VariableSettings.SLAB + "=" + slab + " does not fit "
-          + name + "'s " + v + ": " + e.getMessage(), e);
+    Selection.Resolved selected = null;
+    if (select != null) {
+      try {
+        selected = select.resolve(v.shape(), axes);
+      } catch (IllegalArgumentException e) {
+        throw new InvalidSettingsException(VariableSettings.SELECT + "=" + select + ": " + name
+            + ": " + e.getMessage(), e);
+      }
+      s = selected.slab();
+      if (s == null) {
+        return new FilePlan(inspected, name, start, v, null, null, new Coordinates(axes),
+            selected, readsBefore + file.reads(), System.nanoTime() - t0);
+      }
+    } else {
+      try {
+        s = Slab.parse(slab, v.shape());
+      } catch (IllegalArgumentException | ArithmeticException e) {
+        throw new InvalidSettingsException(VariableSettings.SLAB + "=" + slab + " does not fit "
+            + name + "'s " + v + ": " + e.getMessage(), e);
+      }
     }
+    List<Coordinates.Axis> window = new ArrayList<>();
+    for (int d = 0; d < axes.size(); d++) {
+      window.add(axes.get(d).window(s.start(d), s.lastIndex(d)));
+    }
+    Coordinates coordinates = new Coordinates(window);
     TiledPattern tiles = null;
     if (tile != null) {
       try {
@@ -412,7 +525,67 @@ public final class VariablePlanner {
       throw new InvalidSettingsException(VariableSettings.VARIABLE + "=" + variable + ": "
           + name + ": " + v + " cannot be planned: " + e.getMessage(), e);
     }
-    return new FilePlan(inspected, name, start, plan, tiles, readsBefore + file.reads(),
-        System.nanoTime() - t0);
+    return new FilePlan(inspected, name, start, v, plan, tiles, coordinates, selected,
+        readsBefore + file.reads(), System.nanoTime() - t0);
+  }
+
+  /**
+   * Refuses, naming them, the dimensions of the selection that {@code v} does not have: a 2-D
+   * (curvilinear) coordinate, or a name that is no dimension of it.
+   */
+  private void checkSelected(ScienceFile sf, Variable v, String name) throws IOException {
+    for (String dim : select.dimensions()) {
+      if (v.dimensions().contains(dim)) {
+        continue;
+      }
+      Variable other = null;
+      try {
+        other = sf.variable(dim);
+      } catch (ScienceFormatException e) {
+        // no variable of that name either
+      }
+      if (other != null && other.rank() > 1) {
+        throw new InvalidSettingsException(VariableSettings.SELECT + "=" + select + ": " + name
+            + ": " + dim + " is a " + other.rank() + "-D (curvilinear) coordinate "
+            + other.dimensions() + "; selection by value reads 1-D coordinates only (select its "
+            + "grid's dimensions by index with " + VariableSettings.SLAB + ")");
+      }
+      throw new InvalidSettingsException(VariableSettings.SELECT + "=" + select + ": " + name
+          + ": " + v.name() + " has no dimension " + dim + "; its dimensions: "
+          + String.join(", ", v.dimensions()));
+    }
+  }
+
+  /**
+   * Each dimension's coordinate values, read whole: those of its 1-D coordinate variable, none
+   * where it has none. A time in a calendar not read is refused where the selection names it,
+   * else carried as plain numbers.
+   */
+  private List<Coordinates.Axis> axes(ScienceFile sf, Positioned file, Variable v, String name)
+      throws IOException {
+    List<Coordinates.Axis> out = new ArrayList<>();
+    for (int d = 0; d < v.rank(); d++) {
+      String dim = v.dimensions().get(d);
+      Variable c = dim.isEmpty() ? null : sf.coordinate(v, d);
+      if (c == null || c.rank() != 1) {
+        out.add(Coordinates.Axis.none(dim));
+        continue;
+      }
+      double[] values = VariableValues.read(file, c);
+      Attributes a = c.attributes();
+      try {
+        out.add(new Coordinates.Axis(dim, 0, values, a.text("units"), a.text("calendar"),
+            a.text("standard_name")));
+      } catch (IllegalArgumentException e) {
+        if (select != null && select.dimensions().contains(dim)) {
+          throw new InvalidSettingsException(VariableSettings.SELECT + "=" + select + ": "
+              + name + ": " + e.getMessage(), e);
+        }
+        LOG.warn("{}: the coordinate {} is read as plain numbers: {}", name, dim,
+            e.getMessage());
+        out.add(new Coordinates.Axis(dim, 0, values, null, null, a.text("standard_name")));
+      }
+    }
+    return out;
   }
 }

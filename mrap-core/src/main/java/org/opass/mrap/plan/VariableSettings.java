@@ -7,6 +7,7 @@ import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.opass.mrap.pattern.PatternConfig;
 import org.opass.mrap.science.ScienceFiles;
+import org.opass.mrap.science.Selection;
 
 /**
  * The {@code mrap.science.*} settings of a read of scientific variables, and their check before
@@ -18,8 +19,16 @@ public final class VariableSettings {
   public static final String SLAB = "mrap.science.slab";
   /** Per dimension a tile extent or {@code *}: a task a tile instead of a slab. */
   public static final String TILE = "mrap.science.tile";
+  /**
+   * Per dimension a range of coordinate values or one value ({@link Selection}): the slab of
+   * each file, from its own coordinates.
+   */
+  public static final String SELECT = "mrap.science.select";
+  /** Whether values are decoded as CF says ({@link org.opass.mrap.science.CfDecoding}). */
+  public static final String DECODE = "mrap.science.decode";
+  public static final boolean DECODE_DEFAULT = true;
   /** Every setting under {@code mrap.science.}. */
-  public static final List<String> KEYS = Arrays.asList(VARIABLE, SLAB, TILE);
+  public static final List<String> KEYS = Arrays.asList(VARIABLE, SLAB, TILE, SELECT, DECODE);
 
   private VariableSettings() {
   }
@@ -49,6 +58,31 @@ public final class VariableSettings {
     return kind;
   }
 
+  /** The selection by value, or null where none is set. */
+  public static Selection selection(Configuration conf) throws InvalidSettingsException {
+    String text = MrapConf.get(conf, SELECT);
+    if (text == null) {
+      return null;
+    }
+    try {
+      return Selection.parse(text);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidSettingsException(SELECT + "=" + text + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Whether values are decoded ({@value #DECODE}, default true). */
+  public static boolean decode(Configuration conf) throws InvalidSettingsException {
+    String v = MrapConf.get(conf, DECODE);
+    if (v == null) {
+      return DECODE_DEFAULT;
+    }
+    if (!v.trim().equalsIgnoreCase("true") && !v.trim().equalsIgnoreCase("false")) {
+      throw new InvalidSettingsException(DECODE + "=" + v + " is neither true nor false");
+    }
+    return Boolean.parseBoolean(v.trim());
+  }
+
   /**
    * Checks the settings a job can check before it reads a file: the kind, the variable named,
    * no byte-pattern key, no unknown {@code mrap.science.} or {@code mrap.access.} key, the
@@ -70,6 +104,16 @@ public final class VariableSettings {
       throw new InvalidSettingsException(SLAB + " and " + TILE + " are both set: a job reads a "
           + "slab, or the whole variable a tile a task");
     }
+    if (MrapConf.get(conf, SELECT) != null) {
+      for (String other : new String[] {SLAB, TILE}) {
+        if (MrapConf.get(conf, other) != null) {
+          throw new InvalidSettingsException(SELECT + " and " + other + " are both set: a job "
+              + "selects by coordinate values or by index, not both");
+        }
+      }
+      selection(conf);
+    }
+    decode(conf);
     long record = AccessSettings.recordBytes(conf);
     if (record % 8 != 0) {
       throw new InvalidSettingsException(AccessSettings.RECORD_BYTES + "=" + record + " must "

@@ -10,6 +10,8 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.io.WritableUtils;
 import org.opass.mrap.pattern.AccessPattern;
+import org.opass.mrap.science.CfDecoding;
+import org.opass.mrap.science.Coordinates;
 import org.opass.mrap.science.Slab;
 import org.opass.mrap.science.UnwrittenChunks;
 import org.opass.mrap.science.Variable;
@@ -36,13 +38,33 @@ public final class VariableTask extends ReadTask {
     final Variable variable;
     final Slab slab;
     final UnwrittenChunks unwritten; // chunks never written this part gives as fill values
+    final Coordinates coordinates;
+    private CfDecoding decoding; // made on first use, in the task
 
-    Member(String file, long start, Variable variable, Slab slab, UnwrittenChunks unwritten) {
+    Member(String file, long start, Variable variable, Slab slab, UnwrittenChunks unwritten,
+        Coordinates coordinates) {
       this.file = file;
       this.start = start;
       this.variable = variable;
       this.slab = slab;
       this.unwritten = unwritten;
+      this.coordinates = coordinates;
+    }
+
+    /** The coordinates of the variable's dimensions over the slab's indices in this file. */
+    public Coordinates coordinates() {
+      return coordinates;
+    }
+
+    /**
+     * How this file's values decode ({@code netcdf}: read as NetCDF, with netCDF's default fill
+     * values).
+     */
+    public CfDecoding decoding(boolean netcdf) {
+      if (decoding == null) {
+        decoding = CfDecoding.of(variable, netcdf);
+      }
+      return decoding;
     }
 
     /** The file, as record keys name it ({@code container/member} for a member). */
@@ -201,6 +223,7 @@ public final class VariableTask extends ReadTask {
         WritableUtils.writeVLong(out, m.start);
         VariableCodec.write(out, m.variable, m.variable.chunks(), m.slab);
         VariableCodec.write(out, m.unwritten);
+        m.coordinates.write(out);
       }
     }
   }
@@ -228,7 +251,7 @@ public final class VariableTask extends ReadTask {
         long start = WritableUtils.readVLong(in);
         VariableCodec.Read v = VariableCodec.read(in);
         members.add(new Member(file, start, v.variable, v.slab,
-            VariableCodec.readUnwritten(in)));
+            VariableCodec.readUnwritten(in), Coordinates.read(in)));
       }
       parts.add(new Part(path, regions, modified, members));
     }

@@ -18,5 +18,8 @@ public enum MrapCounter {
   SLAB_BYTES,
   /** Elements of those records that are the fill value, nothing having been stored for them:
    * in chunks never written, or past a NetCDF-4 variable's own records. */
-  FILL_ELEMENTS
+  FILL_ELEMENTS,
+  /** Elements of decoded records that are missing: a fill or missing value, or outside the
+   * valid range ({@code ArrayPiece.isMissing}). */
+  MISSING_ELEMENTS
 }

@@ -8,9 +8,11 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.io.BytesWritable;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.plan.RegionTask;
+import org.opass.mrap.plan.VariableSettings;
 import org.opass.mrap.plan.VariableTask;
 import org.opass.mrap.science.ArrayIndex;
 import org.opass.mrap.science.ArrayPiece;
+import org.opass.mrap.science.ScienceFiles;
 import org.opass.mrap.science.SlabPlan;
 import org.opass.mrap.science.Variable;
 
@@ -31,11 +33,16 @@ public final class PieceReader implements TaskReader {
   private final Deque<Pending> pending = new ArrayDeque<>();
   private final ArrayIndex key = new ArrayIndex();
   private final ArrayPiece value = new ArrayPiece();
+  private final boolean decode;
+  private final boolean netcdf;
 
-  public PieceReader(Configuration conf, VariableTask task, ReadCounters counters) {
+  public PieceReader(Configuration conf, VariableTask task, ReadCounters counters)
+      throws IOException {
     this.conf = conf;
     this.split = task;
     this.counters = counters;
+    this.decode = VariableSettings.decode(conf);
+    this.netcdf = VariableSettings.kind(conf) == ScienceFiles.Kind.NETCDF;
   }
 
   @Override
@@ -91,7 +98,15 @@ public final class PieceReader implements TaskReader {
     Pending next = pending.poll();
     Variable v = next.member.variable();
     key.set(next.member.file(), next.origin);
-    value.set(v.type(), v.order(), next.shape, next.step, next.bytes, next.offset, next.length);
+    if (decode) {
+      value.setDecoded(next.member.decoding(netcdf), v.order(), next.shape, next.step,
+          next.bytes, next.offset, next.length);
+      counters.add(MrapCounter.MISSING_ELEMENTS, value.missing());
+    } else {
+      value.set(v.type(), v.order(), next.shape, next.step, next.bytes, next.offset,
+          next.length);
+    }
+    value.setCoordinates(next.member.coordinates(), next.origin);
     counters.add(MrapCounter.SLAB_BYTES, next.length);
     return true;
   }

@@ -14,13 +14,22 @@ import org.opass.mrap.science.ElementType;
 import org.opass.mrap.science.Elements;
 
 /**
- * The value of a {@link VariableInputFormat} record: a box of the slab's elements, in C order
- * (the last dimension fastest), as the file stores them (element type and byte order kept).
- * Element {@code (i0, .., in)} of the piece is the array's element {@code origin[d] + i[d] *
- * step[d]} in each dimension {@code d}, with the origin in the record's {@link ArrayIndex}.
+ * The value of a {@code VariableInputFormat} record: a box of the slab's elements, in C order
+ * (the last dimension fastest). Element {@code (i0, .., in)} of the piece is the array's element
+ * {@code origin[d] + i[d] * step[d]} in each dimension {@code d}, with the origin in the
+ * record's {@link ArrayIndex}.
+ *
+ * <p>{@link #decoded() Decoded} (the default, {@code mrap.science.decode=true}), the elements
+ * are physical values as CF says ({@link CfDecoding}): unpacked to float or double where the
+ * variable has {@code scale_factor}/{@code add_offset}, unsigned where {@code _Unsigned}, and
+ * {@link #isMissing missing} where they are a fill or missing value or outside the valid range
+ * (NaN in {@link #toDoubles()} and {@link #getDouble}). Not decoded, they are the stored values,
+ * element type and byte order kept, none missing.
  *
  * <p>{@link #toDoubles()}, {@link #toLongs()}, {@link #toFloats()}, {@link #toInts()} and
- * {@link #buffer()} view it as Java numbers; {@link #index} gives an element's array index.
+ * {@link #buffer()} view it as Java numbers; {@link #index} gives an element's array index and
+ * {@link #coordinate} its coordinate along a dimension (a CF time as an instant or a calendar
+ * date).
  */
 @InterfaceAudience.Public
 @InterfaceStability.Evolving
@@ -31,6 +40,10 @@ public final class ArrayPiece implements Writable {
   private long[] step = new long[0];
   private byte[] bytes = new byte[0];
   private int length;
+  private boolean decoded;
+  private long[] missing = new long[0]; // bit i: element i is missing
+  private int missingCount;
+  private PieceAxes axes = PieceAxes.NONE;
 
   /** Sets this piece, copying {@code length} bytes from {@code data[offset]}. */
   public void set(ElementType type, ByteOrder order, int[] shape, long[] step, byte[] data,
@@ -44,6 +57,97 @@ public final class ArrayPiece implements Writable {
     }
     System.arraycopy(data, offset, bytes, 0, length);
     this.length = length;
+    this.decoded = false;
+    this.missingCount = 0;
+    this.axes = PieceAxes.NONE;
+  }
+
+  /**
+   * Sets this piece to {@code length} bytes of stored elements from {@code data[offset]},
+   * decoded by {@code decoding}.
+   */
+  public void setDecoded(CfDecoding decoding, ByteOrder order, int[] shape, long[] step,
+      byte[] data, int offset, int length) {
+    int n = length / decoding.stored().size();
+    this.type = decoding.decoded();
+    this.order = order;
+    this.shape = shape.clone();
+    this.step = step.clone();
+    int need = n * type.size();
+    if (bytes.length < need) {
+      bytes = new byte[need];
+    }
+    int words = (n + 63) >>> 6;
+    if (missing.length < words) {
+      missing = new long[words];
+    } else {
+      java.util.Arrays.fill(missing, 0, words, 0L);
+    }
+    this.missingCount = decoding.decode(data, offset, n, order, bytes, missing);
+    this.length = need;
+    this.decoded = true;
+    this.axes = PieceAxes.NONE;
+  }
+
+  /**
+   * Gives this piece the coordinates of its elements: along each dimension, those of the
+   * indices {@code origin[d] + j * step[d]}.
+   */
+  public void setCoordinates(Coordinates coordinates, long[] origin) {
+    this.axes = coordinates == null ? PieceAxes.NONE : coordinates.slice(origin, shape, step);
+  }
+
+  /** Whether the elements are decoded as CF says; else they are the stored values. */
+  public boolean decoded() {
+    return decoded;
+  }
+
+  /** Whether element {@code i} (C order) is missing: a fill or missing value, or invalid. */
+  public boolean isMissing(int i) {
+    return missingCount > 0 && (missing[i >>> 6] & 1L << i) != 0;
+  }
+
+  /** Elements missing. */
+  public int missing() {
+    return missingCount;
+  }
+
+  /** The name of dimension {@code d}, "" where the file gives none. */
+  public String dimension(int d) {
+    return axes.name(d);
+  }
+
+  /**
+   * The coordinate of element {@code i} (C order) along dimension {@code d}: a {@link
+   * java.time.Instant} for a CF time in a calendar of real dates (standard, gregorian,
+   * proleptic_gregorian, julian), a {@link CfDate} for the others (noleap, 360_day, ...), a
+   * {@link Double} for other coordinates, or the array index as a {@link Long} where the
+   * dimension has no coordinate variable.
+   */
+  public Object coordinate(int d, int i) {
+    return axes.coordinate(d, along(d, i), index(d, i));
+  }
+
+  /**
+   * The coordinate of element {@code i} along dimension {@code d} as the file stores it (a CF
+   * time in its units since its epoch); the array index where the dimension has no
+   * coordinate variable.
+   */
+  public double coordinateValue(int d, int i) {
+    return axes.value(d, along(d, i), index(d, i));
+  }
+
+  /** Element {@code i}'s position along dimension {@code d} of the piece. */
+  private int along(int d, int i) {
+    int rest = i;
+    for (int k = shape.length - 1; k > d; k--) {
+      rest /= shape[k];
+    }
+    return rest % shape[d];
+  }
+
+  private long index(int d, int i) {
+    return axes.origin(d) + along(d, i) * step[d];
   }
 
   public ElementType type() {
@@ -76,12 +180,15 @@ public final class ArrayPiece implements Writable {
     return ByteBuffer.wrap(bytes, 0, length).slice().asReadOnlyBuffer().order(order);
   }
 
-  /** Element {@code i} (C order) as a double. */
+  /** Element {@code i} (C order) as a double; NaN where it is {@link #isMissing missing}. */
   public double getDouble(int i) {
-    return Elements.asDouble(bytes, i * type.size(), type, order);
+    return isMissing(i) ? Double.NaN : Elements.asDouble(bytes, i * type.size(), type, order);
   }
 
-  /** Element {@code i} (C order) as a long (floating-point values truncated). */
+  /**
+   * Element {@code i} (C order) as a long (floating-point values truncated); a missing one as
+   * it is stored (see {@link #isMissing}).
+   */
   public long getLong(int i) {
     return Elements.asLong(bytes, i * type.size(), type, order);
   }
@@ -102,13 +209,18 @@ public final class ArrayPiece implements Writable {
     return out;
   }
 
-  /** For {@code FLOAT32} elements. */
+  /** For {@code FLOAT32} elements; NaN where missing. */
   public float[] toFloats() {
     if (type != ElementType.FLOAT32) {
       throw new IllegalStateException("the elements are " + type + ", not FLOAT32");
     }
     float[] out = new float[elements()];
     buffer().asFloatBuffer().get(out);
+    for (int i = 0; missingCount > 0 && i < out.length; i++) {
+      if (isMissing(i)) {
+        out[i] = Float.NaN;
+      }
+    }
     return out;
   }
 
@@ -148,6 +260,14 @@ public final class ArrayPiece implements Writable {
     }
     WritableUtils.writeVInt(out, length);
     out.write(bytes, 0, length);
+    out.writeBoolean(decoded);
+    WritableUtils.writeVInt(out, missingCount);
+    if (missingCount > 0) {
+      for (int w = 0; w < (elements() + 63) >>> 6; w++) {
+        out.writeLong(missing[w]);
+      }
+    }
+    axes.write(out);
   }
 
   @Override
@@ -166,11 +286,24 @@ public final class ArrayPiece implements Writable {
       bytes = new byte[length];
     }
     in.readFully(bytes, 0, length);
+    decoded = in.readBoolean();
+    missingCount = WritableUtils.readVInt(in);
+    if (missingCount > 0) {
+      int words = (elements() + 63) >>> 6;
+      if (missing.length < words) {
+        missing = new long[words];
+      }
+      for (int w = 0; w < words; w++) {
+        missing[w] = in.readLong();
+      }
+    }
+    axes = PieceAxes.read(in);
   }
 
   @Override
   public String toString() {
     return type + Arrays.toString(shape) + (order == ByteOrder.BIG_ENDIAN ? " big" : " little")
-        + "-endian, " + elements() + " elements";
+        + "-endian, " + elements() + " elements" + (decoded ? ", decoded, " + missingCount
+        + " missing" : "");
   }
 }

@@ -27,8 +27,11 @@ import org.opass.mrap.science.ArrayPiece;
  * hadoop jar mrap-inputformat-*.jar slab-stats -D mrap.pattern.kind=netcdf \
  *     -D mrap.science.variable=temperature -D mrap.science.slab=':,10:30,5:45' INPUT... OUTPUT
  * </pre>
- * Output lines: {@code file<TAB>index<TAB>count<TAB>mean<TAB>min<TAB>max}. Exit codes: 0 done,
- * 1 the job failed, 2 usage, or a variable or slab an input file cannot serve (named).
+ * Values are decoded as CF says (unless {@code -D mrap.science.decode=false}): the statistics
+ * are of physical values, and missing elements (fill or missing values, or outside the valid
+ * range) are skipped and counted. Output lines: {@code
+ * file<TAB>index<TAB>count<TAB>mean<TAB>min<TAB>max<TAB>missing}. Exit codes: 0 done, 1 the job
+ * failed, 2 usage, or a variable or slab an input file cannot serve (named).
  */
 public class SlabStats extends Configured implements Tool {
   static final String NAME = "SlabStats";
@@ -36,11 +39,13 @@ public class SlabStats extends Configured implements Tool {
   static final String USAGE = "slab-stats [generic options] INPUT... OUTPUT\n"
       + "  per file and first index: count, mean, min and max of a variable's slab\n"
       + "  -D mrap.pattern.kind=netcdf|hdf5  -D mrap.science.variable=NAME  "
-      + "[-D mrap.science.slab='0:10, :, 5:9']";
+      + "[-D mrap.science.slab='0:10, :, 5:9' | -D mrap.science.select='time=2020-06-01:"
+      + "2020-08-31, lat=30:45'] [-D mrap.science.decode=false]";
 
-  /** Count, sum, min and max of some elements. */
+  /** Count, sum, min and max of some elements, and how many were missing. */
   public static final class Stats implements Writable {
     long count;
+    long missing;
     double sum;
     double min = Double.POSITIVE_INFINITY;
     double max = Double.NEGATIVE_INFINITY;
@@ -54,6 +59,7 @@ public class SlabStats extends Configured implements Tool {
 
     void add(Stats s) {
       count += s.count;
+      missing += s.missing;
       sum += s.sum;
       min = Math.min(min, s.min);
       max = Math.max(max, s.max);
@@ -62,6 +68,7 @@ public class SlabStats extends Configured implements Tool {
     @Override
     public void write(DataOutput out) throws IOException {
       out.writeLong(count);
+      out.writeLong(missing);
       out.writeDouble(sum);
       out.writeDouble(min);
       out.writeDouble(max);
@@ -70,6 +77,7 @@ public class SlabStats extends Configured implements Tool {
     @Override
     public void readFields(DataInput in) throws IOException {
       count = in.readLong();
+      missing = in.readLong();
       sum = in.readDouble();
       min = in.readDouble();
       max = in.readDouble();
@@ -89,7 +97,11 @@ public class SlabStats extends Configured implements Tool {
         Stats s = sums.computeIfAbsent(key.file() + "\t" + (key.origin(0) + i * step),
             k -> new Stats());
         for (int j = i * perStep; j < (i + 1) * perStep; j++) {
-          s.add(piece.getDouble(j));
+          if (piece.isMissing(j)) {
+            s.missing++;
+          } else {
+            s.add(piece.getDouble(j));
+          }
         }
       }
     }
@@ -114,7 +126,7 @@ public class SlabStats extends Configured implements Tool {
         all.add(s);
       }
       ctx.write(key, new Text(all.count + "\t" + (all.sum / all.count) + "\t" + all.min + "\t"
-          + all.max));
+          + all.max + "\t" + all.missing));
     }
   }
 

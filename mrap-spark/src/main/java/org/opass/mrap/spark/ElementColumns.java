@@ -43,10 +43,26 @@ final class ElementColumns {
     }
   }
 
-  /** A piece's elements (C order), as an array of {@link #of}{@code (piece.type())}. */
+  /**
+   * A piece's elements (C order), as an array of {@link #of}{@code (piece.type())}; a missing
+   * element of a decoded piece of integers is null (of floats, NaN).
+   */
   static ArrayData values(ArrayPiece piece) {
     int n = piece.elements();
-    switch (piece.type()) {
+    if (piece.missing() > 0 && !piece.type().floating()) {
+      ArrayData all = values(piece.type(), piece, n);
+      Object[] v = new Object[n];
+      DataType t = of(piece.type());
+      for (int i = 0; i < n; i++) {
+        v[i] = piece.isMissing(i) ? null : all.get(i, t);
+      }
+      return new GenericArrayData(v);
+    }
+    return values(piece.type(), piece, n);
+  }
+
+  private static ArrayData values(ElementType type, ArrayPiece piece, int n) {
+    switch (type) {
       case FLOAT64:
         return UnsafeArrayData.fromPrimitiveArray(piece.toDoubles());
       case FLOAT32:

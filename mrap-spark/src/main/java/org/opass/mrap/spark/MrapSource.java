@@ -61,13 +61,16 @@ public final class MrapSource implements TableProvider, DataSourceRegister {
     return new MrapTable(ReadOptions.of(options.asCaseSensitiveMap())).schema();
   }
 
-  /** The columns of a variable's rows, its elements as {@code type}. */
-  static StructType variableSchema(DataType type) {
+  /**
+   * The columns of a variable's rows, its elements as {@code type}; {@code decoded}: a missing
+   * element of an integer type is null (a float one is NaN).
+   */
+  static StructType variableSchema(DataType type, boolean decoded) {
     return new StructType()
         .add("file", DataTypes.StringType, false)
         .add("origin", DataTypes.createArrayType(DataTypes.LongType, false), false)
         .add("shape", DataTypes.createArrayType(DataTypes.IntegerType, false), false)
-        .add("values", DataTypes.createArrayType(type, false), false);
+        .add("values", DataTypes.createArrayType(type, decoded), false);
   }
 
   @Override

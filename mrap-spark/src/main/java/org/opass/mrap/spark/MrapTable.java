@@ -19,7 +19,10 @@ import org.opass.mrap.plan.InvalidSettingsException;
 import org.opass.mrap.plan.MrapConf;
 import org.opass.mrap.plan.VariablePlanner;
 import org.opass.mrap.plan.VariableSettings;
+import org.opass.mrap.science.CfDecoding;
 import org.opass.mrap.science.ElementType;
+import org.opass.mrap.science.ScienceFiles;
+import org.opass.mrap.science.Variable;
 
 /**
  * The files of one read and what it reads in them: the session's Hadoop configuration with the
@@ -41,7 +44,8 @@ final class MrapTable implements SupportsRead {
     try {
       if (options.variable()) {
         type = firstFilesType();
-        schema = MrapSource.variableSchema(ElementColumns.of(type));
+        schema = MrapSource.variableSchema(ElementColumns.of(type),
+            VariableSettings.decode(conf));
       } else {
         MrapConf.pattern(conf);
         type = null;
@@ -64,7 +68,10 @@ final class MrapTable implements SupportsRead {
         for (FileStatus f : m.isDirectory() ? fs.listStatus(m.getPath()) : new FileStatus[] {m}) {
           String name = f.getPath().getName();
           if (f.isFile() && f.getLen() > 0 && !name.startsWith("_") && !name.startsWith(".")) {
-            return VariablePlanner.plan(conf, List.of(f)).get(0).plan().variable().type();
+            // the type of the values read: decoded, unless mrap.science.decode=false
+            Variable v = VariablePlanner.plan(conf, List.of(f)).get(0).variable();
+            return VariableSettings.decode(conf) ? CfDecoding.of(v,
+                VariableSettings.kind(conf) == ScienceFiles.Kind.NETCDF).decoded() : v.type();
           }
         }
       }
