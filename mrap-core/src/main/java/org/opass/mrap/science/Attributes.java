@@ -15,13 +15,17 @@ import java.util.Set;
 /**
  * The attributes of a variable that CF decoding and coordinates use ({@link #KEPT}), by name:
  * an immutable value. Only these are kept, so that a variable's description stays small
- * whatever else its header holds (histories, long comments).
+ * whatever else its header holds (histories, long comments); a header's kept attribute whose
+ * value is over {@link #MAX_VALUE_BYTES} is left out as well.
  */
 public final class Attributes {
   /** The attributes read from a header; the others are skipped. */
   public static final List<String> KEPT = List.of("_FillValue", "missing_value", "valid_min",
       "valid_max", "valid_range", "scale_factor", "add_offset", "_Unsigned", "units",
       "calendar", "standard_name", "axis", "positive", "coordinates", "bounds");
+
+  /** The largest value of a kept attribute read from a header, in bytes (64 KiB). */
+  public static final int MAX_VALUE_BYTES = 64 << 10;
 
   private static final Attributes NONE = new Attributes(Collections.emptyMap());
 

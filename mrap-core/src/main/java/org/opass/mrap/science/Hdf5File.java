@@ -42,6 +42,7 @@ final class Hdf5File implements Closeable {
   private static final byte[] SIGNATURE = {(byte) 0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
   private static final int MAX_DEPTH = 64; // B-tree levels, nested heap blocks, soft links
   private static final int MAX_MESSAGES = 1 << 16;
+  private static final int KEPT_COLLECTION = 1 << 20;
 
   private final PagedChannel channel;
   private final long fileLength;
@@ -50,6 +51,26 @@ final class Hdf5File implements Closeable {
   private final int sizeOfLengths;
   private final long root;
   private long budget;
+  /** Global heap collections of at most {@link #KEPT_COLLECTION} bytes, the last few read. */
+  private final Map<Long, byte[]> collections = new LinkedHashMap<Long, byte[]>(16, 0.75f,
+      true) {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<Long, byte[]> eldest) {
+      return size() > 8;
+    }
+  };
+  /** All the links of the last few groups listed whole ({@link #links(long)}). */
+  private final Map<Long, List<Link>> linkLists = new LinkedHashMap<Long, List<Link>>(16, 0.75f,
+      true) {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<Long, List<Link>> eldest) {
+      return size() > 16;
+    }
+  };
   private final Map<Long, Hdf5Object> objects = new LinkedHashMap<Long, Hdf5Object>(16, 0.75f,
       true) {
     private static final long serialVersionUID = 1L;
@@ -458,6 +479,16 @@ final class Hdf5File implements Closeable {
     return null;
   }
 
+  /** All the links of the group at {@code group}; the last few groups' are kept. */
+  List<Link> links(long group) {
+    List<Link> l = linkLists.get(group);
+    if (l == null) {
+      l = java.util.Collections.unmodifiableList(links(object(group), null));
+      linkLists.put(group, l);
+    }
+    return l;
+  }
+
   /**
    * The links of a group: its symbol table's entries, its link messages, and its dense links
    * (only those whose name hashes to {@code hash}, when not null).
@@ -695,13 +726,24 @@ final class Hdf5File implements Closeable {
 
   // ---- heaps -------------------------------------------------------------------------------
 
-  /** The object {@code index} of the global heap collection at {@code collection}. */
+  /**
+   * The object {@code index} of the global heap collection at {@code collection}; the last few
+   * collections read are kept (a DIMENSION_LIST's references and vlen strings share one).
+   */
   byte[] globalHeapObject(long collection, long index) {
-    Hdf5Bytes h = read(collection, 8 + sizeOfLengths, "a global heap collection")
-        .signature("GCOL");
-    h.skip(4);
-    long size = h.length();
-    Hdf5Bytes c = read(collection, size, "a global heap collection");
+    byte[] bytes = collections.get(collection);
+    if (bytes == null) {
+      Hdf5Bytes h = read(collection, 8 + sizeOfLengths, "a global heap collection")
+          .signature("GCOL");
+      h.skip(4);
+      long size = h.length();
+      bytes = read(collection, size, "a global heap collection").at(0).bytes(size);
+      if (size <= KEPT_COLLECTION) {
+        collections.put(collection, bytes);
+      }
+    }
+    Hdf5Bytes c = new Hdf5Bytes(bytes, "a global heap collection at address " + collection,
+        sizeOfOffsets, sizeOfLengths);
     c.skip(8 + sizeOfLengths);
     while (c.remaining() >= 8 + sizeOfLengths) {
       int i = c.u16();

@@ -7,14 +7,17 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
  * One dataset of an HDF5 file (NetCDF-4 files are HDF5 files; a NetCDF-4 variable is the
  * dataset of its name in its group), described from the file's metadata ({@link Hdf5File}): a
  * few positioned reads of 64 KiB pages, only the objects on the dataset's path, never its
- * siblings.
+ * siblings (but for its dimension scales, and the links of the groups that hold them where a
+ * scale's name is its link's).
  *
  * <p>Served: contiguous and chunked datasets of integers and IEEE floating-point numbers, chunks
  * under every chunk index HDF5 writes and through the filters jHDF decodes (deflate, shuffle,
@@ -25,10 +28,17 @@ import java.util.Set;
  * netCDF's default fill value for its type, as netCDF-C reads them. Refused by name: compact,
  * virtual and external datasets (only when they are the dataset asked for), strings, compound,
  * enumerated and variable-length types, other filters.
+ *
+ * <p>A dataset's {@link Variable#attributes} are those of {@link Attributes#KEPT} it has, of
+ * number or string types (others are left out), and its {@link Variable#dimensions} the names of
+ * its dimension scales: a scale's NAME, else (netCDF-C's dimension-only scales, a scale made
+ * without a name) the name of the scale's link, as netCDF-C names a dimension.
  */
 public final class Hdf5Header {
   /** Elements of the chunks a never-allocated contiguous dataset is read in, as fill values. */
   private static final long FILL_CHUNK_ELEMENTS = 1 << 17;
+  /** Objects a search for a dimension scale's path reads at most. */
+  private static final int MAX_WALK = 2000;
   private static final String NETCDF_DIMENSION_ONLY =
       "This is a netCDF dimension but not a netCDF variable";
 
@@ -56,26 +66,75 @@ public final class Hdf5Header {
    */
   static Variable variable(Positioned in, String file, String name, boolean netcdf)
       throws IOException {
-    String path = name.startsWith("/") ? name : "/" + name;
-    Hdf5File h;
+    Hdf5File h = open(in, file);
     try {
-      h = Hdf5File.open(in);
+      return variable(h, file, name, netcdf);
+    } finally {
+      h.close();
+    }
+  }
+
+  /** Opens the metadata of {@code file}, refusing a file that is not HDF5 by name. */
+  static Hdf5File open(Positioned in, String file) throws IOException {
+    try {
+      return Hdf5File.open(in);
     } catch (Hdf5Damage e) {
       throw new ScienceFormatException(file + ": not a readable HDF5 file: " + e.getMessage(), e);
     }
+  }
+
+  /** The dataset {@code name} of the file {@code h} opened, as {@link #variable} describes it. */
+  static Variable variable(Hdf5File h, String file, String name, boolean netcdf) {
+    String path = name.startsWith("/") ? name : "/" + name;
+    return guarded(file, path, () -> describe(h, dataset(h, file, path), file, path, netcdf));
+  }
+
+  /**
+   * The dataset of the dimension scale of dimension {@code d} of {@code v} (a dataset of the
+   * file {@code h} opened), described as {@link #variable} describes a dataset; null where that
+   * dimension has no scale (no DIMENSION_LIST entry), or its scale is not a one-dimensional
+   * dataset or is only a netCDF dimension (netCDF-C's dimension without a variable). A
+   * coordinate variable, itself a scale, is its own dimension's.
+   */
+  static Variable coordinate(Hdf5File h, String file, Variable v, int d, boolean netcdf) {
+    if (d < 0 || d >= v.rank()) {
+      throw new IllegalArgumentException("dimension " + d + " of " + v);
+    }
+    String path = v.name().startsWith("/") ? v.name() : "/" + v.name();
+    String at = file + ": " + path;
+    return guarded(file, path, () -> {
+      Hdf5Object o = dataset(h, file, path);
+      if (d >= o.space().dims.length) {
+        return null; // a scalar's one dimension
+      }
+      Long scale = scale(h, o, d, at);
+      if (scale == null) {
+        return null;
+      }
+      if (scale == o.address()) {
+        return describe(h, o, file, path, netcdf);
+      }
+      Hdf5Object s = h.object(scale);
+      if (!s.isDataset() || s.space().dims.length != 1 || dimensionOnly(s)) {
+        return null;
+      }
+      String scalePath = pathOf(h, scale, path);
+      if (scalePath == null) {
+        throw new ScienceFormatException(at + ": the dimension scale of its dimension " + d
+            + " (the object at address " + scale + ") is linked from no group of the file");
+      }
+      return describe(h, s, file, scalePath, netcdf);
+    });
+  }
+
+  /** What is done to the metadata, its failures refused by name. */
+  private interface Work<T> {
+    T run();
+  }
+
+  private static <T> T guarded(String file, String path, Work<T> w) {
     try {
-      Long address = h.resolve(path);
-      if (address == null) {
-        throw new ScienceFormatException(file + ": no dataset " + path + "; datasets: "
-            + datasets(h));
-      }
-      Hdf5Object o = h.object(address);
-      if (!o.isDataset()) {
-        throw new ScienceFormatException(file + ": " + path + " is a "
-            + (o.isGroup() ? "group" : "named datatype") + ", not a dataset; datasets: "
-            + datasets(h));
-      }
-      return describe(h, o, file, path, netcdf);
+      return w.run();
     } catch (ScienceFormatException e) {
       throw e;
     } catch (Hdf5Unsupported e) {
@@ -87,12 +146,34 @@ public final class Hdf5Header {
         | StackOverflowError e) {
       throw new ScienceFormatException(file + ": the HDF5 metadata of " + path + " is damaged ("
           + e + ")", e);
-    } finally {
-      h.close();
     }
   }
 
+  /** The dataset at {@code path}, refused by name where there is none. */
+  private static Hdf5Object dataset(Hdf5File h, String file, String path) {
+    Long address = h.resolve(path);
+    if (address == null) {
+      throw new ScienceFormatException(file + ": no dataset " + path + "; datasets: "
+          + datasets(h));
+    }
+    Hdf5Object o = h.object(address);
+    if (!o.isDataset()) {
+      throw new ScienceFormatException(file + ": " + path + " is a "
+          + (o.isGroup() ? "group" : "named datatype") + ", not a dataset; datasets: "
+          + datasets(h));
+    }
+    return o;
+  }
+
+  /** The dataset's storage, its dimensions' names and its kept attributes. */
   private static Variable describe(Hdf5File h, Hdf5Object o, String file, String path,
+      boolean netcdf) {
+    Variable v = storage(h, o, file, path, netcdf);
+    String at = file + ": " + path;
+    return v.withMetadata(dimensionNames(h, o, path, v.rank(), at), attributes(h, o, at));
+  }
+
+  private static Variable storage(Hdf5File h, Hdf5Object o, String file, String path,
       boolean netcdf) {
     String at = file + ": " + path;
     Hdf5Object.Type t = o.type();
@@ -366,6 +447,176 @@ public final class Hdf5Header {
         break;
     }
     return out.array();
+  }
+
+  // ---- dimension names and attributes ------------------------------------------------------
+
+  /**
+   * Each dimension's name: its dimension scale's NAME (as h5py's {@code make_scale(name)} and
+   * netCDF-C for a coordinate variable set it), else (netCDF-C's dimension-only scales, a scale
+   * made without a name) the scale dataset's own name, as netCDF-C names a dimension; "" where
+   * the dimension has no scale.
+   */
+  private static List<String> dimensionNames(Hdf5File h, Hdf5Object o, String path, int rank,
+      String at) {
+    int stored = o.space().dims.length;
+    List<String> names = new ArrayList<>(rank);
+    for (int d = 0; d < rank; d++) {
+      Long scale = d < stored ? scale(h, o, d, at) : null;
+      names.add(scale == null ? "" : scaleName(h, scale, path, at));
+    }
+    return names;
+  }
+
+  private static String scaleName(Hdf5File h, long scale, String near, String at) {
+    Hdf5Object s = h.object(scale);
+    Hdf5Object.Attribute a = s.attributes(List.of("NAME")).get("NAME");
+    String name = a == null ? null : string(h, a, at);
+    if (name != null && !name.isEmpty() && !name.startsWith(NETCDF_DIMENSION_ONLY)) {
+      return name;
+    }
+    String p = pathOf(h, scale, near);
+    return p == null ? "" : p.substring(p.lastIndexOf('/') + 1);
+  }
+
+  /**
+   * The path of the object at {@code address}: looked for among the hard links of the groups on
+   * the path {@code near}, innermost first (where netCDF-C puts a dimension's scale: in the
+   * group of the dimension, the variable's or an ancestor), then through the file's groups (at
+   * most {@link #MAX_WALK} objects); null where it is not found.
+   */
+  private static String pathOf(Hdf5File h, long address, String near) {
+    Set<Long> searched = new HashSet<>();
+    for (int slash = near.lastIndexOf('/'); slash >= 0;
+        slash = slash == 0 ? -1 : near.lastIndexOf('/', slash - 1)) {
+      String group = near.substring(0, slash);
+      Long g = group.isEmpty() ? Long.valueOf(h.root()) : h.resolve(group);
+      if (g == null || !searched.add(g)) {
+        continue;
+      }
+      for (Hdf5File.Link l : h.links(g)) {
+        if (l.kind == 0 && l.address == address) {
+          return group + "/" + l.name;
+        }
+      }
+    }
+    List<Long> groups = new ArrayList<>();
+    List<String> paths = new ArrayList<>();
+    groups.add(h.root());
+    paths.add("");
+    Set<Long> seen = new HashSet<>(groups);
+    for (int i = 0; i < groups.size() && seen.size() < MAX_WALK; i++) {
+      for (Hdf5File.Link l : h.links(groups.get(i))) {
+        if (l.kind != 0) {
+          continue;
+        }
+        if (l.address == address) {
+          return paths.get(i) + "/" + l.name;
+        }
+        if (seen.size() < MAX_WALK && seen.add(l.address) && isGroup(h, l.address)) {
+          groups.add(l.address);
+          paths.add(paths.get(i) + "/" + l.name);
+        }
+      }
+    }
+    return null;
+  }
+
+  /** Whether the object at {@code address} is a group; an unreadable one is not searched. */
+  private static boolean isGroup(Hdf5File h, long address) {
+    try {
+      return h.object(address).isGroup();
+    } catch (Hdf5Damage | Hdf5Unsupported e) {
+      return false;
+    }
+  }
+
+  /**
+   * The dataset's attributes named in {@link Attributes#KEPT}: numbers (integers and IEEE
+   * floating point, in their own type and byte order) and text (a fixed-length or variable-length
+   * string, one element); those of other types (compound, enumerated, references, several
+   * strings) and those over {@link Attributes#MAX_VALUE_BYTES} are left out.
+   */
+  private static Attributes attributes(Hdf5File h, Hdf5Object o, String at) {
+    Map<String, Attributes.Attribute> out = new LinkedHashMap<>();
+    for (Hdf5Object.Attribute a : o.attributes(Attributes.KEPT).values()) {
+      ElementType t = a.type.element();
+      if (t != null) {
+        long bytes = Math.multiplyExact(a.elements(), t.size());
+        if (a.value.length != bytes) {
+          throw new Hdf5Damage("the attribute " + a.name + " of " + at + " holds "
+              + a.value.length + " bytes for " + a.elements() + " numbers of " + t.size());
+        }
+        if (bytes <= Attributes.MAX_VALUE_BYTES) {
+          out.put(a.name, Attributes.Attribute.numbers(t, a.type.order, a.value));
+        }
+        continue;
+      }
+      String text = string(h, a, at);
+      if (text != null) {
+        out.put(a.name, Attributes.Attribute.text(text));
+      }
+    }
+    return Attributes.of(out);
+  }
+
+  /**
+   * The text of a string attribute of one element (fixed-length, or variable-length in the
+   * global heap) or none (a null dataspace: ""), its padding dropped; null for an attribute of
+   * another type or of several strings, or over {@link Attributes#MAX_VALUE_BYTES}.
+   */
+  private static String string(Hdf5File h, Hdf5Object.Attribute a, String at) {
+    boolean fixed = a.type.kind == Hdf5Object.Type.STRING;
+    boolean vlen = a.type.kind == Hdf5Object.Type.VLEN && (a.type.bits & 0x0f) == 1;
+    if (!fixed && !vlen) {
+      return null;
+    }
+    if (a.space.isNull) {
+      return "";
+    }
+    if (a.elements() != 1) {
+      return null;
+    }
+    if (a.value.length < a.type.size) {
+      throw new Hdf5Damage("the attribute " + a.name + " of " + at + " holds "
+          + a.value.length + " bytes for a string of " + a.type.size);
+    }
+    if (fixed) {
+      return a.type.size > Attributes.MAX_VALUE_BYTES ? null
+          : unpad(a.value, (int) a.type.size, a.type.bits & 0x0f);
+    }
+    Hdf5Bytes b = h.bytes(a.value, "the attribute " + a.name + " of " + at);
+    long length = b.u32();
+    long collection = b.address();
+    long index = b.u32();
+    if (length == 0) {
+      return "";
+    }
+    if (length > Attributes.MAX_VALUE_BYTES) {
+      return null;
+    }
+    byte[] s = h.globalHeapObject(collection, index);
+    if (s.length < length) {
+      throw new Hdf5Damage("the attribute " + a.name + " of " + at + " is a string of " + length
+          + " bytes held in a global heap object of " + s.length);
+    }
+    return unpad(s, (int) length, a.type.bits >> 4 & 0x0f);
+  }
+
+  /** {@code n} bytes of UTF-8 padded as HDF5 pads strings: 0 NUL-terminated, 1 NULs, 2 spaces. */
+  private static String unpad(byte[] b, int n, int padding) {
+    int end = 0;
+    if (padding == 0) {
+      while (end < n && b[end] != 0) {
+        end++;
+      }
+    } else {
+      end = n;
+      while (end > 0 && (b[end - 1] == 0 || padding == 2 && b[end - 1] == ' ')) {
+        end--;
+      }
+    }
+    return new String(b, 0, end, StandardCharsets.UTF_8);
   }
 
   // ---- listing -----------------------------------------------------------------------------

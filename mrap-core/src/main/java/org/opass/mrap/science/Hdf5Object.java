@@ -4,7 +4,12 @@ import io.jhdf.checksum.JenkinsLookup3HashLittle;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * One object of an HDF5 file (a group or a dataset) as its header describes it: the messages it
@@ -484,13 +489,15 @@ final class Hdf5Object {
 
   // ---- attributes --------------------------------------------------------------------------
 
-  /** An attribute: its type, its dataspace and its raw value. */
+  /** An attribute: its name, type, dataspace and raw value. */
   static final class Attribute {
+    final String name;
     final Type type;
     final Space space;
     final byte[] value;
 
-    Attribute(Type type, Space space, byte[] value) {
+    Attribute(String name, Type type, Space space, byte[] value) {
+      this.name = name;
       this.type = type;
       this.space = space;
       this.value = value;
@@ -505,17 +512,38 @@ final class Hdf5Object {
     }
   }
 
-  /** The attribute {@code name}, stored in the header or densely, or null. */
+  /**
+   * The attribute {@code name}, stored in the header or densely, or null.
+   *
+   * @throws Hdf5Unsupported where its datatype or dataspace is a shared message
+   */
   Attribute attribute(String name) {
+    return attributes(java.util.Collections.singleton(name), true).get(name);
+  }
+
+  /**
+   * Those of the attributes {@code names} the object has, by name, found in one pass over its
+   * attribute messages or its dense attribute storage; one whose datatype or dataspace is a
+   * shared message (which this reader does not read) is left out.
+   */
+  Map<String, Attribute> attributes(Collection<String> names) {
+    return attributes(names, false);
+  }
+
+  private Map<String, Attribute> attributes(Collection<String> names, boolean strict) {
+    Map<String, Attribute> found = new LinkedHashMap<>();
     for (Hdf5File.Message m : messages(Hdf5File.MSG_ATTRIBUTE)) {
-      Attribute a = attribute(m.body(), name);
+      Attribute a = attribute(m.body(), names, found, strict);
       if (a != null) {
-        return a;
+        found.put(a.name, a);
       }
+    }
+    if (found.size() == names.size()) {
+      return found;
     }
     Hdf5File.Message info = one(Hdf5File.MSG_ATTRIBUTE_INFO, "attribute info");
     if (info == null) {
-      return null;
+      return found;
     }
     Hdf5Bytes b = info.body();
     b.u8();
@@ -524,25 +552,34 @@ final class Hdf5Object {
       b.skip(2);
     }
     long heap = b.address();
-    long names = b.address();
-    if (heap == Hdf5Bytes.UNDEFINED || names == Hdf5Bytes.UNDEFINED) {
-      return null;
+    long index = b.address();
+    if (heap == Hdf5Bytes.UNDEFINED || index == Hdf5Bytes.UNDEFINED) {
+      return found;
+    }
+    Set<Integer> hashes = new HashSet<>();
+    for (String n : names) {
+      if (!found.containsKey(n)) {
+        hashes.add(JenkinsLookup3HashLittle.hash(n.getBytes(StandardCharsets.UTF_8), 0));
+      }
     }
     Hdf5File.FractalHeap h = file.new FractalHeap(heap);
-    int hash = JenkinsLookup3HashLittle.hash(name.getBytes(StandardCharsets.UTF_8), 0);
-    Attribute[] found = new Attribute[1];
-    file.btree2(names, 8, (rec, i) -> {
+    file.btree2(index, 8, (rec, i) -> {
       byte[] id = rec.bytes(8);
       rec.u8();
       rec.u32();
-      if (found[0] == null && (int) rec.u32() == hash) {
-        found[0] = attribute(h.object(id), name);
+      if (hashes.contains((int) rec.u32())) {
+        Attribute a = attribute(h.object(id), names, found, strict);
+        if (a != null) {
+          found.put(a.name, a);
+        }
       }
     });
-    return found[0];
+    return found;
   }
 
-  private static Attribute attribute(Hdf5Bytes b, String wanted) {
+  /** The attribute of this message when it is one of {@code wanted} not yet found, else null. */
+  private static Attribute attribute(Hdf5Bytes b, Collection<String> wanted,
+      Map<String, Attribute> found, boolean strict) {
     int version = b.u8();
     int flags = b.u8();
     int nameSize = b.u16();
@@ -556,10 +593,13 @@ final class Hdf5Object {
     int pad = version == 1 ? 8 : 1;
     String name = b.string(nameSize);
     b.skip((nameSize + pad - 1) / pad * pad - nameSize);
-    if (!name.equals(wanted)) {
+    if (!wanted.contains(name) || found.containsKey(name)) {
       return null;
     }
     if ((flags & 3) != 0) {
+      if (!strict) {
+        return null;
+      }
       throw new Hdf5Unsupported("the attribute " + name + " has a shared type or dataspace, "
           + "which this reader does not read");
     }
@@ -572,6 +612,6 @@ final class Hdf5Object {
       n = Math.multiplyExact(n, d);
     }
     long bytes = space.isNull ? 0 : Math.multiplyExact(n, type.size);
-    return new Attribute(type, space, b.bytes(Math.min(bytes, b.remaining())));
+    return new Attribute(name, type, space, b.bytes(Math.min(bytes, b.remaining())));
   }
 }

@@ -14,7 +14,8 @@ import java.util.Map;
  * and 64-bit Offset Format" and the CDF-5 specification define it), read a page at a time from
  * the front of the file: its variables, each as {@link Variable#strided} storage. Record
  * variables interleave: one record of each, in order, per step of the unlimited dimension; the
- * first stride of each is the record's size.
+ * first stride of each is the record's size. Each variable carries its dimensions' names and
+ * its attributes named in {@link Attributes#KEPT}; the values of other attributes are skipped.
  */
 public final class NetcdfHeader {
   private static final int NC_DIMENSION = 0x0A;
@@ -102,7 +103,7 @@ public final class NetcdfHeader {
     } else if (tag != 0 || n != 0) {
       throw bad(file, "dimension list");
     }
-    attributes(c, cdf5, file);
+    attributes(c, cdf5, file, false); // the file's: none kept
     tag = c.int32();
     n = cdf5 ? c.int64() : c.uint32();
     if (tag != NC_VARIABLE && (tag != 0 || n != 0)) {
@@ -114,6 +115,7 @@ public final class NetcdfHeader {
       int ncType;
       long begin;
       boolean record;
+      Attributes attributes;
     }
     List<Raw> raws = new ArrayList<>();
     for (long i = 0; tag == NC_VARIABLE && i < n; i++) {
@@ -133,7 +135,7 @@ public final class NetcdfHeader {
         }
         r.dims[d] = id;
       }
-      attributes(c, cdf5, file);
+      r.attributes = attributes(c, cdf5, file, true);
       r.ncType = c.int32();
       if (cdf5) {
         c.int64(); // vsize: recomputed below (the header's is capped at 2^32 - 4 in CDF-1/2)
@@ -198,37 +200,68 @@ public final class NetcdfHeader {
         throw new ScienceFormatException(file + ": variable " + r.name + " ends at byte " + need
             + ", past the end of the file (" + length + " bytes): the file is cut short");
       }
+      List<String> names = new ArrayList<>();
+      for (long id : r.dims) {
+        names.add(dimNames.get((int) id));
+      }
       if (shape.length == 0) { // a scalar: one element
         shape = new long[] {1};
         strides = new long[] {t.size()};
+        names.add("");
       }
       vars.put(r.name, Variable.strided(file, r.name, shape, t, ByteOrder.BIG_ENDIAN, r.begin,
-          strides));
+          strides).withMetadata(names, r.attributes));
     }
     return new NetcdfHeader(version, numrecs, vars);
   }
 
-  private static void attributes(Cursor c, boolean cdf5, String file) throws IOException {
+  /**
+   * Reads an attribute list: with {@code keep}, the values of those named in {@link
+   * Attributes#KEPT} (NC_CHAR as UTF-8 text, its trailing NULs dropped; numbers as stored,
+   * big-endian), up to {@link Attributes#MAX_VALUE_BYTES} each; the others' values are skipped.
+   */
+  private static Attributes attributes(Cursor c, boolean cdf5, String file, boolean keep)
+      throws IOException {
     int tag = c.int32();
     long n = cdf5 ? c.int64() : c.uint32();
     if (tag == 0 && n == 0) {
-      return;
+      return Attributes.none();
     }
     if (tag != NC_ATTRIBUTE) {
       throw bad(file, "attribute list");
     }
+    Map<String, Attributes.Attribute> kept = new LinkedHashMap<>();
     for (long i = 0; i < n; i++) {
-      c.name(cdf5);
+      String name = c.name(cdf5);
       int t = c.int32();
       long count = cdf5 ? c.int64() : c.uint32();
-      int size1 = type(t, file, "an attribute").size();
+      ElementType type = type(t, file, "an attribute");
+      int size1 = type.size();
       if (count < 0 || count > c.length() / size1) {
         throw new ScienceFormatException(file + ": an attribute of " + count + " values of "
             + size1 + " bytes, more than the file holds: the header is damaged");
       }
       long size = count * size1;
-      c.skip((size + 3) / 4 * 4);
+      long padded = (size + 3) / 4 * 4;
+      if (!keep || size > Attributes.MAX_VALUE_BYTES || !Attributes.KEPT.contains(name)
+          || kept.containsKey(name)) {
+        c.skip(padded);
+        continue;
+      }
+      byte[] value = c.bytes((int) size);
+      c.skip(padded - size);
+      if (type == ElementType.CHAR) {
+        int end = value.length;
+        while (end > 0 && value[end - 1] == 0) {
+          end--;
+        }
+        kept.put(name, Attributes.Attribute.text(new String(value, 0, end,
+            StandardCharsets.UTF_8)));
+      } else {
+        kept.put(name, Attributes.Attribute.numbers(type, ByteOrder.BIG_ENDIAN, value));
+      }
     }
+    return Attributes.of(kept);
   }
 
   private static ElementType type(int ncType, String file, String what) {

@@ -7,7 +7,10 @@ import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Writes a variable (with only the chunks a task reads) and a slab into a split, and back. */
+/**
+ * Writes a variable (with only the chunks a task reads, its dimensions' names and its kept
+ * attributes) and a slab into a split, and back.
+ */
 public final class VariableCodec {
   private static final int VERSION = 4;
 
@@ -20,6 +23,7 @@ public final class VariableCodec {
     out.writeByte(VERSION);
     out.writeUTF(v.file());
     out.writeUTF(v.name());
+    writeMetadata(out, v);
     out.writeByte(v.type().ordinal());
     out.writeBoolean(v.order() == ByteOrder.BIG_ENDIAN);
     longs(out, v.shape());
@@ -83,6 +87,30 @@ public final class VariableCodec {
     }
     String file = in.readUTF();
     String name = in.readUTF();
+    List<String> dimensions = new ArrayList<>();
+    for (int d = in.readInt(); d > 0; d--) {
+      dimensions.add(in.readUTF());
+    }
+    Attributes attributes = Attributes.read(in);
+    Read r = read(in, file, name);
+    try {
+      return new Read(r.variable.withMetadata(dimensions, attributes), r.slab);
+    } catch (IllegalArgumentException e) {
+      throw new IOException("a variable written into a split is damaged: " + e.getMessage(), e);
+    }
+  }
+
+  /** A variable's dimensions' names and its attributes. */
+  private static void writeMetadata(DataOutput out, Variable v) throws IOException {
+    out.writeInt(v.dimensions().size());
+    for (String d : v.dimensions()) {
+      out.writeUTF(d);
+    }
+    v.attributes().write(out);
+  }
+
+  /** The rest of a variable, from its element type on, and the slab. */
+  private static Read read(DataInput in, String file, String name) throws IOException {
     ElementType type = ElementType.values()[in.readByte()];
     ByteOrder order = in.readBoolean() ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
     long[] shape = longs(in);
