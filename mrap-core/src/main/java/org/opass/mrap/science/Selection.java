@@ -277,8 +277,8 @@ public final class Selection {
             + "' is a date, but " + dim + " is not a CF time (its units are "
             + (a.units() == null ? "not given" : "'" + a.units() + "'") + ")");
       }
-      try {
-        return t.value(t.parse(text));
+      try { // an hour alone is that hour, as pandas reads it
+        return t.value(t.parse(text.matches(".*[T ]\\d{1,2}") ? text + ":00" : text));
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException(dim + "=" + this.text() + ": " + e.getMessage(), e);
       }
