@@ -175,10 +175,18 @@ class ScienceLayoutsTest {
   /**
    * slab-stats, a MapReduce job, over a NetCDF-4 variable with records never written and over a
    * folder of two HDF5 files whose dataset was never written at all (a task of fill values
-   * each): every step's count, mean, min and max as the reference libraries read them.
+   * each): with {@code mrap.science.decode=false}, every step's count, mean, min and max as the
+   * reference libraries read the stored values; decoded (the default), the same elements, the
+   * fill values among them counted as missing.
    */
   @Test
   void theExampleJobCountsFillValuesAsValues() throws Exception {
+    for (boolean decode : new boolean[] {false, true}) {
+      exampleJob(decode);
+    }
+  }
+
+  private void exampleJob(boolean decode) throws Exception {
     JsonNode all = Fixtures.layouts().get("stats");
     String[][] jobs = {{"netcdf", "b", "/stats-in/nc", "appended.nc"},
         {"hdf5", "/earray_first_gap", "/stats-in/ea", "indexes.h5"},
@@ -192,7 +200,8 @@ class ScienceLayoutsTest {
       Configuration conf = VariableJobTest.conf(cluster, "stats", j[0].equals("netcdf")
           ? org.opass.mrap.science.ScienceFiles.Kind.NETCDF
           : org.opass.mrap.science.ScienceFiles.Kind.HDF5, j[1], null);
-      String out = j[2] + "-out";
+      conf.setBoolean(org.opass.mrap.plan.VariableSettings.DECODE, decode);
+      String out = j[2] + "-out-" + decode;
       assertEquals(0, ToolRunner.run(conf, new SlabStats(), new String[] {j[2], out}));
       Map<String, String[]> got = new HashMap<>();
       for (FileStatus f : fs.listStatus(new Path(out), p -> p.getName().startsWith("part"))) {
@@ -212,6 +221,12 @@ class ScienceLayoutsTest {
         String key = s.get("file").asText() + "#" + s.get("index").asInt();
         String[] cols = got.get(key);
         assertNotNull(cols, key + " in " + got.keySet());
+        if (decode) { // every element given, each a value or missing
+          assertEquals(s.get("count").asLong(), Long.parseLong(cols[2])
+              + Long.parseLong(cols[6]), key);
+          steps++;
+          continue;
+        }
         assertEquals(s.get("count").asLong(), Long.parseLong(cols[2]), key);
         assertEquals(s.get("mean").asDouble(), Double.parseDouble(cols[3]),
             Math.abs(s.get("mean").asDouble()) * 1e-12, key + " mean");

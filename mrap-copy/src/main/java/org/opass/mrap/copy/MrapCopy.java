@@ -281,23 +281,29 @@ public class MrapCopy extends Configured implements Tool {
       throw new CopyException(true, e.getMessage(), e);
     }
     String slab = variable.getTrimmed(VariableSettings.SLAB, "");
+    String select = variable.getTrimmed(VariableSettings.SELECT, "");
+    String what = !select.isEmpty() ? "{" + select + "}" : slab.isEmpty() ? "" : "[" + slab + "]";
     List<PatternConfig> out = new ArrayList<>();
     for (SourceFile src : sources) {
       FilePlan fp = plans.get(src.path()
           + (src.whole() ? "" : "/" + src.name()));
+      if (fp.selectsNothing()) {
+        throw new CopyException(true, src + ": " + VariableSettings.SELECT + "=" + select
+            + " selects nothing in it (its coordinates: " + fp.coordinates() + "): there is "
+            + "nothing to restructure; leave it out, or copy it plainly");
+      }
       if (fp.tiles() != null) { // each tile stored in one piece
         out.add(PatternConfig.plannedTiles(fp.tiles(), VariableSettings.TILE,
             variable.getTrimmed(VariableSettings.TILE)));
       } else {
         SlabPlan plan = fp.plan();
         if (plan.pattern() == null) {
-          throw new CopyException(true, src + ": " + plan.variable().name()
-              + (slab.isEmpty() ? "" : "[" + slab + "]") + " selects only chunks never written "
-              + "(every value is the fill value): there is nothing to restructure; copy the file "
-              + "plainly, or leave it out");
+          throw new CopyException(true, src + ": " + plan.variable().name() + what
+              + " selects only chunks never written (every value is the fill value): there is "
+              + "nothing to restructure; copy the file plainly, or leave it out");
         }
         out.add(PatternConfig.planned(plan.pattern(), VariableSettings.VARIABLE,
-            plan.variable().name() + (slab.isEmpty() ? "" : "[" + slab + "]")));
+            plan.variable().name() + what));
       }
     }
     return out;

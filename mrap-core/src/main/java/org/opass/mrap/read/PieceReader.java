@@ -36,13 +36,14 @@ public final class PieceReader implements TaskReader {
   private final boolean decode;
   private final boolean netcdf;
 
-  public PieceReader(Configuration conf, VariableTask task, ReadCounters counters)
-      throws IOException {
+  public PieceReader(Configuration conf, VariableTask task, ReadCounters counters) {
     this.conf = conf;
     this.split = task;
     this.counters = counters;
-    this.decode = VariableSettings.decode(conf);
-    this.netcdf = VariableSettings.kind(conf) == ScienceFiles.Kind.NETCDF;
+    // checked when the read was planned
+    this.decode = conf.getBoolean(VariableSettings.DECODE, VariableSettings.DECODE_DEFAULT);
+    this.netcdf = ScienceFiles.Kind.NETCDF.key().equalsIgnoreCase(
+        conf.getTrimmed(VariableSettings.KIND, ""));
   }
 
   @Override

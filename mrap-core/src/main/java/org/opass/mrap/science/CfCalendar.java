@@ -2,6 +2,8 @@ package org.opass.mrap.science;
 
 import java.time.LocalDate;
 import java.util.Locale;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 
 /**
  * The calendars of the CF conventions' {@code calendar} attribute, as cftime (the reference
@@ -11,6 +13,8 @@ import java.util.Locale;
  * and the Gregorian date of the same day get the same number. Years 1 to 9999 only: before
  * year 1 cftime's year-zero conventions differ by calendar, and CF leaves them open.
  */
+@InterfaceAudience.Public
+@InterfaceStability.Evolving
 public enum CfCalendar {
   /**
    * The mixed Julian/Gregorian calendar (CF's default; "gregorian" is its older name): Julian

@@ -4,12 +4,16 @@ import java.time.Instant;
 import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 
 /**
  * A date and time of day in a {@link CfCalendar}, to the microsecond, as cftime's {@code
  * datetime} holds one: no time zone (UTC, as CF has it), no leap seconds, years 1 to 9999. An
  * immutable value; dates of one calendar are ordered in time, dates of two are not comparable.
  */
+@InterfaceAudience.Public
+@InterfaceStability.Evolving
 public final class CfDate implements Comparable<CfDate> {
   /** Microseconds in a day, the same in every calendar. */
   static final long DAY = 86_400_000_000L;

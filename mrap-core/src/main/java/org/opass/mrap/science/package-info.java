@@ -4,8 +4,10 @@
  * byte regions ({@link org.opass.mrap.science.SlabPlan}), chunks decoded ({@link
  * org.opass.mrap.science.ChunkDecoder}). Internal but for the records a reader hands out,
  * marked public of their own: {@link org.opass.mrap.science.ArrayIndex}, {@link
- * org.opass.mrap.science.ArrayPiece}, {@link org.opass.mrap.science.ElementType} and the
- * format names of {@link org.opass.mrap.science.ScienceFiles.Kind}.
+ * org.opass.mrap.science.ArrayPiece}, {@link org.opass.mrap.science.ElementType}, the
+ * calendar dates its coordinates may be ({@link org.opass.mrap.science.CfDate}, {@link
+ * org.opass.mrap.science.CfCalendar}) and the format names of {@link
+ * org.opass.mrap.science.ScienceFiles.Kind}.
  */
 @InterfaceAudience.Private
 @InterfaceStability.Unstable

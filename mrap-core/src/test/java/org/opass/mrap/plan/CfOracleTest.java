@@ -37,14 +37,14 @@ import org.opass.mrap.science.ArrayPiece;
  * value, missing where the oracle masks it, its coordinates, and the element type, equal to
  * what netCDF4-python or xarray read.
  */
-class CfOracleTest {
-  static JsonNode expected() throws IOException {
+public class CfOracleTest {
+  public static JsonNode expected() throws IOException {
     try (InputStream in = CfOracleTest.class.getResourceAsStream("/science/cf/expected_cf.json")) {
       return new ObjectMapper().readTree(in);
     }
   }
 
-  static Path folder() {
+  public static Path folder() {
     try {
       return Paths.get(CfOracleTest.class.getResource("/science/cf/expected_cf.json").toURI())
           .getParent();
@@ -60,7 +60,7 @@ class CfOracleTest {
   }
 
   /** The case's settings, as a job gives them. */
-  static Configuration conf(JsonNode c) {
+  public static Configuration conf(JsonNode c) {
     Configuration conf = new Configuration(false);
     String first = c.get("files").get(0).asText();
     conf.set(VariableSettings.KIND, first.endsWith(".h5") ? "hdf5" : "netcdf");
@@ -95,7 +95,7 @@ class CfOracleTest {
   }
 
   /** The assembled result: each file's selection, concatenated along the first dimension. */
-  static final class Result {
+  public static final class Result {
     final JsonNode c;
     final long[] shape;
     final double[] values;
@@ -104,7 +104,7 @@ class CfOracleTest {
     final Object[][] coords; // per dimension, per position
     String type;
 
-    Result(JsonNode c) {
+    public Result(JsonNode c) {
       this.c = c;
       JsonNode s = c.get("shape");
       shape = new long[s.size()];
@@ -146,7 +146,7 @@ class CfOracleTest {
       return -1;
     }
 
-    void put(String file, long[] origin, ArrayPiece p) {
+    public void put(String file, long[] origin, ArrayPiece p) {
       int f = -1;
       for (int k = 0; k < c.get("files").size(); k++) {
         if (file.endsWith("/" + c.get("files").get(k).asText())) {
@@ -183,7 +183,7 @@ class CfOracleTest {
       }
     }
 
-    void check(String name) throws IOException {
+    public void check(String name) throws IOException {
       for (int i = 0; i < seen.length; i++) {
         assertTrue(seen[i], name + ": element " + i + " of " + seen.length + " not given");
       }

@@ -43,6 +43,13 @@ import org.opass.mrap.science.VariableTiles;
  *   dimension an extent or {@code *} (e.g. {@code *,30,30}: every time step over 30 x 30
  *   boxes), a task a tile of a file ({@link VariableTiles}: a variable stored as one
  *   array)</td></tr>
+ *   <tr><td>{@value #SELECT}</td><td>instead of a slab: per dimension a range of coordinate
+ *   values or one value, e.g. {@code time=2020-06-01:2020-08-31T23:00, latitude=30:45} ({@link
+ *   org.opass.mrap.science.Selection}); each file's slab from its own coordinates, read at
+ *   submission; a file it picks nothing in is skipped</td></tr>
+ *   <tr><td>{@value #DECODE}</td><td>{@code true} (default): values decoded as CF says ({@link
+ *   org.opass.mrap.science.CfDecoding}: fill, missing and invalid values missing, packed values
+ *   unpacked, {@code _Unsigned}); {@code false}: the values stored</td></tr>
  * </table>
  * The files may differ in shape: an unset slab reads each whole, a set one must fit each (a
  * file it does not fit is named). Tasks: each file's regions are cut by block and the pieces
@@ -56,7 +63,10 @@ import org.opass.mrap.science.VariableTiles;
  * AccessInputFormat#RESTRUCTURED}{@code =index} reads it through its layout, else it is
  * refused naming both.
  *
- * <p>Values are those netCDF-C and HDF5 read: chunks never written give the fill value (counted
+ * <p>Values are those netCDF-C and HDF5 read, decoded as netCDF4-python's automatic mask and
+ * scale decodes them (unless {@value #DECODE}{@code =false}), and each record carries its
+ * elements' coordinates ({@link ArrayPiece#coordinate}): chunks never written give the fill
+ * value (counted
  * by {@link MrapCounter#FILL_ELEMENTS}; a file whose slab selects nothing stored is a task of
  * fill values that reads nothing), and with {@code kind=netcdf} an HDF5 file is a NetCDF-4 file
  * in netCDF's shape (a variable as long as its unlimited dimension, its elements past its own
@@ -70,6 +80,8 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
   public static final String VARIABLE = VariableSettings.VARIABLE;
   public static final String SLAB = VariableSettings.SLAB;
   public static final String TILE = VariableSettings.TILE;
+  public static final String SELECT = VariableSettings.SELECT;
+  public static final String DECODE = VariableSettings.DECODE;
   public static final List<String> KEYS = VariableSettings.KEYS;
 
   public static void setVariable(Job job, ScienceFiles.Kind kind, String variable, String slab) {

@@ -62,15 +62,15 @@ public final class MrapSource implements TableProvider, DataSourceRegister {
   }
 
   /**
-   * The columns of a variable's rows, its elements as {@code type}; {@code decoded}: a missing
-   * element of an integer type is null (a float one is NaN).
+   * The columns of a variable's rows, its elements as {@code type}; {@code nulls}: a missing
+   * element is null (decoded integers; a missing float is NaN).
    */
-  static StructType variableSchema(DataType type, boolean decoded) {
+  static StructType variableSchema(DataType type, boolean nulls) {
     return new StructType()
         .add("file", DataTypes.StringType, false)
         .add("origin", DataTypes.createArrayType(DataTypes.LongType, false), false)
         .add("shape", DataTypes.createArrayType(DataTypes.IntegerType, false), false)
-        .add("values", DataTypes.createArrayType(type, decoded), false);
+        .add("values", DataTypes.createArrayType(type, nulls), false);
   }
 
   @Override

@@ -45,7 +45,7 @@ final class MrapTable implements SupportsRead {
       if (options.variable()) {
         type = firstFilesType();
         schema = MrapSource.variableSchema(ElementColumns.of(type),
-            VariableSettings.decode(conf));
+            VariableSettings.decode(conf) && !type.floating());
       } else {
         MrapConf.pattern(conf);
         type = null;
