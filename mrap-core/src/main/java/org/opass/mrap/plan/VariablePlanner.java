@@ -25,15 +25,15 @@ import org.opass.mrap.science.Attributes;
 import org.opass.mrap.science.Coordinates;
 import org.opass.mrap.science.Positioned;
 import org.opass.mrap.science.ScienceFile;
-import org.opass.mrap.science.Selection;
-import org.opass.mrap.science.VariableValues;
 import org.opass.mrap.science.ScienceFiles;
 import org.opass.mrap.science.ScienceFormatException;
+import org.opass.mrap.science.Selection;
 import org.opass.mrap.science.Slab;
 import org.opass.mrap.science.SlabPlan;
 import org.opass.mrap.science.UnwrittenChunks;
 import org.opass.mrap.science.Variable;
 import org.opass.mrap.science.VariableTiles;
+import org.opass.mrap.science.VariableValues;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,6 +56,9 @@ public final class VariablePlanner {
   private final String tile; // null: a slab
   private final Selection select; // null: by index
   private final long recordBytes;
+  private int skippedFiles;
+  private final java.util.concurrent.atomic.AtomicBoolean warned =
+      new java.util.concurrent.atomic.AtomicBoolean();
 
   /** @throws InvalidSettingsException naming the setting at fault, before any file is read */
   public VariablePlanner(Configuration conf) throws InvalidSettingsException {
@@ -157,8 +160,6 @@ public final class VariablePlanner {
     }
     return out;
   }
-
-  private int skippedFiles;
 
   /**
    * Files (and members of containers) the last {@link #tasks} skipped: a selection by value
@@ -558,16 +559,29 @@ public final class VariablePlanner {
 
   /**
    * Each dimension's coordinate values, read whole: those of its 1-D coordinate variable, none
-   * where it has none. A time in a calendar not read is refused where the selection names it,
-   * else carried as plain numbers.
+   * where it has none. A coordinate that cannot be carried (over {@link
+   * VariableValues#MAX_ELEMENTS} elements, or a time in a calendar not read) is refused where
+   * the selection names it, else left out (too long) or carried as plain numbers, logged once.
    */
   private List<Coordinates.Axis> axes(ScienceFile sf, Positioned file, Variable v, String name)
       throws IOException {
     List<Coordinates.Axis> out = new ArrayList<>();
     for (int d = 0; d < v.rank(); d++) {
       String dim = v.dimensions().get(d);
+      boolean selected = select != null && select.dimensions().contains(dim);
       Variable c = dim.isEmpty() ? null : sf.coordinate(v, d);
       if (c == null || c.rank() != 1) {
+        out.add(Coordinates.Axis.none(dim));
+        continue;
+      }
+      if (c.shape()[0] > VariableValues.MAX_ELEMENTS) {
+        String why = "the coordinate " + dim + " has " + c.shape()[0] + " values, more than "
+            + VariableValues.MAX_ELEMENTS + " a read carries";
+        if (selected) {
+          throw new InvalidSettingsException(VariableSettings.SELECT + "=" + select + ": "
+              + name + ": " + why);
+        }
+        warnOnce(name, why + ": records give its indices");
         out.add(Coordinates.Axis.none(dim));
         continue;
       }
@@ -577,15 +591,21 @@ public final class VariablePlanner {
         out.add(new Coordinates.Axis(dim, 0, values, a.text("units"), a.text("calendar"),
             a.text("standard_name")));
       } catch (IllegalArgumentException e) {
-        if (select != null && select.dimensions().contains(dim)) {
+        if (selected) {
           throw new InvalidSettingsException(VariableSettings.SELECT + "=" + select + ": "
               + name + ": " + e.getMessage(), e);
         }
-        LOG.warn("{}: the coordinate {} is read as plain numbers: {}", name, dim,
-            e.getMessage());
+        warnOnce(name, e.getMessage() + ": its values are carried as plain numbers");
         out.add(new Coordinates.Axis(dim, 0, values, null, null, a.text("standard_name")));
       }
     }
     return out;
+  }
+
+  /** Logs the first of a read's warnings about its coordinates (a series has many files). */
+  private void warnOnce(String file, String what) {
+    if (warned.compareAndSet(false, true)) {
+      LOG.warn("{}: {} (said once for this read)", file, what);
+    }
   }
 }
