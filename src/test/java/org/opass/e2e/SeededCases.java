@@ -13,6 +13,11 @@ public final class SeededCases {
   private SeededCases() {
   }
 
+  /** Whether this is a compatibility run ({@code bin/compat} on a release not the default). */
+  public static boolean compatRun() {
+    return Boolean.getBoolean(COMPAT);
+  }
+
   /** {@code full}, or a quarter of it (at least one) in a compatibility run. */
   public static int of(int full) {
     return Boolean.getBoolean(COMPAT) ? Math.max(1, full / 4) : full;
