@@ -337,7 +337,8 @@ public final class VariablePlanner {
         out.add(new VariableTask(List.of(new VariableTask.Part(regions,
             fp.status().getModificationTime(), List.of(new VariableTask.Member(fp.name(), 0,
             fp.plan().variable(), VariableTiles.slab(fp.tiles(), t),
-            UnwrittenChunks.none(fp.plan().variable().rank()), fp.coordinates())))), hosts));
+            UnwrittenChunks.none(fp.plan().variable().rank()),
+            fp.coordinates().window(bounds(VariableTiles.slab(fp.tiles(), t))))))), hosts));
       }
     }
     return out;
@@ -383,10 +384,10 @@ public final class VariablePlanner {
     for (int i = fileAt(one, mine.offsetOf(0)); i <= fileAt(one, mine.offsetOf(n - 1)); i++) {
       FilePlan fp = one.get(i);
       Variable v = fp.plan().variable();
+      long from = mine.firstAtOrAfter(fp.start());
+      long to = i + 1 < one.size() ? mine.firstAtOrAfter(one.get(i + 1).start()) : n;
       if (v.chunked()) { // only the chunks this part reads: its regions in this file
         Variable.Chunks all = fp.plan().chunks();
-        long from = mine.firstAtOrAfter(fp.start());
-        long to = i + 1 < one.size() ? mine.firstAtOrAfter(one.get(i + 1).start()) : n;
         int[] keep = new int[(int) (to - from)];
         RegionCursor c = mine.cursor(from, to);
         for (int k = 0; c.next(); k++) {
@@ -395,12 +396,75 @@ public final class VariablePlanner {
         Arrays.sort(keep);
         v = v.withChunks(all.subset(keep));
       }
-      members.add(new VariableTask.Member(fp.name(), fp.start(), v, fp.plan().slab(),
-          started[i] ? UnwrittenChunks.none(v.rank()) : fp.plan().unwritten(),
-          fp.coordinates()));
+      UnwrittenChunks fills = started[i] ? UnwrittenChunks.none(v.rank()) : fp.plan().unwritten();
+      // the coordinates of the indices this part's regions hold (all, where it gives fills)
+      Coordinates coordinates = fills.isEmpty() ? fp.coordinates().window(
+          indexBounds(v, fp.plan().slab(), mine, from, to, fp.start())) : fp.coordinates();
+      members.add(new VariableTask.Member(fp.name(), fp.start(), v, fp.plan().slab(), fills,
+          coordinates));
       started[i] = true;
     }
     return new VariableTask.Part(regions, one.get(0).status().getModificationTime(), members);
+  }
+
+  /** A slab's first and last index per dimension. */
+  private static long[][] bounds(Slab s) {
+    long[][] b = new long[2][s.rank()];
+    for (int d = 0; d < s.rank(); d++) {
+      b[0][d] = s.start(d);
+      b[1][d] = s.lastIndex(d);
+    }
+    return b;
+  }
+
+  /**
+   * Per dimension the first and last index of the slab that regions {@code [from, to)} of
+   * {@code regions} (a file's, from {@code start}) can hold: the chunks' boxes of a chunked
+   * variable ({@code v} holds only those), the first dimension's span of a strided one.
+   */
+  private static long[][] indexBounds(Variable v, Slab slab, AccessPattern regions, long from,
+      long to, long start) {
+    int r = v.rank();
+    long[] lo = new long[r];
+    long[] hi = new long[r];
+    for (int d = 0; d < r; d++) {
+      lo[d] = slab.start(d);
+      hi[d] = slab.lastIndex(d);
+    }
+    if (v.chunked()) {
+      Variable.Chunks c = v.chunks();
+      int[] cs = v.chunkShape();
+      long[] min = new long[r];
+      long[] max = new long[r];
+      Arrays.fill(min, Long.MAX_VALUE);
+      Arrays.fill(max, Long.MIN_VALUE);
+      for (int i = 0; i < c.count(); i++) {
+        long[] o = c.origin(i);
+        for (int d = 0; d < r; d++) {
+          min[d] = Math.min(min[d], o[d]);
+          max[d] = Math.max(max[d], o[d] + cs[d] - 1);
+        }
+      }
+      for (int d = 0; c.count() > 0 && d < r; d++) {
+        lo[d] = Math.max(lo[d], min[d]);
+        hi[d] = Math.min(hi[d], max[d]);
+      }
+    } else if (to > from) {
+      long stride = v.byteStrides()[0];
+      long first = (regions.offsetOf(from) - start - v.base()) / stride;
+      RegionCursor last = regions.cursor(to - 1, to);
+      last.next();
+      long end = (last.offset() + last.length() - 1 - start - v.base()) / stride;
+      lo[0] = Math.max(lo[0], first);
+      hi[0] = Math.min(hi[0], end);
+    }
+    for (int d = 0; d < r; d++) {
+      if (hi[d] < lo[d]) { // nothing of the slab: keep the slab's own
+        lo[d] = slab.start(d);
+        hi[d] = slab.lastIndex(d);
+      }
+    }
+    return new long[][] {lo, hi};
   }
 
   /** The file (of a container's members, by where they start) holding original byte at. */
@@ -505,11 +569,7 @@ public final class VariablePlanner {
             + name + "'s " + v + ": " + e.getMessage(), e);
       }
     }
-    List<Coordinates.Axis> window = new ArrayList<>();
-    for (int d = 0; d < axes.size(); d++) {
-      window.add(axes.get(d).window(s.start(d), s.lastIndex(d)));
-    }
-    Coordinates coordinates = new Coordinates(window);
+    Coordinates coordinates = new Coordinates(axes).window(bounds(s));
     TiledPattern tiles = null;
     if (tile != null) {
       try {

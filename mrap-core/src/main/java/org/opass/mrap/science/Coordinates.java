@@ -28,6 +28,18 @@ public final class Coordinates {
     return axes.get(d);
   }
 
+  /**
+   * These coordinates over indices {@code bounds[0][d]} to {@code bounds[1][d]} only (within
+   * those held), so that a task carries those of its own part of the array.
+   */
+  public Coordinates window(long[][] bounds) {
+    List<Axis> w = new ArrayList<>(axes.size());
+    for (int d = 0; d < axes.size(); d++) {
+      w.add(axes.get(d).window(bounds[0][d], bounds[1][d]));
+    }
+    return new Coordinates(w);
+  }
+
   /** The coordinates of a piece's elements: along dimension d, indices origin[d] + j step[d]. */
   PieceAxes slice(long[] origin, int[] shape, long[] step) {
     return new PieceAxes(this, origin, shape, step);
