@@ -225,6 +225,33 @@ class CfSelectionTest {
     assertTrue(layouts.contains(RegionTask.Layout.PACKED), layouts.toString());
   }
 
+  /**
+   * A copy restructured for a selection a source cannot serve is a usage error naming why
+   * (exit 2), before anything is written: a date the source's calendar lacks, a file the
+   * selection picks nothing in.
+   */
+  @Test
+  void aCopyForASelectionItsSourcesCannotServeWritesNothing() throws Exception {
+    JsonNode c = cases().get("cmip_series_box");
+    String[][] bad = {{"time=2015-02-29:2015-03-01", "cmip_1.nc", "2015-02-29"},
+        {"time=2015-02-25:2015-03-03, lat=-10:10, lon=0:20", "cmip_0.nc", "selects nothing in"}};
+    for (String[] b : bad) {
+      Configuration conf = conf(c);
+      conf.set(VariableInputFormat.SELECT, b[0]);
+      ByteArrayOutputStream err = new ByteArrayOutputStream();
+      Configuration cc = new Configuration(conf);
+      cc.setLong("dfs.blocksize", BLOCK);
+      int rc = ToolRunner.run(cc, new MrapCopy(System.out, new PrintStream(err, true)),
+          new String[] {"-mode", "single", fs.makeQualified(new Path("/cf/" + b[1])).toString(),
+              "/refused/" + b[1]});
+      String said = err.toString(StandardCharsets.UTF_8);
+      assertEquals(2, rc, said);
+      assertTrue(said.contains(b[2]) && said.contains(b[1]), said);
+      assertTrue(!fs.exists(new Path("/refused")) || fs.listStatus(new Path("/refused")).length
+          == 0, "nothing written");
+    }
+  }
+
   private static int copy(Configuration conf, String... args) throws Exception {
     Configuration c = new Configuration(conf);
     c.setLong("dfs.blocksize", BLOCK);
