@@ -91,7 +91,8 @@ import org.opass.mrap.science.VariableValues;
  *   skipped);</li>
  *   <li>{@code by-index}: the same elements by {@code mrap.science.slab}, each file's slab
  *   computed here from the layout the script writes (not through {@code Selection}), only the
- *   files holding selected days read (a {@code getSplits} a distinct slab);</li>
+ *   files holding selected days read (one job; a {@code getSplits} a distinct slab where a
+ *   season starts or ends within a month, as it does not here);</li>
  *   <li>{@code whole-file}: a task per file of the series reads it whole, parses it from those
  *   bytes with our header reader and decodes the slab's elements as CF says.</li>
  * </ul>
@@ -526,6 +527,9 @@ final class MrapScienceBench implements BenchMain.Bench {
     });
     if (days == null) {
       return null;
+    }
+    if (days.equals("0:" + month.lengthOfMonth())) {
+      days = ":"; // the whole month: months of 30 and 31 days share a slab, and a job
     }
     String rows = runs(361, i -> 90 - i / 2.0 >= LAT_SOUTH && 90 - i / 2.0 <= LAT_NORTH);
     double width = Math.floorMod(LON_TO - LON_FROM, 360);
