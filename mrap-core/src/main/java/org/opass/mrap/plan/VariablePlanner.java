@@ -194,10 +194,10 @@ public final class VariablePlanner {
           + conf.get(VariableSettings.VARIABLE));
     }
     long t0 = System.nanoTime();
-    List<List<FilePlan>> byFile = selected(planByFile(files));
+    List<List<FilePlan>> all = planByFile(files);
     long reads = 0;
     int headers = 0;
-    for (List<FilePlan> one : byFile) {
+    for (List<FilePlan> one : all) {
       for (FilePlan p : one) {
         reads += p.headerReads();
         headers++;
@@ -205,6 +205,7 @@ public final class VariablePlanner {
     }
     LOG.info("read {} headers in {} ms, {} positioned reads", headers,
         (System.nanoTime() - t0) / 1_000_000, reads);
+    List<List<FilePlan>> byFile = selected(all);
     boolean stored = AccessSettings.readAsStored(conf);
     if (byFile.get(0).get(0).tiles() != null) {
       return tileTasks(byFile, stored);
@@ -532,35 +533,42 @@ public final class VariablePlanner {
     }
   }
 
-  /** The plan of one file's (or member's) variable, from its header read through {@code file}. */
+  /**
+   * The plan of one file's (or member's) variable, from its header read through {@code file}.
+   * With a selection by value, the variable's chunk index is read only once the file's
+   * coordinates show the selection picks something in it.
+   */
   private FilePlan planVariable(Positioned file, RestructuredFiles.Inspected inspected,
       String name, long start, long readsBefore, long t0) throws IOException {
     Variable v;
     List<Coordinates.Axis> axes;
+    Slab s;
+    Selection.Resolved selected = null;
     try (ScienceFile sf = ScienceFiles.open(file, name, kind)) {
-      v = sf.variable(variable);
+      v = select == null ? sf.variable(variable) : sf.describe(variable);
       if (select != null) {
         checkSelected(sf, v, name);
       }
       axes = axes(sf, file, v, name);
+      if (select != null) {
+        try {
+          selected = select.resolve(v.shape(), axes);
+        } catch (IllegalArgumentException e) {
+          throw new InvalidSettingsException(VariableSettings.SELECT + "=" + select + ": "
+              + name + ": " + e.getMessage(), e);
+        }
+        if (selected.slab() == null) {
+          return new FilePlan(inspected, name, start, v, null, null, new Coordinates(axes),
+              selected, readsBefore + file.reads(), System.nanoTime() - t0);
+        }
+        v = sf.variable(variable); // now its chunks
+      }
     } catch (ScienceFormatException e) {
       throw new InvalidSettingsException(VariableSettings.VARIABLE + "=" + variable + ": "
           + e.getMessage(), e);
     }
-    Slab s;
-    Selection.Resolved selected = null;
-    if (select != null) {
-      try {
-        selected = select.resolve(v.shape(), axes);
-      } catch (IllegalArgumentException e) {
-        throw new InvalidSettingsException(VariableSettings.SELECT + "=" + select + ": " + name
-            + ": " + e.getMessage(), e);
-      }
+    if (selected != null) {
       s = selected.slab();
-      if (s == null) {
-        return new FilePlan(inspected, name, start, v, null, null, new Coordinates(axes),
-            selected, readsBefore + file.reads(), System.nanoTime() - t0);
-      }
     } else {
       try {
         s = Slab.parse(slab, v.shape());

@@ -83,10 +83,16 @@ public final class Hdf5Header {
     }
   }
 
-  /** The dataset {@code name} of the file {@code h} opened, as {@link #variable} describes it. */
-  static Variable variable(Hdf5File h, String file, String name, boolean netcdf) {
+  /**
+   * The dataset {@code name} of the file {@code h} opened, as {@link #variable} describes it;
+   * without {@code index}, a chunked dataset's chunk index is not read (its chunks none): its
+   * shape, dimensions and attributes only.
+   */
+  static Variable variable(Hdf5File h, String file, String name, boolean netcdf,
+      boolean index) {
     String path = name.startsWith("/") ? name : "/" + name;
-    return guarded(file, path, () -> describe(h, dataset(h, file, path), file, path, netcdf));
+    return guarded(file, path, () -> describe(h, dataset(h, file, path), file, path, netcdf,
+        index));
   }
 
   /**
@@ -112,7 +118,7 @@ public final class Hdf5Header {
         return null;
       }
       if (scale == o.address()) {
-        return describe(h, o, file, path, netcdf);
+        return describe(h, o, file, path, netcdf, true);
       }
       Hdf5Object s = h.object(scale);
       if (!s.isDataset() || s.space().dims.length != 1 || dimensionOnly(s)) {
@@ -123,7 +129,7 @@ public final class Hdf5Header {
         throw new ScienceFormatException(at + ": the dimension scale of its dimension " + d
             + " (the object at address " + scale + ") is linked from no group of the file");
       }
-      return describe(h, s, file, scalePath, netcdf);
+      return describe(h, s, file, scalePath, netcdf, true);
     });
   }
 
@@ -167,14 +173,14 @@ public final class Hdf5Header {
 
   /** The dataset's storage, its dimensions' names and its kept attributes. */
   private static Variable describe(Hdf5File h, Hdf5Object o, String file, String path,
-      boolean netcdf) {
-    Variable v = storage(h, o, file, path, netcdf);
+      boolean netcdf, boolean index) {
+    Variable v = storage(h, o, file, path, netcdf, index);
     String at = file + ": " + path;
     return v.withMetadata(dimensionNames(h, o, path, v.rank(), at), attributes(h, o, at));
   }
 
   private static Variable storage(Hdf5File h, Hdf5Object o, String file, String path,
-      boolean netcdf) {
+      boolean netcdf, boolean index) {
     String at = file + ": " + path;
     Hdf5Object.Type t = o.type();
     ElementType type = t.element();
@@ -265,8 +271,8 @@ public final class Hdf5Header {
             + ", which is not read; the filters read are " + ChunkDecoder.supported());
       }
     }
-    Variable.Chunks chunks = Hdf5ChunkIndex.read(h, layout, dims, maxDims, chunkBytes,
-        !filters.isEmpty(), at);
+    Variable.Chunks chunks = !index ? Variable.Chunks.none() : Hdf5ChunkIndex.read(h, layout,
+        dims, maxDims, chunkBytes, !filters.isEmpty(), at);
     return Variable.chunked(file, path, shape, dims, type, order, chunkShape, chunks, filters,
         fill);
   }

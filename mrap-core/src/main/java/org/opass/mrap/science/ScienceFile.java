@@ -30,8 +30,22 @@ public final class ScienceFile implements Closeable {
    *     variable or holds it in a way this reader does not read
    */
   public Variable variable(String name) throws IOException {
+    return variable(name, true);
+  }
+
+  /**
+   * The variable {@code name} as {@link #variable} gives it, but for its chunks: a chunked
+   * variable's chunk index is not read (its chunks none), so that its shape, dimensions and
+   * attributes cost only the reads of its object header. {@link #variable} reads the index
+   * after it without reading again what this read.
+   */
+  public Variable describe(String name) throws IOException {
+    return variable(name, false);
+  }
+
+  private Variable variable(String name, boolean index) throws IOException {
     if (netcdf == null) {
-      return Hdf5Header.variable(hdf5, file, name, kind == ScienceFiles.Kind.NETCDF);
+      return Hdf5Header.variable(hdf5, file, name, kind == ScienceFiles.Kind.NETCDF, index);
     }
     Variable v = netcdf.variables().get(name);
     if (v == null) {
