@@ -68,7 +68,7 @@ public final class Hdf5Header {
       throws IOException {
     Hdf5File h = open(in, file);
     try {
-      return variable(h, file, name, netcdf);
+      return variable(h, file, name, netcdf, true);
     } finally {
       h.close();
     }
