@@ -781,17 +781,7 @@ final class MrapScienceBench implements BenchMain.Bench {
           long t0 = System.nanoTime();
           try (FSDataInputStream in = fs.open(f.getPath())) {
             long t1 = System.nanoTime();
-            Positioned p = new Positioned() {
-              @Override
-              public long length() {
-                return f.getLen();
-              }
-
-              @Override
-              protected int readAt(long pos, byte[] b, int off, int len) throws IOException {
-                return in.read(pos, b, off, len);
-              }
-            };
+            Positioned p = Positioned.of(in, f.getLen());
             try (ScienceFile sf = ScienceFiles.open(p, f.getPath().toString(),
                 ScienceFiles.Kind.NETCDF)) {
               Variable v = sf.variable(SERIES_VARIABLE);

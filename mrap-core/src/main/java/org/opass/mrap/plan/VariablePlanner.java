@@ -498,17 +498,7 @@ public final class VariablePlanner {
     FileSystem fs = f.getPath().getFileSystem(conf);
     String name = f.getPath().toString();
     try (FSDataInputStream in = fs.open(f.getPath())) {
-      Positioned plain = new Positioned() {
-        @Override
-        public long length() {
-          return f.getLen();
-        }
-
-        @Override
-        protected int readAt(long pos, byte[] b, int off, int len) throws IOException {
-          return in.read(pos, b, off, len);
-        }
-      };
+      Positioned plain = Positioned.of(in, f.getLen());
       // one read of the front tells a restructured file, and holds most headers
       byte[] head = plain.keepHead(ScienceFiles.HEAD);
       RestructuredFiles.Inspected inspected = RestructuredFiles.inspect(in, f, head);

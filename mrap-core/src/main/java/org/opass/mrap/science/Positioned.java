@@ -60,6 +60,21 @@ public abstract class Positioned {
     return bytes;
   }
 
+  /** A file of {@code length} bytes read through {@code in} (an HDFS stream). */
+  public static Positioned of(org.apache.hadoop.fs.PositionedReadable in, long length) {
+    return new Positioned() {
+      @Override
+      public long length() {
+        return length;
+      }
+
+      @Override
+      protected int readAt(long pos, byte[] b, int off, int len) throws IOException {
+        return in.read(pos, b, off, len);
+      }
+    };
+  }
+
   /** A local file (tests, fixtures). */
   public static Positioned of(java.nio.channels.FileChannel ch) {
     return new Positioned() {
