@@ -211,12 +211,57 @@ public final class VariablePlanner {
       return tileTasks(byFile, stored);
     }
     // each file's regions cut by block; the pieces of all files shared out over their hosts
-    List<VariableTask.Part> parts = new ArrayList<>();
-    List<VariableTask.Part> fillOnly = new ArrayList<>(); // files with nothing stored to read
-    List<SplitLocality.Piece> pieces = new ArrayList<>();
-    long blockSize = 0;
+    Layout l = layOut(byFile, stored, Long.MAX_VALUE);
+    // by default a task reads at most a block, and there are tasks enough for every host that
+    // holds the data to have one: few small files make a task each, many share tasks
+    long target = splitBytes > 0 ? splitBytes : Math.max(1, Math.min(l.blockSize,
+        (l.total + l.hosts.size() - 1) / Math.max(1, l.hosts.size())));
+    if (l.largest > target) { // a block's regions of more than a task: cut at region ends
+      l = layOut(byFile, stored, target);
+    }
+    List<VariableTask.Part> parts = l.parts;
+    List<VariableTask.Part> fillOnly = l.fillOnly;
+    List<SplitLocality.Piece> pieces = l.pieces;
+    List<VariableTask> out = new ArrayList<>();
+    for (SplitLocality.Group g : SplitLocality.virtualSplits(pieces, target)) {
+      List<VariableTask.Part> mine = new ArrayList<>();
+      for (int i : g.chunks()) {
+        mine.add(parts.get(i));
+      }
+      out.add(new VariableTask(mine, g.host() == null ? new String[0]
+          : new String[] {g.host()}));
+    }
+    for (VariableTask.Part f : fillOnly) { // a task each: they read nothing, anywhere
+      out.add(new VariableTask(List.of(f), new String[0]));
+    }
+    return out;
+  }
+
+  /** What {@link #tasks} shares out: the parts of the files, as pieces with their hosts. */
+  private static final class Layout {
+    final List<VariableTask.Part> parts = new ArrayList<>();
+    final List<VariableTask.Part> fillOnly = new ArrayList<>(); // files with nothing stored
+    final List<SplitLocality.Piece> pieces = new ArrayList<>();
+    final Set<String> hosts = new HashSet<>();
+    long blockSize;
+    long total;
+    long largest; // the most bytes of one file's block
+  }
+
+  /**
+   * Each file's regions as parts: a restructured file's packed tasks, a task of its layout's
+   * chunk size read through it, or a file's regions cut by block and, within a block, into
+   * parts of at most {@code cutBytes} (at region ends).
+   */
+  private Layout layOut(List<List<FilePlan>> byFile, boolean stored, long cutBytes)
+      throws IOException {
+    Layout l = new Layout();
+    List<VariableTask.Part> parts = l.parts;
+    List<VariableTask.Part> fillOnly = l.fillOnly;
+    List<SplitLocality.Piece> pieces = l.pieces;
+    Set<String> hosts = l.hosts;
     long total = 0;
-    Set<String> hosts = new HashSet<>();
+    long blockSize = 0;
     for (List<FilePlan> one : byFile) {
       FilePlan fp = one.get(0);
       FileBlocks blocks = new FileBlocks(fp.status(), conf);
@@ -251,13 +296,20 @@ public final class VariablePlanner {
       } else {
         TaskPartition byBlock = TaskPartition.byBlocks(p, blocks.starts());
         for (int k = 0; k < byBlock.tasks(); k++) {
-          AccessPattern regions = byBlock.task(k);
-          parts.add(part(one, new RegionTask(fp.status().getPath(), fp.status().getLen(), regions,
-              byBlock.logicalStart(k), fp.status().getBlockSize(), new String[0]), started));
-          List<String> holders = blocks.hosts(blocks.indexOf(regions.offsetOf(0)));
-          pieces.add(new SplitLocality.Piece(regions.totalBytes(), holders));
+          AccessPattern block = byBlock.task(k);
+          List<String> holders = blocks.hosts(blocks.indexOf(block.offsetOf(0)));
           hosts.addAll(holders);
-          total += regions.totalBytes();
+          l.largest = Math.max(l.largest, block.totalBytes());
+          TaskPartition cut = block.totalBytes() > cutBytes ? TaskPartition.byBytes(block,
+              cutBytes) : TaskPartition.ofBounds(block, new long[] {0, block.regionCount()});
+          for (int j = 0; j < cut.tasks(); j++) {
+            AccessPattern regions = cut.task(j);
+            parts.add(part(one, new RegionTask(fp.status().getPath(), fp.status().getLen(),
+                regions, byBlock.logicalStart(k) + cut.logicalStart(j),
+                fp.status().getBlockSize(), new String[0]), started));
+            pieces.add(new SplitLocality.Piece(regions.totalBytes(), holders));
+            total += regions.totalBytes();
+          }
         }
       }
       List<VariableTask.Member> unread = new ArrayList<>();
@@ -274,23 +326,9 @@ public final class VariablePlanner {
       }
       blockSize = Math.max(blockSize, fp.status().getBlockSize());
     }
-    // by default a task reads at most a block, and there are tasks enough for every host that
-    // holds the data to have one: few small files make a task each, many share tasks
-    long target = splitBytes > 0 ? splitBytes
-        : Math.max(1, Math.min(blockSize, (total + hosts.size() - 1) / Math.max(1, hosts.size())));
-    List<VariableTask> out = new ArrayList<>();
-    for (SplitLocality.Group g : SplitLocality.virtualSplits(pieces, target)) {
-      List<VariableTask.Part> mine = new ArrayList<>();
-      for (int i : g.chunks()) {
-        mine.add(parts.get(i));
-      }
-      out.add(new VariableTask(mine, g.host() == null ? new String[0]
-          : new String[] {g.host()}));
-    }
-    for (VariableTask.Part f : fillOnly) { // a task each: they read nothing, anywhere
-      out.add(new VariableTask(List.of(f), new String[0]));
-    }
-    return out;
+    l.total = total;
+    l.blockSize = blockSize;
+    return l;
   }
 
   /**
