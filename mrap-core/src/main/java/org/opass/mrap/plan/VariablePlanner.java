@@ -211,13 +211,17 @@ public final class VariablePlanner {
       return tileTasks(byFile, stored);
     }
     // each file's regions cut by block; the pieces of all files shared out over their hosts
-    Layout l = layOut(byFile, stored, Long.MAX_VALUE);
+    List<FileBlocks> blocks = new ArrayList<>(); // a NameNode call a file: once, for both lays
+    for (List<FilePlan> one : byFile) {
+      blocks.add(new FileBlocks(one.get(0).status(), conf));
+    }
+    Layout l = layOut(byFile, blocks, stored, Long.MAX_VALUE);
     // by default a task reads at most a block, and there are tasks enough for every host that
     // holds the data to have one: few small files make a task each, many share tasks
     long target = splitBytes > 0 ? splitBytes : Math.max(1, Math.min(l.blockSize,
         (l.total + l.hosts.size() - 1) / Math.max(1, l.hosts.size())));
     if (l.largest > target) { // a block's regions of more than a task: cut at region ends
-      l = layOut(byFile, stored, target);
+      l = layOut(byFile, blocks, stored, target);
     }
     List<VariableTask.Part> parts = l.parts;
     List<VariableTask.Part> fillOnly = l.fillOnly;
@@ -251,10 +255,10 @@ public final class VariablePlanner {
   /**
    * Each file's regions as parts: a restructured file's packed tasks, a task of its layout's
    * chunk size read through it, or a file's regions cut by block and, within a block, into
-   * parts of at most {@code cutBytes} (at region ends).
+   * parts of at most {@code cutBytes} (at region ends); {@code fileBlocks}: each file's blocks.
    */
-  private Layout layOut(List<List<FilePlan>> byFile, boolean stored, long cutBytes)
-      throws IOException {
+  private Layout layOut(List<List<FilePlan>> byFile, List<FileBlocks> fileBlocks,
+      boolean stored, long cutBytes) throws IOException {
     Layout l = new Layout();
     List<VariableTask.Part> parts = l.parts;
     List<VariableTask.Part> fillOnly = l.fillOnly;
@@ -262,9 +266,10 @@ public final class VariablePlanner {
     Set<String> hosts = l.hosts;
     long total = 0;
     long blockSize = 0;
-    for (List<FilePlan> one : byFile) {
+    for (int f = 0; f < byFile.size(); f++) {
+      List<FilePlan> one = byFile.get(f);
       FilePlan fp = one.get(0);
-      FileBlocks blocks = new FileBlocks(fp.status(), conf);
+      FileBlocks blocks = fileBlocks.get(f);
       AccessPattern p = pattern(one);
       RestructuredLayout layout = fp.file().layout();
       boolean[] started = new boolean[one.size()]; // whose first part has been made
