@@ -28,6 +28,7 @@ public final class CfDecoding {
   private final ElementType stored;
   private final ElementType decoded;
   private final boolean unsigned; // _Unsigned applied to a signed integer type
+  private final ElementType readAs; // the integers' type as compared: unsigned where _Unsigned
   private final long[] missingBits; // integers: values (sign- or zero-extended) that are missing
   private final double[] missingFloats; // floating point: values that are missing
   private final boolean nanMissing;
@@ -45,6 +46,7 @@ public final class CfDecoding {
     this.stored = stored;
     this.decoded = decoded;
     this.unsigned = unsigned;
+    this.readAs = unsigned ? ElementType.integer(stored.size(), false) : stored;
     this.missingBits = missingBits;
     this.missingFloats = missingFloats;
     this.nanMissing = nanMissing;
@@ -252,7 +254,7 @@ public final class CfDecoding {
           miss = value == missingFloats[k];
         }
       } else {
-        long bits = Elements.asLong(in, at, unsigned ? decodedInteger() : stored, order);
+        long bits = Elements.asLong(in, at, readAs, order);
         miss = false;
         for (int k = 0; !miss && k < missingBits.length; k++) {
           miss = bits == missingBits[k];
@@ -278,10 +280,6 @@ public final class CfDecoding {
       }
     }
     return count;
-  }
-
-  private ElementType decodedInteger() {
-    return ElementType.integer(stored.size(), false);
   }
 
   private static void putBits(byte[] b, int at, long bits, int size, ByteOrder order) {
