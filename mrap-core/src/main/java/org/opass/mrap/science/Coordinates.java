@@ -180,8 +180,13 @@ public final class Coordinates {
     }
 
     void write(DataOutput out) throws IOException {
+      write(out, first, values);
+    }
+
+    /** Writes this axis as if it held {@code values} from index {@code from}. */
+    void write(DataOutput out, long from, double[] values) throws IOException {
       out.writeUTF(name);
-      out.writeLong(first);
+      out.writeLong(from);
       out.writeInt(values == null ? -1 : values.length);
       if (values != null) {
         for (double v : values) {

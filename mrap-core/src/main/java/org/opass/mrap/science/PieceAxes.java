@@ -65,9 +65,7 @@ final class PieceAxes {
   void write(DataOutput out) throws IOException {
     out.writeInt(axes.length);
     for (int d = 0; d < axes.length; d++) {
-      Coordinates.Axis a = axes[d];
-      new Coordinates.Axis(a.name(), origin[d], values[d], a.units(), a.calendar(),
-          a.standardName()).write(out);
+      axes[d].write(out, origin[d], values[d]); // the piece's own values, j from origin[d]
     }
   }
 
