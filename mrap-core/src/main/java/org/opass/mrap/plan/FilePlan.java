@@ -1,5 +1,6 @@
 package org.opass.mrap.plan;
 
+import java.util.List;
 import org.apache.hadoop.fs.FileStatus;
 import org.opass.mrap.read.RestructuredFiles;
 import org.opass.mrap.science.Coordinates;
@@ -23,10 +24,19 @@ public final class FilePlan {
   private final Coordinates coordinates;
   private final Variable variable;
   private final Selection.Resolved selected; // with a selection by value, else null
+  private final List<Variable> readWith; // read with the variable, on its grid
 
   FilePlan(RestructuredFiles.Inspected file, String name, long start, Variable variable,
       SlabPlan plan, TiledPattern tiles, Coordinates coordinates, Selection.Resolved selected,
       long headerReads, long headerNanos) {
+    this(file, name, start, variable, plan, tiles, coordinates, selected, headerReads,
+        headerNanos, List.of());
+  }
+
+  FilePlan(RestructuredFiles.Inspected file, String name, long start, Variable variable,
+      SlabPlan plan, TiledPattern tiles, Coordinates coordinates, Selection.Resolved selected,
+      long headerReads, long headerNanos, List<Variable> readWith) {
+    this.readWith = List.copyOf(readWith);
     this.file = file;
     this.selected = selected;
     this.variable = variable;
@@ -68,6 +78,14 @@ public final class FilePlan {
   /** The variable, as the file's header describes it. */
   public Variable variable() {
     return variable;
+  }
+
+  /**
+   * The variables read with {@link #variable} on its grid (same dimensions and shape), each
+   * with its whole chunk index; empty but for {@link VariablePlanner#readingWith}.
+   */
+  public List<Variable> readWith() {
+    return readWith;
   }
 
   /** The plan of the slab; null where a selection by value picks nothing in this file. */

@@ -56,12 +56,26 @@ public final class VariablePlanner {
   private final String tile; // null: a slab
   private final Selection select; // null: by index
   private final long recordBytes;
+  private final List<String> readWith; // variables read with it, on its grid
   private int skippedFiles;
   private final java.util.concurrent.atomic.AtomicBoolean warned =
       new java.util.concurrent.atomic.AtomicBoolean();
 
   /** @throws InvalidSettingsException naming the setting at fault, before any file is read */
   public VariablePlanner(Configuration conf) throws InvalidSettingsException {
+    this(conf, List.of());
+  }
+
+  /**
+   * A planner whose tasks also read, for each part of the grid, the variables {@code readWith}
+   * ({@link VariableTask.Member#readWith}): variables with the same dimensions and shape as
+   * {@value VariableSettings#VARIABLE} in every file, read from files in place.
+   *
+   * @throws InvalidSettingsException naming the setting at fault, before any file is read
+   */
+  public VariablePlanner(Configuration conf, List<String> readWith)
+      throws InvalidSettingsException {
+    this.readWith = List.copyOf(readWith);
     this.conf = conf;
     this.kind = VariableSettings.check(conf);
     this.variable = MrapConf.get(conf, VariableSettings.VARIABLE).trim();
@@ -125,7 +139,7 @@ public final class VariablePlanner {
   /**
    * {@code byFile} without the files (and members) a selection picks nothing in.
    *
-   * @throws InvalidSettingsException naming the selection where it picks nothing in any file
+   * @throws NothingSelectedException naming the selection where it picks nothing in any file
    */
   private List<List<FilePlan>> selected(List<List<FilePlan>> byFile) throws IOException {
     if (select == null) {
@@ -150,13 +164,27 @@ public final class VariablePlanner {
     }
     skippedFiles = skipped;
     if (out.isEmpty()) {
-      throw new InvalidSettingsException(VariableSettings.SELECT + "=" + select + " selects "
+      throw new NothingSelectedException(VariableSettings.SELECT + "=" + select + " selects "
           + "nothing in any of the " + members + " files (" + byFile.get(0).get(0).name()
           + "'s coordinates: " + byFile.get(0).get(0).coordinates() + ")");
     }
     if (skipped > 0) {
       LOG.info("{}={}: skipped {} of {} files, in which it selects nothing",
           VariableSettings.SELECT, select, skipped, members);
+    }
+    return out;
+  }
+
+  /**
+   * The plans of the files (and members) of {@code files} that the selection by value picks
+   * something in; all of them without one.
+   *
+   * @throws NothingSelectedException where the selection picks nothing in any file
+   */
+  public List<FilePlan> selectedPlans(List<FileStatus> files) throws IOException {
+    List<FilePlan> out = new ArrayList<>();
+    for (List<FilePlan> one : selected(planByFile(files))) {
+      out.addAll(one);
     }
     return out;
   }
@@ -273,6 +301,12 @@ public final class VariablePlanner {
       AccessPattern p = pattern(one);
       RestructuredLayout layout = fp.file().layout();
       boolean[] started = new boolean[one.size()]; // whose first part has been made
+      if (layout != null && !readWith.isEmpty()) {
+        throw new InvalidSettingsException(fp.status().getPath() + " is restructured by "
+            + "mrap-copy for " + fp.variable().name() + " alone: variables are read together ("
+            + fp.variable().name() + ", " + String.join(", ", readWith) + ") from files in "
+            + "place; read the original files, or one variable from this copy");
+      }
       if (p == null) {
         // every value the slab selects in this file is the fill value: nothing to read
       } else if (layout != null && layout.packs(p)) {
@@ -322,7 +356,8 @@ public final class VariablePlanner {
         if (!started[i] && !one.get(i).plan().unwritten().isEmpty()) {
           unread.add(new VariableTask.Member(one.get(i).name(), one.get(i).start(),
               one.get(i).plan().variable(), one.get(i).plan().slab(),
-              one.get(i).plan().unwritten(), one.get(i).coordinates()));
+              one.get(i).plan().unwritten(), one.get(i).coordinates(),
+              readWithIn(one.get(i), bounds(one.get(i).plan().slab()))));
         }
       }
       if (!unread.isEmpty()) {
@@ -347,6 +382,11 @@ public final class VariablePlanner {
       FilePlan fp = one.get(0);
       FileBlocks blocks = new FileBlocks(fp.status(), conf);
       RestructuredLayout layout = fp.file().layout();
+      if (!readWith.isEmpty()) {
+        throw new InvalidSettingsException(VariableSettings.TILE + "=" + conf.get(
+            VariableSettings.TILE) + ": tiles are read one variable at a time; read "
+            + String.join(", ", readWith) + " apart");
+      }
       if (layout != null && layout.members() != null) {
         throw new InvalidSettingsException(VariableSettings.TILE + "=" + conf.get(VariableSettings.TILE) + ": "
             + RestructuredFiles.containerRefusal(fp.status().getPath(), layout.members(),
@@ -442,13 +482,43 @@ public final class VariablePlanner {
       }
       UnwrittenChunks fills = started[i] ? UnwrittenChunks.none(v.rank()) : fp.plan().unwritten();
       // the coordinates of the indices this part's regions hold (all, where it gives fills)
-      Coordinates coordinates = fills.isEmpty() ? fp.coordinates().window(
-          indexBounds(v, fp.plan().slab(), mine, from, to, fp.start())) : fp.coordinates();
+      long[][] box = fills.isEmpty() ? indexBounds(v, fp.plan().slab(), mine, from, to,
+          fp.start()) : bounds(fp.plan().slab());
       members.add(new VariableTask.Member(fp.name(), fp.start(), v, fp.plan().slab(), fills,
-          coordinates));
+          fp.coordinates().window(box), readWithIn(fp, box)));
       started[i] = true;
     }
     return new VariableTask.Part(regions, one.get(0).status().getModificationTime(), members);
+  }
+
+  /**
+   * The variables read with a file's, each with only its chunks that meet {@code box} (first
+   * and last index per dimension).
+   */
+  private static List<Variable> readWithIn(FilePlan fp, long[][] box) {
+    List<Variable> out = new ArrayList<>();
+    for (Variable w : fp.readWith()) {
+      if (!w.chunked()) {
+        out.add(w);
+        continue;
+      }
+      Variable.Chunks all = w.chunks();
+      int[] cs = w.chunkShape();
+      int[] keep = new int[all.count()];
+      int n = 0;
+      for (int i = 0; i < all.count(); i++) {
+        long[] o = all.origin(i);
+        boolean meets = true;
+        for (int d = 0; meets && d < o.length; d++) {
+          meets = o[d] <= box[1][d] && o[d] + cs[d] - 1 >= box[0][d];
+        }
+        if (meets) {
+          keep[n++] = i;
+        }
+      }
+      out.add(w.withChunks(all.subset(Arrays.copyOf(keep, n))));
+    }
+    return out;
   }
 
   /** A slab's first and last index per dimension. */
@@ -575,6 +645,7 @@ public final class VariablePlanner {
       String name, long start, long readsBefore, long t0) throws IOException {
     Variable v;
     List<Coordinates.Axis> axes;
+    List<Variable> with;
     Slab s;
     Selection.Resolved selected = null;
     try (ScienceFile sf = ScienceFiles.open(file, name, kind)) {
@@ -596,6 +667,7 @@ public final class VariablePlanner {
         }
         v = sf.variable(variable); // now its chunks
       }
+      with = readWith(sf, v, name);
     } catch (ScienceFormatException e) {
       throw new InvalidSettingsException(VariableSettings.VARIABLE + "=" + variable + ": "
           + e.getMessage(), e);
@@ -628,7 +700,43 @@ public final class VariablePlanner {
           + name + ": " + v + " cannot be planned: " + e.getMessage(), e);
     }
     return new FilePlan(inspected, name, start, v, plan, tiles, coordinates, selected,
-        readsBefore + file.reads(), System.nanoTime() - t0);
+        readsBefore + file.reads(), System.nanoTime() - t0, with);
+  }
+
+  /**
+   * The variables read with {@code v}, their chunk indexes read.
+   *
+   * @throws InvalidSettingsException naming the file and the variable that is missing or lies
+   *     on another grid than {@code v}
+   */
+  private List<Variable> readWith(ScienceFile sf, Variable v, String name) throws IOException {
+    List<Variable> out = new ArrayList<>();
+    for (String w : readWith) {
+      Variable other;
+      try {
+        other = sf.variable(w);
+      } catch (ScienceFormatException e) {
+        throw new InvalidSettingsException(name + ": " + w + ", read with " + v.name() + ": "
+            + e.getMessage(), e);
+      }
+      if (!other.dimensions().equals(v.dimensions())
+          || !Arrays.equals(other.shape(), v.shape())) {
+        throw new InvalidSettingsException(name + ": " + w + " lies on "
+            + grid(other) + ", " + v.name() + " on " + grid(v) + ": variables read together "
+            + "share their dimensions; read " + w + " apart");
+      }
+      out.add(other);
+    }
+    return out;
+  }
+
+  private static String grid(Variable v) {
+    StringBuilder b = new StringBuilder("(");
+    for (int d = 0; d < v.rank(); d++) {
+      b.append(d == 0 ? "" : ", ").append(v.dimensions().size() > d ? v.dimensions().get(d)
+          : "?").append('=').append(v.shape()[d]);
+    }
+    return b.append(')').toString();
   }
 
   /**

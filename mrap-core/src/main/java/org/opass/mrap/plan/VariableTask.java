@@ -39,10 +39,17 @@ public final class VariableTask extends ReadTask {
     final Slab slab;
     final UnwrittenChunks unwritten; // chunks never written this part gives as fill values
     final Coordinates coordinates;
+    final List<Variable> readWith; // on the same grid, only their chunks in this part's box
     private CfDecoding decoding; // made on first use, in the task
 
     Member(String file, long start, Variable variable, Slab slab, UnwrittenChunks unwritten,
         Coordinates coordinates) {
+      this(file, start, variable, slab, unwritten, coordinates, List.of());
+    }
+
+    Member(String file, long start, Variable variable, Slab slab, UnwrittenChunks unwritten,
+        Coordinates coordinates, List<Variable> readWith) {
+      this.readWith = List.copyOf(readWith);
       this.file = file;
       this.start = start;
       this.variable = variable;
@@ -65,6 +72,14 @@ public final class VariableTask extends ReadTask {
         decoding = CfDecoding.of(variable, netcdf);
       }
       return decoding;
+    }
+
+    /**
+     * The variables read with {@link #variable} on its grid (same dimensions and shape), each
+     * with only its chunks that this part's box holds; empty for a read of one variable.
+     */
+    public List<Variable> readWith() {
+      return readWith;
     }
 
     /** The file, as record keys name it ({@code container/member} for a member). */
@@ -224,6 +239,10 @@ public final class VariableTask extends ReadTask {
         VariableCodec.write(out, m.variable, m.variable.chunks(), m.slab);
         VariableCodec.write(out, m.unwritten);
         m.coordinates.write(out);
+        WritableUtils.writeVInt(out, m.readWith.size());
+        for (Variable w : m.readWith) {
+          VariableCodec.write(out, w, w.chunks(), m.slab);
+        }
       }
     }
   }
@@ -250,8 +269,15 @@ public final class VariableTask extends ReadTask {
         String file = Text.readString(in);
         long start = WritableUtils.readVLong(in);
         VariableCodec.Read v = VariableCodec.read(in);
-        members.add(new Member(file, start, v.variable, v.slab,
-            VariableCodec.readUnwritten(in), Coordinates.read(in)));
+        UnwrittenChunks unwritten = VariableCodec.readUnwritten(in);
+        Coordinates coordinates = Coordinates.read(in);
+        int with = WritableUtils.readVInt(in);
+        List<Variable> readWith = new ArrayList<>(with);
+        for (int k = 0; k < with; k++) {
+          readWith.add(VariableCodec.read(in).variable);
+        }
+        members.add(new Member(file, start, v.variable, v.slab, unwritten, coordinates,
+            readWith));
       }
       parts.add(new Part(path, regions, modified, members));
     }

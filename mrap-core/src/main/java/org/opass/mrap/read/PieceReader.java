@@ -33,6 +33,7 @@ public final class PieceReader implements TaskReader {
   private final Deque<Pending> pending = new ArrayDeque<>();
   private final ArrayIndex key = new ArrayIndex();
   private final ArrayPiece value = new ArrayPiece();
+  private VariableTask.Member member; // the current piece's
   private final boolean decode;
   private final boolean netcdf;
 
@@ -97,6 +98,7 @@ public final class PieceReader implements TaskReader {
       }
     }
     Pending next = pending.poll();
+    member = next.member;
     Variable v = next.member.variable();
     key.set(next.member.file(), next.origin);
     if (decode) {
@@ -149,6 +151,11 @@ public final class PieceReader implements TaskReader {
   /** The current piece's file and the array index of its first element. */
   public ArrayIndex key() {
     return key;
+  }
+
+  /** The file (or container member) of the current piece, as the task describes it. */
+  public VariableTask.Member member() {
+    return member;
   }
 
   /** The current piece; the next one reuses the same object. */

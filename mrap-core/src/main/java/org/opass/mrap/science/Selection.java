@@ -26,11 +26,16 @@ import java.util.regex.Pattern;
  * longitude}) values are taken modulo 360: {@code lo:hi} selects from lo eastward to hi, so
  * {@code 350:10} and {@code -10:10} cross the end of a 0..360 axis, {@code 170:-170} that of a
  * -180..180 one, each a union of two runs of indices.
+ *
+ * <p>Ranges joined by {@code |} select their union ({@code latitude=30:30|45:45} the elements
+ * at exactly 30 and 45). A date ending in {@code Z} is an instant in UTC (proleptic Gregorian,
+ * as java.time and Spark count), taken in the coordinate's calendar: only calendars whose dates
+ * are instants ({@link CfCalendar#instants}) take one.
  */
 public final class Selection {
   // a date with an optional time; the range's ':' is the one no date or time can take
-  private static final String DATE =
-      "-?\\d{1,4}-\\d{1,2}-\\d{1,2}(?:[T ]\\d{1,2}(?::\\d{1,2}(?::\\d{1,2}(?:\\.\\d+)?)?)?)?";
+  private static final String DATE = "-?\\d{1,4}-\\d{1,2}-\\d{1,2}"
+      + "(?:[T ]\\d{1,2}(?::\\d{1,2}(?::\\d{1,2}(?:\\.\\d+)?)?)?)?Z?";
   private static final String NUMBER = "[-+]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][-+]?\\d+)?";
   private static final String VALUE = "(?:" + DATE + "|" + NUMBER + ")";
   private static final Pattern RANGE = Pattern.compile("(" + VALUE + ")?:(" + VALUE + ")?");
@@ -64,14 +69,21 @@ public final class Selection {
       String dim = item.substring(0, eq).trim();
       String spec = item.substring(eq + 1).trim();
       Constraint c;
-      Matcher r = RANGE.matcher(spec);
       if (ONE.matcher(spec).matches()) { // first: a time's HH:MM is not a range
-        c = new Constraint(dim, spec, spec, true);
-      } else if (r.matches()) {
-        c = new Constraint(dim, r.group(1), r.group(2), false);
+        c = new Constraint(dim, Collections.singletonList(new String[] {spec, spec}), true);
       } else {
-        throw new IllegalArgumentException("'" + item + "': '" + spec + "' is neither a value "
-            + "(a number, or a date as 2020-06-01T12:00) nor a range lo:hi of them");
+        List<String[]> ranges = new ArrayList<>();
+        for (String one : spec.split("\\|", -1)) {
+          Matcher r = RANGE.matcher(one.trim());
+          if (!r.matches()) {
+            throw new IllegalArgumentException("'" + item + "': '" + one.trim() + "' is "
+                + (spec.contains("|") ? "not a range lo:hi (ranges joined by | take no single "
+                + "value: write v:v for exactly v)" : "neither a value (a number, or a date as "
+                + "2020-06-01T12:00) nor a range lo:hi of them"));
+          }
+          ranges.add(new String[] {r.group(1), r.group(2)});
+        }
+        c = new Constraint(dim, ranges, false);
       }
       if (m.put(dim, c) != null) {
         throw new IllegalArgumentException("dimension " + dim + " is selected twice");
@@ -190,17 +202,15 @@ public final class Selection {
     return b.toString();
   }
 
-  /** One dimension's range (either end may be null: open) or value. */
+  /** One dimension's ranges (either end may be null: open), or value. */
   private static final class Constraint {
     final String dim;
-    final String lo;
-    final String hi;
+    final List<String[]> ranges; // {lo, hi}; a value: one, {value, value}
     final boolean nearest;
 
-    Constraint(String dim, String lo, String hi, boolean nearest) {
+    Constraint(String dim, List<String[]> ranges, boolean nearest) {
       this.dim = dim;
-      this.lo = lo;
-      this.hi = hi;
+      this.ranges = ranges;
       this.nearest = nearest;
     }
 
@@ -214,7 +224,7 @@ public final class Selection {
       monotonic(x);
       boolean lon = longitude(a);
       if (nearest) {
-        double v = value(a, lo);
+        double v = value(a, ranges.get(0)[0]);
         int best = -1;
         double bestDistance = Double.POSITIVE_INFINITY;
         for (int i = 0; i < n; i++) {
@@ -227,18 +237,22 @@ public final class Selection {
         long at = a.first() + best;
         return List.of(new long[] {at, at});
       }
-      double l = lo == null ? Double.NEGATIVE_INFINITY : value(a, lo);
-      double h = hi == null ? Double.POSITIVE_INFINITY : value(a, hi);
-      double width = lon && lo != null && hi != null ? (l <= h ? h - l : h - l + 360) : 0;
+      boolean[] in = new boolean[n];
+      for (String[] range : ranges) {
+        String lo = range[0];
+        String hi = range[1];
+        double l = lo == null ? Double.NEGATIVE_INFINITY : value(a, lo);
+        double h = hi == null ? Double.POSITIVE_INFINITY : value(a, hi);
+        boolean wraps = lon && lo != null && hi != null;
+        double width = wraps ? (l <= h ? h - l : h - l + 360) : 0;
+        for (int i = 0; i < n; i++) {
+          in[i] |= wraps ? width >= 360 || mod(x[i] - l) <= width
+              : x[i] >= Math.min(l, h) && x[i] <= Math.max(l, h);
+        }
+      }
       List<long[]> out = new ArrayList<>();
       for (int i = 0; i < n; i++) {
-        boolean in;
-        if (lon && lo != null && hi != null) {
-          in = width >= 360 || mod(x[i] - l) <= width;
-        } else {
-          in = x[i] >= Math.min(l, h) && x[i] <= Math.max(l, h);
-        }
-        if (!in) {
+        if (!in[i]) {
           continue;
         }
         long at = a.first() + i;
@@ -277,8 +291,22 @@ public final class Selection {
             + "' is a date, but " + dim + " is not a CF time (its units are "
             + (a.units() == null ? "not given" : "'" + a.units() + "'") + ")");
       }
-      try { // an hour alone is that hour, as pandas reads it
-        return t.value(t.parse(text.matches(".*[T ]\\d{1,2}") ? text + ":00" : text));
+      boolean instant = text.endsWith("Z");
+      String date = instant ? text.substring(0, text.length() - 1) : text;
+      date = date.matches(".*[T ]\\d{1,2}") ? date + ":00" : date; // an hour alone, as pandas
+      try {
+        if (instant) {
+          if (!t.calendar().instants()) {
+            throw new IllegalArgumentException("'" + text + "' is an instant, but the "
+                + t.calendar().cfName() + " calendar's dates are no instants: give a date "
+                + "without Z");
+          }
+          java.time.Instant at = CfDate.parse(date, CfCalendar.PROLEPTIC_GREGORIAN).toInstant();
+          long micros = Math.addExact(Math.multiplyExact(at.getEpochSecond(), 1_000_000L),
+              at.getNano() / 1000);
+          return t.value(CfDate.at(t.calendar(), 0, micros));
+        }
+        return t.value(t.parse(date));
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException(dim + "=" + this.text() + ": " + e.getMessage(), e);
       }
@@ -291,12 +319,20 @@ public final class Selection {
 
     /** How far {@code x} lies from this constraint's one value, along {@code a}. */
     double distance(Coordinates.Axis a, double x) {
-      double v = value(a, lo);
+      double v = value(a, ranges.get(0)[0]);
       return longitude(a) ? Math.min(mod(x - v), mod(v - x)) : Math.abs(x - v);
     }
 
     private String text() {
-      return nearest ? lo : (lo == null ? "" : lo) + ":" + (hi == null ? "" : hi);
+      if (nearest) {
+        return ranges.get(0)[0];
+      }
+      StringBuilder b = new StringBuilder();
+      for (String[] r : ranges) {
+        b.append(b.length() == 0 ? "" : "|").append(r[0] == null ? "" : r[0]).append(':')
+            .append(r[1] == null ? "" : r[1]);
+      }
+      return b.toString();
     }
 
     @Override

@@ -20,7 +20,10 @@ import org.opass.mrap.plan.InvalidSettingsException;
 import org.opass.mrap.plan.ReadTask;
 import org.opass.mrap.plan.VariablePlanner;
 import org.opass.mrap.plan.VariableTask;
+import org.opass.mrap.plan.VariableSettings;
+import org.opass.mrap.science.CfDecoding;
 import org.opass.mrap.science.ElementType;
+import org.opass.mrap.science.ScienceFiles;
 
 /**
  * One read's plan on the driver: the columns asked for, and a partition a task that mrap-core's
@@ -88,9 +91,12 @@ final class MrapScan implements ScanBuilder, SupportsPushDownRequiredColumns, Sc
       List<? extends ReadTask> tasks = type == null ? new AccessPlanner(conf).plan(files)
           : new VariablePlanner(conf).tasks(files);
       InputPartition[] out = new InputPartition[tasks.size()];
+      boolean decode = type != null && VariableSettings.decode(conf);
+      boolean netcdf = type != null
+          && VariableSettings.kind(conf) == ScienceFiles.Kind.NETCDF;
       for (int i = 0; i < out.length; i++) {
         if (type != null) {
-          sameType((VariableTask) tasks.get(i));
+          sameType((VariableTask) tasks.get(i), decode, netcdf);
         }
         out[i] = new MrapPartition(tasks.get(i));
       }
@@ -103,13 +109,17 @@ final class MrapScan implements ScanBuilder, SupportsPushDownRequiredColumns, Sc
   }
 
   /** @throws IllegalArgumentException naming a file whose variable is of another type */
-  private void sameType(VariableTask task) {
+  private void sameType(VariableTask task, boolean decode, boolean netcdf) {
     for (VariableTask.Part p : task.parts()) {
       for (VariableTask.Member m : p.members()) {
-        if (m.variable().type() != type) {
+        ElementType t = m.variable().type();
+        if (decode) {
+          t = CfDecoding.of(m.variable(), netcdf).decoded();
+        }
+        if (t != type) {
           throw new IllegalArgumentException("mrap: " + m.file() + "'s " + m.variable().name()
-              + " holds " + m.variable().type() + ", the first file's " + type + ": one column "
-              + "holds one type; read them apart");
+              + " holds " + t + ", the first file's " + type + ": one column holds one type; "
+              + "read them apart");
         }
       }
     }

@@ -35,6 +35,7 @@ final class MrapTable implements SupportsRead {
   private final Configuration conf;
   private final ElementType type; // a variable's, else null
   private final StructType schema;
+  private final TableColumns table; // of mrap.science.layout=table, else null
 
   /** @throws IllegalArgumentException naming a setting at fault, or a file without the variable */
   MrapTable(ReadOptions options) {
@@ -42,12 +43,18 @@ final class MrapTable implements SupportsRead {
     this.conf = new Configuration(SparkSession.active().sparkContext().hadoopConfiguration());
     options.applyTo(conf);
     try {
-      if (options.variable()) {
+      if (options.table()) {
+        table = TableColumns.of(conf, firstFile(), options.variables());
+        type = null;
+        schema = table.schema();
+      } else if (options.variable()) {
+        table = null;
         type = firstFilesType();
         schema = MrapSource.variableSchema(ElementColumns.of(type),
             VariableSettings.decode(conf) && !type.floating());
       } else {
         MrapConf.pattern(conf);
+        table = null;
         type = null;
         schema = MrapSource.BYTES_SCHEMA;
       }
@@ -60,6 +67,14 @@ final class MrapTable implements SupportsRead {
 
   /** The variable's element type in the first file of the paths that holds bytes. */
   private ElementType firstFilesType() throws IOException {
+    Variable v = VariablePlanner.plan(conf, List.of(firstFile())).get(0).variable();
+    // the type of the values read: decoded, unless mrap.science.decode=false
+    return VariableSettings.decode(conf) ? CfDecoding.of(v,
+        VariableSettings.kind(conf) == ScienceFiles.Kind.NETCDF).decoded() : v.type();
+  }
+
+  /** The first file of the paths that holds bytes. */
+  private FileStatus firstFile() throws IOException {
     for (String p : options.paths()) {
       Path path = new Path(p);
       FileSystem fs = path.getFileSystem(conf);
@@ -68,10 +83,7 @@ final class MrapTable implements SupportsRead {
         for (FileStatus f : m.isDirectory() ? fs.listStatus(m.getPath()) : new FileStatus[] {m}) {
           String name = f.getPath().getName();
           if (f.isFile() && f.getLen() > 0 && !name.startsWith("_") && !name.startsWith(".")) {
-            // the type of the values read: decoded, unless mrap.science.decode=false
-            Variable v = VariablePlanner.plan(conf, List.of(f)).get(0).variable();
-            return VariableSettings.decode(conf) ? CfDecoding.of(v,
-                VariableSettings.kind(conf) == ScienceFiles.Kind.NETCDF).decoded() : v.type();
+            return f;
           }
         }
       }
@@ -102,6 +114,9 @@ final class MrapTable implements SupportsRead {
 
   @Override
   public ScanBuilder newScanBuilder(CaseInsensitiveStringMap ignored) {
+    if (table != null) {
+      return new TableScan(conf, options.paths(), table);
+    }
     return new MrapScan(conf, options.paths(), schema, type);
   }
 }

@@ -17,16 +17,26 @@ import org.opass.mrap.science.ScienceFiles;
 /**
  * The options of one read, checked on the driver before anything runs: the paths, and the
  * MRAP settings (a byte pattern, or a variable and slab, and {@code mrap.access.*}); any other
- * option is refused, naming it.
+ * option is refused, naming it. The source's own two, {@value #LAYOUT} and {@value #VARIABLES},
+ * are not mrap-core's: they shape the rows, and {@link #applyTo} leaves them out.
  * Immutable.
  */
 final class ReadOptions {
+  /** {@code arrays} (the default: a row a piece) or {@code table} (a row a grid point). */
+  static final String LAYOUT = "mrap.science.layout";
+  /** The variables of a table, comma-separated, read together on one grid. */
+  static final String VARIABLES = "mrap.science.variables";
   private final List<String> paths;
   private final Map<String, String> settings;
+  private final boolean table;
+  private final List<String> variables; // of a table, else empty
 
-  private ReadOptions(List<String> paths, Map<String, String> settings) {
+  private ReadOptions(List<String> paths, Map<String, String> settings, boolean table,
+      List<String> variables) {
     this.paths = paths;
     this.settings = settings;
+    this.table = table;
+    this.variables = variables;
   }
 
   /**
@@ -35,6 +45,7 @@ final class ReadOptions {
   static ReadOptions of(Map<String, String> options) {
     List<String> paths = new ArrayList<>();
     Map<String, String> settings = new TreeMap<>();
+    Map<String, String> own = new TreeMap<>();
     for (Map.Entry<String, String> e : options.entrySet()) {
       String key = e.getKey();
       if (!MrapSource.ours(key)) {
@@ -42,7 +53,9 @@ final class ReadOptions {
             + "takes the pattern's keys (" + String.join("*, ", MrapSource.PREFIXES) + "*) "
             + "and the paths; set Hadoop's own settings as spark.hadoop.* on the session");
       }
-      if (key.equalsIgnoreCase("path")) {
+      if (key.equalsIgnoreCase(LAYOUT) || key.equalsIgnoreCase(VARIABLES)) {
+        own.put(key.toLowerCase(java.util.Locale.ROOT), e.getValue());
+      } else if (key.equalsIgnoreCase("path")) {
         paths.add(e.getValue());
       } else if (key.equalsIgnoreCase("paths")) {
         paths.addAll(parsePaths(e.getValue()));
@@ -54,8 +67,22 @@ final class ReadOptions {
       throw new IllegalArgumentException("mrap: name the files to read: .load(path) or "
           + ".load(path1, path2, ...)");
     }
+    boolean table = table(own.get(LAYOUT));
+    List<String> variables = variables(own.get(VARIABLES), settings, table);
+    if (!variables.isEmpty()) {
+      settings.put(VariableSettings.VARIABLE, variables.get(0));
+    }
     ReadOptions o = new ReadOptions(Collections.unmodifiableList(paths),
-        Collections.unmodifiableMap(settings));
+        Collections.unmodifiableMap(settings), table, variables);
+    if (table && !o.variable()) {
+      throw new IllegalArgumentException("mrap: " + LAYOUT + "=table reads NetCDF or HDF5 "
+          + "variables: set " + VariableSettings.KIND + "=netcdf or hdf5 with it");
+    }
+    if (table && settings.containsKey(VariableSettings.TILE)) {
+      throw new IllegalArgumentException("mrap: " + LAYOUT + "=table and "
+          + VariableSettings.TILE + " are both set: a table is read by its grid's parts, not "
+          + "by tiles; leave " + VariableSettings.TILE + " out");
+    }
     Configuration alone = new Configuration(false);
     o.applyTo(alone);
     try { // what can be checked without a file system: unknown keys, the record size
@@ -75,6 +102,65 @@ final class ReadOptions {
       throw new IllegalArgumentException("mrap: " + e.getMessage(), e);
     }
     return o;
+  }
+
+  private static boolean table(String layout) {
+    if (layout == null || layout.trim().equalsIgnoreCase("arrays")) {
+      return false;
+    }
+    if (layout.trim().equalsIgnoreCase("table")) {
+      return true;
+    }
+    throw new IllegalArgumentException("mrap: " + LAYOUT + "=" + layout + " is neither arrays "
+        + "(a row a piece of a variable) nor table (a row a grid point)");
+  }
+
+  /** The table's variables: {@value #VARIABLES}, or the one {@code mrap.science.variable}. */
+  private static List<String> variables(String list, Map<String, String> settings,
+      boolean table) {
+    if (list == null) {
+      String one = settings.get(VariableSettings.VARIABLE);
+      return table && one != null ? List.of(one.trim()) : List.of();
+    }
+    if (!table) {
+      throw new IllegalArgumentException("mrap: " + VARIABLES + " reads several variables "
+          + "into one table: set " + LAYOUT + "=table with it (the arrays layout reads one, "
+          + VariableSettings.VARIABLE + ")");
+    }
+    if (settings.containsKey(VariableSettings.VARIABLE)) {
+      throw new IllegalArgumentException("mrap: " + VARIABLES + " and "
+          + VariableSettings.VARIABLE + " are both set: name the table's variables once, in "
+          + VARIABLES);
+    }
+    List<String> out = new ArrayList<>();
+    for (String v : list.split(",", -1)) {
+      String name = v.trim();
+      if (name.isEmpty()) {
+        throw new IllegalArgumentException("mrap: " + VARIABLES + "=" + list + " names an "
+            + "empty variable: give names, comma-separated");
+      }
+      if (out.contains(name)) {
+        throw new IllegalArgumentException("mrap: " + VARIABLES + "=" + list + " names " + name
+            + " twice");
+      }
+      out.add(name);
+    }
+    return Collections.unmodifiableList(out);
+  }
+
+  /** Whether rows are grid points ({@value #LAYOUT}{@code =table}). */
+  boolean table() {
+    return table;
+  }
+
+  /** The table's variables, in column order; empty for the arrays layout. */
+  List<String> variables() {
+    return variables;
+  }
+
+  /** A MRAP setting as given, or null. */
+  String setting(String key) {
+    return settings.get(key);
   }
 
   private static List<String> parsePaths(String json) {

@@ -47,6 +47,24 @@ final class SparkOnHdfs {
     return spark;
   }
 
+  /** Bytes the DataNodes have sent to readers so far (with a checksum's 4 bytes per 512). */
+  static synchronized long bytesRead() {
+    spark();
+    long n = 0;
+    try { // DataNodeMetrics' counter, which it does not expose
+      java.lang.reflect.Field f = org.apache.hadoop.hdfs.server.datanode.metrics.DataNodeMetrics
+          .class.getDeclaredField("bytesRead");
+      f.setAccessible(true);
+      for (org.apache.hadoop.hdfs.server.datanode.DataNode dn : dfs.getDataNodes()) {
+        n += ((org.apache.hadoop.metrics2.lib.MutableCounterLong) f.get(dn.getMetrics()))
+            .value();
+      }
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException(e);
+    }
+    return n;
+  }
+
   static synchronized FileSystem fs() throws IOException {
     spark();
     return dfs.getFileSystem();
