@@ -35,7 +35,7 @@ import org.opass.mrap.science.Fixtures;
  * statement's own arguments, over a MiniDFSCluster holding the files the example names. A
  * statement ending in {@code show()} is collected instead and checked: the regions' (logical)
  * offsets, lengths and CRC32s against the file's bytes cut by hand, the slab's mean per file against
- * netCDF-C's figures for the series. An edit of the page that renames an option, a method or a
+ * netCDF-C's figures for the series, the table's means per latitude against xarray's rows. An edit of the page that renames an option, a method or a
  * path fails here.
  */
 class ReadmePySparkTest {
@@ -47,7 +47,7 @@ class ReadmePySparkTest {
     SparkSession spark = SparkOnHdfs.spark();
     FileSystem fs = SparkOnHdfs.fs();
     List<String> statements = statements(pysparkBlock());
-    assertEquals(4, statements.size(), "two reads and two queries: " + statements);
+    assertEquals(6, statements.size(), "three reads and three queries: " + statements);
     Map<String, Object> names = new HashMap<>();
     List<List<Row>> shown = new ArrayList<>();
     byte[] data = null;
@@ -59,6 +59,8 @@ class ReadmePySparkTest {
       if (assign.matches()) {
         target = assign.group(1);
         chain = assign.group(2).trim();
+      } else if (chain.startsWith("(") && chain.endsWith(")")) { // a query in parentheses
+        chain = chain.substring(1, chain.length() - 1).trim();
       }
       Object receiver;
       if (chain.startsWith("spark.read.")) {
@@ -96,9 +98,41 @@ class ReadmePySparkTest {
         names.put(target, receiver);
       }
     }
-    assertEquals(2, shown.size());
+    assertEquals(3, shown.size());
     checkRegions(shown.get(0), data);
     checkSlabMeans(shown.get(1));
+    checkTableMeans(shown.get(2));
+  }
+
+  /**
+   * The table's means per latitude over the example's box, as xarray's rows of the same box
+   * give them (TableLayoutTest's case era5_box: the same filters).
+   */
+  private static void checkTableMeans(List<Row> rows) throws IOException {
+    JsonNode box = null;
+    for (JsonNode c : new com.fasterxml.jackson.databind.ObjectMapper().readTree(new java.io.File(
+        "../mrap-spark/src/test/resources/science/table/expected_table.json")).get("cases")) {
+      if (c.get("name").asText().equals("era5_box")) {
+        box = c;
+      }
+    }
+    Map<Double, double[]> want = new HashMap<>(); // latitude -> t2m sum, count, tp sum, count
+    for (JsonNode r : box.get("rows")) {
+      double[] w = want.computeIfAbsent(r.get(1).asDouble(), x -> new double[4]);
+      for (int k = 0; k < 2; k++) {
+        if (!r.get(3 + k).isNull()) {
+          w[2 * k] += r.get(3 + k).asDouble();
+          w[2 * k + 1]++;
+        }
+      }
+    }
+    assertEquals(want.size(), rows.size(), rows.toString());
+    for (Row r : rows) {
+      double[] w = want.get((double) r.getFloat(0));
+      assertTrue(w != null, r.getFloat(0) + " is no latitude of the box");
+      assertEquals(w[0] / w[1], r.getDouble(1), 1e-9, "t2m at " + r.getFloat(0));
+      assertEquals(w[2] / w[3], r.getDouble(2), 1e-9, "tp at " + r.getFloat(0));
+    }
   }
 
   /** The regions' rows: offset, length and CRC32 of each, as the file's bytes cut by hand. */
@@ -142,7 +176,12 @@ class ReadmePySparkTest {
   private static byte[] create(FileSystem fs, List<String> paths, byte[] data)
       throws IOException {
     for (String p : paths) {
-      if (p.endsWith(".bin")) {
+      if (p.endsWith("era5")) { // the CF fixture netCDF-C wrote (TableLayoutTest's)
+        try (FSDataOutputStream out = fs.create(new Path(p, "era5.nc"), (short) 2)) {
+          out.write(Files.readAllBytes(Paths.get(
+              "../mrap-core/src/test/resources/science/cf/era5.nc")));
+        }
+      } else if (p.endsWith(".bin")) {
         data = new byte[16 * (320 << 10)];
         new Random(11).nextBytes(data);
         try (FSDataOutputStream out = fs.create(new Path(p), (short) 2)) {
