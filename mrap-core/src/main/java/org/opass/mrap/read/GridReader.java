@@ -12,13 +12,11 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.Path;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.RegionCursor;
-import org.opass.mrap.plan.VariableSettings;
 import org.opass.mrap.plan.VariableTask;
 import org.opass.mrap.science.ArrayIndex;
 import org.opass.mrap.science.ArrayPiece;
 import org.opass.mrap.science.CfDecoding;
 import org.opass.mrap.science.ElementType;
-import org.opass.mrap.science.ScienceFiles;
 import org.opass.mrap.science.Slab;
 import org.opass.mrap.science.SlabPlan;
 import org.opass.mrap.science.Variable;
@@ -37,7 +35,6 @@ public final class GridReader implements TaskReader {
   private final PieceReader pieces;
   private final ReadCounters counters;
   private final boolean decode;
-  private final boolean netcdf;
   private final Map<Path, FSDataInputStream> open = new HashMap<>();
   private final Map<Variable, CfDecoding> decodings = new IdentityHashMap<>();
   private final Kept kept = new Kept();
@@ -48,9 +45,7 @@ public final class GridReader implements TaskReader {
     this.conf = conf;
     this.pieces = new PieceReader(conf, task, counters);
     this.counters = counters;
-    this.decode = conf.getBoolean(VariableSettings.DECODE, VariableSettings.DECODE_DEFAULT);
-    this.netcdf = ScienceFiles.Kind.NETCDF.key().equalsIgnoreCase(
-        conf.getTrimmed(VariableSettings.KIND, ""));
+    this.decode = pieces.decodes();
   }
 
   @Override
@@ -103,7 +98,7 @@ public final class GridReader implements TaskReader {
       n *= shape[d];
     }
     Slab box = Slab.of(w.shape(), origin, step, count, ones);
-    CfDecoding decoding = decode ? decodings.computeIfAbsent(w, v -> CfDecoding.of(v, netcdf))
+    CfDecoding decoding = decode ? decodings.computeIfAbsent(w, pieces::decoding)
         : null;
     out.reset(decode ? decoding.decoded() : w.type(), n);
     SlabPlan plan = SlabPlan.of(w, box, Integer.MAX_VALUE - 8);

@@ -12,6 +12,7 @@ import org.opass.mrap.plan.VariableSettings;
 import org.opass.mrap.plan.VariableTask;
 import org.opass.mrap.science.ArrayIndex;
 import org.opass.mrap.science.ArrayPiece;
+import org.opass.mrap.science.CfDecoding;
 import org.opass.mrap.science.ScienceFiles;
 import org.opass.mrap.science.SlabPlan;
 import org.opass.mrap.science.Variable;
@@ -151,6 +152,16 @@ public final class PieceReader implements TaskReader {
   /** The current piece's file and the array index of its first element. */
   public ArrayIndex key() {
     return key;
+  }
+
+  /** Whether values are decoded ({@link VariableSettings#DECODE}). */
+  boolean decodes() {
+    return decode;
+  }
+
+  /** How the current piece's variable {@code v} decodes, as the task's files are read. */
+  CfDecoding decoding(Variable v) {
+    return CfDecoding.of(v, netcdf);
   }
 
   /** The file (or container member) of the current piece, as the task describes it. */

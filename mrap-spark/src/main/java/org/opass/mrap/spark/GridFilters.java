@@ -14,6 +14,8 @@ import org.apache.spark.sql.connector.expressions.Expression;
 import org.apache.spark.sql.connector.expressions.Literal;
 import org.apache.spark.sql.connector.expressions.NamedReference;
 import org.apache.spark.sql.connector.expressions.filter.Predicate;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.Decimal;
 import org.apache.spark.unsafe.types.UTF8String;
 
@@ -232,10 +234,26 @@ final class GridFilters {
     if (d < 0 || columns.kind(d) == TableColumns.Kind.INDEX) {
       return null; // a value column, or an index (no coordinate to select by)
     }
-    if (e instanceof Cast && columns.kind(d) != TableColumns.Kind.NUMBER) {
-      return null; // a time cast to something else compares otherwise
+    if (e instanceof Cast && !(columns.kind(d) == TableColumns.Kind.NUMBER
+        && exact((Cast) e, ElementColumns.of(columns.numberType(d))))) {
+      return null; // a narrowing cast (to an int, a date) keeps values the column does not
     }
     return new Column(name, columns.kind(d));
+  }
+
+  /**
+   * Whether {@code cast} of a column of {@code from} keeps every value as it is, so that a
+   * comparison of the cast compares the coordinate itself: Spark's coercion of a float or an
+   * integer column to double (beside a double or decimal literal), of a small integer to float.
+   */
+  private static boolean exact(Cast cast, DataType from) {
+    DataType to = cast.dataType();
+    boolean small = from.equals(DataTypes.ByteType) || from.equals(DataTypes.ShortType);
+    if (to.equals(DataTypes.DoubleType)) {
+      return small || from.equals(DataTypes.IntegerType) || from.equals(DataTypes.FloatType)
+          || from.equals(DataTypes.DoubleType);
+    }
+    return to.equals(DataTypes.FloatType) && (small || from.equals(DataTypes.FloatType));
   }
 
   /**

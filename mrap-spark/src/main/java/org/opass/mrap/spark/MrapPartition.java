@@ -49,6 +49,17 @@ final class MrapPartition implements InputPartition {
     return t;
   }
 
+  /** A Hadoop configuration from its {@link #bytes}, as an executor gets it. */
+  static org.apache.hadoop.conf.Configuration configuration(byte[] bytes) {
+    org.apache.hadoop.conf.Configuration c = new org.apache.hadoop.conf.Configuration(false);
+    try {
+      c.readFields(new DataInputStream(new ByteArrayInputStream(bytes)));
+    } catch (IOException e) {
+      throw new UncheckedIOException("a damaged mrap read configuration", e);
+    }
+    return c;
+  }
+
   static byte[] bytes(Writable w) {
     ByteArrayOutputStream b = new ByteArrayOutputStream();
     try {

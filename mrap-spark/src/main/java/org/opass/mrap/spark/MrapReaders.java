@@ -1,7 +1,5 @@
 package org.opass.mrap.spark;
 
-import java.io.ByteArrayInputStream;
-import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Arrays;
@@ -44,20 +42,10 @@ final class MrapReaders implements PartitionReaderFactory {
     this.columns = columns.fieldNames();
   }
 
-  private Configuration conf() {
-    Configuration c = new Configuration(false);
-    try {
-      c.readFields(new DataInputStream(new ByteArrayInputStream(conf)));
-    } catch (IOException e) {
-      throw new UncheckedIOException("a damaged mrap read configuration", e);
-    }
-    return c;
-  }
-
   @Override
   public PartitionReader<InternalRow> createReader(InputPartition partition) {
     MrapPartition p = (MrapPartition) partition;
-    Configuration c = conf();
+    Configuration c = MrapPartition.configuration(conf);
     try {
       if (p.variable()) {
         return new Pieces((VariableTask) p.task(), c);

@@ -47,6 +47,11 @@ final class MrapScan implements ScanBuilder, SupportsPushDownRequiredColumns, Sc
 
   @Override
   public void pruneColumns(StructType required) {
+    columns = kept(schema, required);
+  }
+
+  /** {@code schema}'s columns that {@code required} names, in the schema's order. */
+  static StructType kept(StructType schema, StructType required) {
     // Java types only (not getFieldIndex's scala.Option): the jar names no Scala class
     List<String> names = Arrays.asList(required.fieldNames());
     StructType kept = new StructType();
@@ -55,7 +60,7 @@ final class MrapScan implements ScanBuilder, SupportsPushDownRequiredColumns, Sc
         kept = kept.add(f);
       }
     }
-    columns = kept;
+    return kept;
   }
 
   @Override

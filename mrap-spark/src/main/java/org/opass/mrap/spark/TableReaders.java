@@ -1,9 +1,6 @@
 package org.opass.mrap.spark;
 
-import java.io.ByteArrayInputStream;
-import java.io.DataInputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -58,13 +55,8 @@ final class TableReaders implements PartitionReaderFactory {
       GridPartition g = (GridPartition) partition;
       return new Points(g.slab(), g.coordinates());
     }
-    Configuration c = new Configuration(false);
-    try {
-      c.readFields(new DataInputStream(new ByteArrayInputStream(conf)));
-    } catch (IOException e) {
-      throw new UncheckedIOException("a damaged mrap read configuration", e);
-    }
-    return new Rows((VariableTask) ((MrapPartition) partition).task(), c);
+    return new Rows((VariableTask) ((MrapPartition) partition).task(),
+        MrapPartition.configuration(conf));
   }
 
   /** A coordinate as its column holds it. */

@@ -15,7 +15,6 @@ import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.connector.read.ScanBuilder;
 import org.apache.spark.sql.connector.read.SupportsPushDownRequiredColumns;
 import org.apache.spark.sql.connector.read.SupportsPushDownV2Filters;
-import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.opass.mrap.plan.FilePlan;
 import org.opass.mrap.plan.InputFiles;
@@ -64,14 +63,7 @@ final class TableScan implements ScanBuilder, SupportsPushDownRequiredColumns,
 
   @Override
   public void pruneColumns(StructType required) {
-    List<String> names = Arrays.asList(required.fieldNames());
-    StructType kept = new StructType();
-    for (StructField f : table.schema().fields()) {
-      if (names.contains(f.name())) {
-        kept = kept.add(f);
-      }
-    }
-    columns = kept;
+    columns = MrapScan.kept(table.schema(), required);
   }
 
   @Override
