@@ -1,7 +1,11 @@
 #!/usr/bin/python3
 """Writes expected_table.json: what the Spark source's table layout of a NetCDF/HDF5 variable must
 return for a few SQL queries over the CF fixtures of mrap-core
-(mrap-core/src/test/resources/science/cf), as xarray computes it.
+(mrap-core/src/test/resources/science/cf) and two fixtures it writes itself in its folder, as
+xarray computes it. The two fixtures hold several variables on one grid, each stored
+differently: grids.nc (NetCDF-4: chunks of three shapes, compressed or not, a contiguous
+variable, a variable whose chunks are partly never written) and records.nc (NetCDF-3 classic:
+record variables interleaved record by record, a non-record variable among them).
 
 The table layout: one row per grid point; a column per dimension of the variables, named as the
 dimension, holding its coordinate value; a column per variable holding its CF-decoded value
@@ -85,6 +89,163 @@ def number(x, dtype):
         x = float(np.dtype(dtype).type(x))
         return None if x != x else x
     return int(x)
+
+
+# =============================================================================================
+# The fixtures of this folder: several variables on one grid, each stored differently
+TABLE = 'mrap-spark/src/test/resources/science/table/'
+GRIDS = [TABLE + 'grids.nc']
+RECORDS = [TABLE + 'records.nc']
+rng = np.random.default_rng(20010101)
+# per file and variable, the elements that read back masked: a fill value written, or never
+# written (for the checks of the null counts)
+MISSING = {'grids': {}, 'records': {}}
+
+# grids.nc: a, b, c, d on (time, lat, lon), 12 x 20 x 30. time is fixed-size: netCDF-C refuses a
+# contiguous variable on an unlimited dimension (NC_EINVAL)
+NT, NY, NX = 12, 20, 30
+GRID_SHAPE = (NT, NY, NX)
+D_WRITES = [(slice(0, 3), slice(None), slice(None)),     # d's chunks in time row 0: all
+            (slice(3, 6), slice(0, 14), slice(None)),    # row 1: not lat 14..19
+            (slice(6, 9), slice(None), slice(0, 22)),    # row 2: not lon 22..29
+            (slice(9, 12), slice(0, 7), slice(None)),    # row 3: lat 0..6 only, and
+            (slice(10, 12), slice(7, 14), slice(11, 20))]  # a part of one chunk (its rest: fill)
+with netCDF4.Dataset(full(GRIDS[0]), 'w', format='NETCDF4') as ds:
+    ds.Conventions = 'CF-1.8'
+    ds.title = 'four variables on one grid, each stored differently'
+    ds.createDimension('time', NT)
+    ds.createDimension('lat', NY)
+    ds.createDimension('lon', NX)
+    time = ds.createVariable('time', 'f8', ('time',))
+    time.units, time.calendar, time.standard_name = 'hours since 2001-01-01', 'standard', 'time'
+    time[:] = np.arange(NT) * 6.0
+    lat = ds.createVariable('lat', 'f4', ('lat',))
+    lat.units, lat.standard_name = 'degrees_north', 'latitude'
+    lat[:] = 28.5 - 3.0 * np.arange(NY)    # descending
+    lon = ds.createVariable('lon', 'f4', ('lon',))
+    lon.units, lon.standard_name = 'degrees_east', 'longitude'
+    lon[:] = 100.0 + 2.5 * np.arange(NX)
+    hh = np.arange(NT)[:, None, None]
+    y = np.arange(NY)[None, :, None]
+    x = np.arange(NX)[None, None, :]
+
+    # a: float32, chunks (4, 10, 10), zlib without shuffle (netCDF4-python's default is with)
+    a = np.round((285 + 8 * np.cos(y / 6.0) + 2 * np.sin(x / 4.0 + hh / 3.0)
+                  + rng.normal(0, 0.05, GRID_SHAPE)) * 16) / 16
+    a[2:4, 8:11, 9:12] = -999.0   # across a's chunk edges at lat 10 and lon 10 (grids_all)
+    a[6, 15, 20] = -999.0         # grids_driver_d
+    a[10, 18, 28:30] = -999.0
+    a[11, 19, 29] = -999.0        # the last element
+    v = ds.createVariable('a', 'f4', ('time', 'lat', 'lon'), fill_value=np.float32(-999),
+                          zlib=True, shuffle=False, complevel=4, chunksizes=(4, 10, 10))
+    v.units, v.long_name = 'K', 'air temperature'
+    v.set_auto_maskandscale(False)
+    v[:] = a.astype('f4')
+    MISSING['grids']['a'] = a == -999.0
+
+    # b: int16 packed with float32 scale_factor/add_offset, chunks (2, 5, 30), shuffle + zlib
+    phys = (12 + 4 * np.sin(y / 5.0 + hh / 4.0) * np.cos(x / 7.0)
+            + rng.normal(0, 0.02, GRID_SHAPE))
+    b = np.round((phys - 10.0) / 0.01).astype('i2')
+    b[0, 0, 0] = -32767
+    b[5, 4:6, 7] = -32767         # across b's chunk edge at lat 5 (grids_all)
+    b[3, 6, 10:12] = -32767       # grids_b_first
+    b[8, 10, 19] = -32767
+    v = ds.createVariable('b', 'i2', ('time', 'lat', 'lon'), fill_value=np.int16(-32767),
+                          zlib=True, shuffle=True, complevel=4, chunksizes=(2, 5, 30))
+    v.scale_factor, v.add_offset = np.float32(0.01), np.float32(10)
+    v.units, v.long_name = 'm s-1', 'wind speed'
+    v.set_auto_maskandscale(False)
+    v[:] = b
+    MISSING['grids']['b'] = b == -32767
+
+    # c: float64, contiguous
+    c = 1000 + 25 * np.cos(y / 4.0 - x / 9.0) + 0.5 * hh + rng.normal(0, 0.5, GRID_SHAPE)
+    c[4, 12, 14:17] = -9999.0     # grids_all
+    c[7, 2, 5] = -9999.0          # grids_b_first
+    c[0, 19, 19] = -9999.0
+    c[9, 2, 25] = -9999.0
+    v = ds.createVariable('c', 'f8', ('time', 'lat', 'lon'), fill_value=-9999.0,
+                          contiguous=True)
+    v.units, v.long_name = 'hPa', 'air pressure'
+    v.set_auto_maskandscale(False)
+    v[:] = c
+    MISSING['grids']['c'] = c == -9999.0
+
+    # d: float32, chunks (3, 7, 11), uncompressed, partly written: 11 of its 36 chunks are
+    # never written (HDF5 allocates chunks when written), one chunk only in part
+    dd = np.round((0.5 * hh + y - x / 10.0 + rng.normal(0, 0.1, GRID_SHAPE)) * 100) / 100
+    dd[2, 3, 5] = -999.0          # written chunks holding the fill value (grids_all)
+    dd[7, 10:12, 15] = -999.0     # (grids_all, grids_driver_d)
+    dd[10, 9, 12] = -999.0        # inside the part written of the partly written chunk
+    v = ds.createVariable('d', 'f4', ('time', 'lat', 'lon'), fill_value=np.float32(-999),
+                          chunksizes=(3, 7, 11))
+    v.units, v.long_name = 'kg m-2', 'snow amount'
+    v.set_auto_maskandscale(False)
+    written = np.zeros(GRID_SHAPE, bool)
+    for box in D_WRITES:
+        v[box] = dd[box].astype('f4')
+        written[box] = True
+    MISSING['grids']['d'] = ~written | (dd == -999.0)
+
+with h5py.File(full(GRIDS[0]), 'r') as h:
+    for name, chunks, comp, shuffle, stored in [('a', (4, 10, 10), 'gzip', False, 18),
+                                                ('b', (2, 5, 30), 'gzip', True, 24),
+                                                ('c', None, None, False, None),
+                                                ('d', (3, 7, 11), None, False, 25)]:
+        dset = h[name]
+        assert (dset.chunks, dset.compression, dset.shuffle) == (chunks, comp, shuffle), name
+        if stored is not None:
+            assert dset.id.get_num_chunks() == stored, (name, dset.id.get_num_chunks())
+    assert h['c'].id.get_offset() is not None  # contiguous, allocated
+
+# records.nc: NetCDF-3 classic, record variables u (short, packed) and v (float) interleaved
+# record by record with time; w, a non-record variable, between them in the header. 7 x 11
+# shorts are 154 bytes, padded to 156 in each record
+RT, RY, RX = 10, 7, 11
+REC_SHAPE = (RT, RY, RX)
+with netCDF4.Dataset(full(RECORDS[0]), 'w', format='NETCDF3_CLASSIC') as ds:
+    ds.Conventions = 'CF-1.6'
+    ds.createDimension('time', None)
+    ds.createDimension('lat', RY)
+    ds.createDimension('lon', RX)
+    time = ds.createVariable('time', 'f8', ('time',))
+    time.units, time.calendar = 'days since 2001-01-01 00:00:00', 'gregorian'
+    time.standard_name = 'time'
+    lat = ds.createVariable('lat', 'f4', ('lat',))
+    lat.units, lat.standard_name = 'degrees_north', 'latitude'
+    lat[:] = -9.0 + 3.0 * np.arange(RY)
+    lon = ds.createVariable('lon', 'f8', ('lon',))
+    lon.units, lon.standard_name = 'degrees_east', 'longitude'
+    lon[:] = 5.0 * np.arange(RX)
+    u = ds.createVariable('u', 'i2', ('time', 'lat', 'lon'), fill_value=np.int16(-32767))
+    u.scale_factor = np.float32(0.05)
+    u.units, u.long_name = 'm s-1', 'eastward wind'
+    w = ds.createVariable('w', 'f8', ('lat', 'lon'))
+    w.units, w.long_name = 'm', 'surface altitude'
+    v = ds.createVariable('v', 'f4', ('time', 'lat', 'lon'), fill_value=np.float32(-9999))
+    v.units, v.long_name = 'm s-1', 'northward wind'
+    time[:] = 0.5 * np.arange(RT)   # 12-hourly
+    hh = np.arange(RT)[:, None, None]
+    y = np.arange(RY)[None, :, None]
+    x = np.arange(RX)[None, None, :]
+    uu = np.round((6 * np.sin(x / 3.0 + hh / 5.0) * np.cos(y / 4.0)
+                   + rng.normal(0, 0.2, REC_SHAPE)) / 0.05).astype('i2')
+    uu[3, 2:4, 5] = -32767        # records_uv
+    uu[9, 6, 10] = -32767
+    u.set_auto_maskandscale(False)
+    u[:] = uu
+    MISSING['records']['u'] = uu == -32767
+    w[:] = np.round(300 + 100 * np.cos(y[0] / 2.0) * np.sin(x[0] / 3.0), 2)
+    vv = np.round((3 * np.cos(x / 4.0 - hh / 3.0) + y / 7.0
+                   + rng.normal(0, 0.2, REC_SHAPE)) * 64) / 64
+    vv[4, 0, 0:3] = -9999.0       # lon 0, 5, 10: one in records_v_only
+    vv[6, 3, 7] = -9999.0         # records_v_only
+    vv[5, 4, 8] = -9999.0         # records_uv and records_v_only
+    v.set_auto_maskandscale(False)
+    v[:] = vv.astype('f4')
+    MISSING['records']['v'] = vv == -9999.0
+assert not h5py.is_hdf5(full(RECORDS[0]))
 
 
 # =============================================================================================
@@ -177,6 +338,38 @@ case('cmip_lat_bnds', [CF + 'cmip_0.nc'], ['lat_bnds'],
      'lat BETWEEN -10 AND 10 AND bnds = 1', True,
      lambda ds: ds.sel(lat=slice(-10, 10)).isel(bnds=[1]),
      note='a dimension without a coordinate variable (bnds): its index as a long')
+case('grids_all', GRIDS, ['a', 'b', 'c', 'd'],
+     "time BETWEEN TIMESTAMP '2001-01-01 12:00:00' AND TIMESTAMP '2001-01-03 00:00:00' "
+     "AND lat BETWEEN -16.5 AND 19.5 AND lon BETWEEN 112.5 AND 160", True,
+     lambda ds: ds.sel(time=slice(T('2001-01-01 12:00'), T('2001-01-03 00:00')),
+                       lat=slice(19.5, -16.5), lon=slice(112.5, 160)),
+     note='four variables on one grid, stored differently: a chunks (4, 10, 10) zlib, b int16 '
+          'packed chunks (2, 5, 30) shuffle+zlib, c contiguous, d chunks (3, 7, 11) partly '
+          'written; the box cuts through chunks of each; d null in its unwritten chunks')
+case('grids_driver_d', GRIDS, ['d', 'a'],
+     "time > TIMESTAMP '2001-01-02 00:00:00' AND lat <= 13.5 AND lon >= 135", True,
+     lambda ds: ds.isel(time=(ds.time > np.datetime64('2001-01-02T00:00')).values).sel(
+         lat=slice(13.5, None), lon=slice(135, None)),
+     note="d drives (its chunks make the tasks), including chunks never written: there d is "
+          "null (the fill value) and a has its values; a partly written chunk; d's fill value "
+          "written inside written chunks")
+case('grids_b_first', GRIDS, ['b', 'c'],
+     'lat IN (22.5, 10.5, 10.0, -1.5, -28.5) AND lon > 110 AND lon < 150', True,
+     lambda ds: ds.isel(lat=ds.lat.isin([22.5, 10.5, 10.0, -1.5, -28.5]).values,
+                        lon=((ds.lon > 110) & (ds.lon < 150)).values),
+     note='the packed chunked b drives, the contiguous c follows; IN on a descending latitude '
+          '(10.0 is no grid value), strict bounds on longitude that are grid values, all times')
+case('records_uv', RECORDS, ['u', 'v'],
+     "time BETWEEN TIMESTAMP '2001-01-02 00:00:00' AND TIMESTAMP '2001-01-04 00:00:00' "
+     "AND lat BETWEEN -5 AND 7", True,
+     lambda ds: ds.sel(time=slice(T('2001-01-02 00:00'), T('2001-01-04 00:00')),
+                       lat=slice(-5, 7)),
+     note='NetCDF-3 classic record variables, interleaved record by record with time (u, '
+          'short packed with a float scale_factor, padded from 154 to 156 bytes a record; v '
+          'float); the non-record w between them in the header')
+case('records_v_only', RECORDS, ['v'], 'lon BETWEEN 10 AND 40', True,
+     lambda ds: ds.sel(lon=slice(10, 40)),
+     note='the second record variable alone, every record (no condition on time)')
 
 
 # =============================================================================================
@@ -352,7 +545,9 @@ def sort_key(row, ndims):
 # =============================================================================================
 # Chunks and index boxes (h5py)
 def chunks_and_boxes(df, files, variables, dims):
-    chunks_by_file, boxes = [], []
+    """Per file, the stored chunks holding result rows and the index box; and per variable the
+    number of chunks holding result rows that are not stored (never written; grids.nc's d)."""
+    chunks_by_file, boxes, unwritten = [], [], {}
     for k, f in enumerate(files):
         part = df[df['_file'] == k]
         if len(part) == 0:
@@ -375,10 +570,14 @@ def chunks_and_boxes(df, files, variables, dims):
                         ci = dset.id.get_chunk_info(c)
                         if tuple((np.array(ci.chunk_offset) // shape).tolist()) in wanted:
                             ranges.append([int(ci.byte_offset), int(ci.size)])
-                    assert len(ranges) == len(wanted), (f, v, len(ranges), len(wanted))
+                    missing = len(wanted) - len(ranges)
+                    # only grids.nc's d has chunks never written
+                    assert missing == 0 or (f, v) == (GRIDS[0], 'd'), (f, v, missing)
+                    if missing:
+                        unwritten[v] = unwritten.get(v, 0) + missing
                     entry[v] = sorted(ranges)
         chunks_by_file.append(entry)
-    return chunks_by_file, boxes
+    return chunks_by_file, boxes, unwritten
 
 
 # =============================================================================================
@@ -602,7 +801,8 @@ for spec in CASES:
     assert 0 < len(rows) <= 3000, (spec['name'], len(rows))
     again = independent_rows(spec, cols, types)
     assert again == rows, (spec["name"], len(again), len(rows), again[:2], rows[:2])
-    chunks_by_file, boxes = chunks_and_boxes(df, spec['files'], spec['variables'], dims)
+    chunks_by_file, boxes, unwritten = chunks_and_boxes(df, spec['files'], spec['variables'],
+                                                        dims)
     nulls = {v: sum(r[len(dims) + j] is None for r in rows)
              for j, v in enumerate(spec['variables'])}
     entry = {
@@ -614,6 +814,8 @@ for spec in CASES:
         'note': spec['note'], 'rows': rows}
     if len(spec['files']) == 1:
         entry['chunks'] = chunks_by_file[0]
+    if unwritten:
+        entry['unwritten_chunks'] = unwritten
     out_cases.append(entry)
     print('%-18s %5d rows, nulls %s, %s' % (spec['name'], len(rows), nulls,
                                               list(zip(cols, types))))
@@ -641,6 +843,46 @@ assert get('scales_wrap')['nulls'] == {'temperature': 62}
 assert get('scales_box')['nulls'] == {'temperature': 48}
 assert get('era5_lat90')['row_count'] == 20 * 144 and get('era5_lat90')['nulls'] == {'t2m': 3}
 
+# The cases of grids.nc and records.nc: the row counts from the boxes by hand, the null counts
+# from what the fixtures' writes left masked, the unwritten chunks of d by hand
+for name, fixture, box, row_count in [
+        ('grids_all', 'grids', np.s_[2:9, 3:16, 5:25], 7 * 13 * 20),
+        ('grids_driver_d', 'grids', np.s_[5:12, 5:20, 14:30], 7 * 15 * 16),
+        ('grids_b_first', 'grids', np.ix_(range(12), [2, 6, 10, 19], range(5, 20)), 12 * 4 * 15),
+        ('records_uv', 'records', np.s_[2:7, 2:6, :], 5 * 4 * 11),
+        ('records_v_only', 'records', np.s_[:, :, 2:9], 10 * 7 * 7)]:
+    c = get(name)
+    assert c['row_count'] == row_count, (name, c['row_count'])
+    want = {v: int(MISSING[fixture][v][box].sum()) for v in c['variables']}
+    assert c['nulls'] == want, (name, c['nulls'], want)
+    assert all(n > 0 for n in c['nulls'].values()), (name, c['nulls'])
+assert get('grids_all')['unwritten_chunks'] == {'d': 6}
+assert get('grids_driver_d')['unwritten_chunks'] == {'d': 8}
+assert all('unwritten_chunks' not in c for c in out_cases
+           if c['name'] not in ('grids_all', 'grids_driver_d'))
+assert [c['chunks'] for c in out_cases if c['name'].startswith('records')] == [{}, {}]
+assert all('c' not in get(n)['chunks'] for n in ('grids_all', 'grids_b_first'))
+# grids_driver_d, row by row: d is null in its chunks never written, and a is netCDF4-python's
+UNWRITTEN_ROWS = 0
+with h5py.File(full(GRIDS[0]), 'r') as h, netCDF4.Dataset(full(GRIDS[0])) as n:
+    hours = n['time'][:]
+    lat, lon = n['lat'][:], n['lon'][:]
+    a_all = n['a'][...]
+    for r in get('grids_driver_d')['rows']:
+        t = datetime.datetime.strptime(r[0], '%Y-%m-%d %H:%M:%S')
+        i = int(np.where(hours == (t - datetime.datetime(2001, 1, 1)).total_seconds() / 3600)[0][0])
+        j = int(np.where(lat == r[1])[0][0])
+        k = int(np.where(lon == r[2])[0][0])
+        corner = (i // 3 * 3, j // 7 * 7, k // 11 * 11)
+        if h['d'].id.get_chunk_info_by_coord(corner).byte_offset is None:
+            UNWRITTEN_ROWS += 1
+            assert r[3] is None, r
+        want = a_all[i, j, k]
+        assert (r[4] is None) == (want is np.ma.masked), r
+        assert r[4] is None or r[4] == float(want), r
+print('grids_driver_d: %d rows in chunks of d never written, %d null d in written chunks'
+      % (UNWRITTEN_ROWS, get('grids_driver_d')['nulls']['d'] - UNWRITTEN_ROWS))
+
 # netCDF4-python directly, index by index, for two cases (the rows' values and the chunk of
 # the first and last selected element)
 with netCDF4.Dataset(full(ERA5[0])) as n:
@@ -662,7 +904,9 @@ for c in out_cases:
             box = c['selected_index_box'][0]
             first = tuple(box[x][0] // s for x, s in zip(c['columns'], d.chunks))
             info = d.id.get_chunk_info_by_coord(tuple(f * s for f, s in zip(first, d.chunks)))
-            if c['pushable']:  # the box's corner holds a selected element only for boxes
+            if info.byte_offset is None:  # a chunk never written
+                assert c.get('unwritten_chunks', {}).get(v), (c['name'], v)
+            elif c['pushable']:  # the box's corner holds a selected element only for boxes
                 assert [info.byte_offset, info.size] in ranges, (c['name'], v)
 
 libraries = {
