@@ -11,7 +11,11 @@ import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
+import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector;
+import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.Decimal;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
 import org.apache.spark.unsafe.types.UTF8String;
 import org.opass.mrap.plan.VariableTask;
 import org.opass.mrap.read.GridReader;
@@ -23,8 +27,9 @@ import org.opass.mrap.science.Slab;
 
 /**
  * Reads a table's partition on an executor, a row a grid point: a task's pieces of its first
- * variable through a {@link GridReader}, each with the same box of the other variables; or,
- * for coordinates alone, a {@link GridPartition}'s points, with nothing read.
+ * variable through a {@link GridReader}, each with the same box of the other variables, as
+ * column batches; or, for coordinates alone, a {@link GridPartition}'s points as rows, with
+ * nothing read.
  */
 final class TableReaders implements PartitionReaderFactory {
   private static final long serialVersionUID = 1L;
@@ -32,31 +37,46 @@ final class TableReaders implements PartitionReaderFactory {
   private final TableColumns table;
   private final int[] dimensionAt; // per column read: its dimension, or -1
   private final int[] variableAt; // per column read: its variable among those read, or -1
+  private final DataType[] types; // per column read
+  /** Most rows of a column batch. */
+  static final int BATCH = 4096;
 
   /**
    * @param columns the columns read, in order
    * @param variables the variables read, in the order of the task's (first, then read with)
    */
-  TableReaders(Configuration conf, TableColumns table, String[] columns,
+  TableReaders(Configuration conf, TableColumns table, StructType columns,
       List<String> variables) {
     this.conf = MrapPartition.bytes(conf);
     this.table = table;
-    this.dimensionAt = new int[columns.length];
-    this.variableAt = new int[columns.length];
-    for (int i = 0; i < columns.length; i++) {
-      dimensionAt[i] = table.dimensionIndex(columns[i]);
-      variableAt[i] = variables.indexOf(columns[i]);
+    String[] names = columns.fieldNames();
+    this.dimensionAt = new int[names.length];
+    this.variableAt = new int[names.length];
+    this.types = new DataType[names.length];
+    for (int i = 0; i < names.length; i++) {
+      dimensionAt[i] = table.dimensionIndex(names[i]);
+      variableAt[i] = variables.indexOf(names[i]);
+      types[i] = columns.fields()[i].dataType();
     }
   }
 
+  /** A task's pieces come as column batches (coordinates alone: rows). */
+  @Override
+  public boolean supportColumnarReads(InputPartition partition) {
+    return partition instanceof MrapPartition;
+  }
+
+  @Override
+  public PartitionReader<ColumnarBatch> createColumnarReader(InputPartition partition) {
+    return new Batches((VariableTask) ((MrapPartition) partition).task(),
+        MrapPartition.configuration(conf));
+  }
+
+  /** Coordinates alone, a row a grid point (a task's pieces come as batches). */
   @Override
   public PartitionReader<InternalRow> createReader(InputPartition partition) {
-    if (partition instanceof GridPartition) {
-      GridPartition g = (GridPartition) partition;
-      return new Points(g.slab(), g.coordinates());
-    }
-    return new Rows((VariableTask) ((MrapPartition) partition).task(),
-        MrapPartition.configuration(conf));
+    GridPartition g = (GridPartition) partition;
+    return new Points(g.slab(), g.coordinates());
   }
 
   /** A coordinate as its column holds it. */
@@ -102,71 +122,125 @@ final class TableReaders implements PartitionReaderFactory {
     }
   }
 
-  /** The rows of a task: each piece's elements, a row each. */
-  private final class Rows implements PartitionReader<InternalRow> {
+  /**
+   * The rows of a task as column batches: each piece's elements, at most {@value #BATCH} rows
+   * a batch, the coordinates of each dimension worked out once a piece.
+   */
+  private final class Batches implements PartitionReader<ColumnarBatch> {
     private final GridReader reader;
+    private final OnHeapColumnVector[] vectors;
+    private final ColumnarBatch batch;
     private final List<Object[]> along = new ArrayList<>(); // per dimension, along the piece
-    private int[] inner = new int[0]; // elements per step along each dimension
-    private int at = -1;
+    private int[] inner = new int[0];
+    private int from; // the piece's first element not yet given
     private int elements;
 
-    Rows(VariableTask task, Configuration c) {
+    Batches(VariableTask task, Configuration c) {
       this.reader = new GridReader(c, task, ReadCounters.NONE);
+      this.vectors = new OnHeapColumnVector[dimensionAt.length];
+      for (int i = 0; i < vectors.length; i++) {
+        vectors[i] = new OnHeapColumnVector(BATCH, types[i]);
+      }
+      this.batch = new ColumnarBatch(vectors);
     }
 
     @Override
     public boolean next() throws IOException {
-      while (++at >= elements) {
+      while (from >= elements) {
         if (!reader.next()) {
           return false;
         }
         ArrayPiece p = reader.value();
-        int[] shape = p.shape();
-        inner = new int[shape.length];
+        inner = innerSizes(p.shape());
         along.clear();
-        int step = 1;
-        for (int d = shape.length - 1; d >= 0; d--) {
-          inner[d] = step;
-          step *= shape[d];
-        }
-        for (int d = 0; d < shape.length; d++) {
-          Object[] v = new Object[shape[d]];
-          for (int j = 0; j < v.length; j++) {
-            v[j] = coordinate(d, p.coordinate(d, j * inner[d]));
-          }
-          along.add(v);
+        for (int d = 0; d < inner.length; d++) {
+          along.add(along(p, d, inner[d]));
         }
         elements = p.elements();
-        at = -1;
+        from = 0;
       }
+      int n = Math.min(BATCH, elements - from);
+      ArrayPiece p = reader.value();
+      for (int i = 0; i < vectors.length; i++) {
+        OnHeapColumnVector v = vectors[i];
+        v.reset();
+        int d = dimensionAt[i];
+        if (d >= 0) {
+          Object[] a = along.get(d);
+          for (int r = 0; r < n; r++) {
+            put(v, r, a[(from + r) / inner[d] % a.length]);
+          }
+        } else if (variableAt[i] == 0) {
+          for (int r = 0; r < n; r++) {
+            int at = from + r;
+            put(v, r, p.isMissing(at) ? null : number(p.type(), p.getLong(at), p.getDouble(at)));
+          }
+        } else {
+          GridReader.BoxValues w = reader.with(variableAt[i] - 1);
+          for (int r = 0; r < n; r++) {
+            int at = from + r;
+            put(v, r, w.isMissing(at) ? null : number(w.type(), w.getLong(at), w.getDouble(at)));
+          }
+        }
+      }
+      batch.setNumRows(n);
+      from += n;
       return true;
     }
 
     @Override
-    public InternalRow get() {
-      Object[] v = new Object[dimensionAt.length];
-      ArrayPiece p = reader.value();
-      for (int i = 0; i < v.length; i++) {
-        int d = dimensionAt[i];
-        if (d >= 0) {
-          v[i] = along.get(d)[at / inner[d] % along.get(d).length];
-          continue;
-        }
-        int k = variableAt[i];
-        if (k == 0) {
-          v[i] = p.isMissing(at) ? null : number(p.type(), p.getLong(at), p.getDouble(at));
-        } else {
-          GridReader.BoxValues w = reader.with(k - 1);
-          v[i] = w.isMissing(at) ? null : number(w.type(), w.getLong(at), w.getDouble(at));
-        }
-      }
-      return new GenericInternalRow(v);
+    public ColumnarBatch get() {
+      return batch;
     }
 
     @Override
     public void close() throws IOException {
+      batch.close();
       reader.close();
     }
+  }
+
+  /** A value, as {@link #coordinate} or {@link #number} gives it, into row {@code r} of v. */
+  private static void put(OnHeapColumnVector v, int r, Object x) {
+    if (x == null) {
+      v.putNull(r);
+    } else if (x instanceof Double) {
+      v.putDouble(r, (Double) x);
+    } else if (x instanceof Float) {
+      v.putFloat(r, (Float) x);
+    } else if (x instanceof Long) {
+      v.putLong(r, (Long) x);
+    } else if (x instanceof Integer) {
+      v.putInt(r, (Integer) x);
+    } else if (x instanceof Short) {
+      v.putShort(r, (Short) x);
+    } else if (x instanceof Byte) {
+      v.putByte(r, (Byte) x);
+    } else if (x instanceof UTF8String) {
+      v.putByteArray(r, ((UTF8String) x).getBytes());
+    } else {
+      v.putDecimal(r, (Decimal) x, 20);
+    }
+  }
+
+  /** Elements per step along each dimension of a piece of {@code shape} (C order). */
+  private static int[] innerSizes(int[] shape) {
+    int[] inner = new int[shape.length];
+    int step = 1;
+    for (int d = shape.length - 1; d >= 0; d--) {
+      inner[d] = step;
+      step *= shape[d];
+    }
+    return inner;
+  }
+
+  /** The coordinates along dimension {@code d} of a piece, as its column holds them. */
+  private Object[] along(ArrayPiece p, int d, int inner) {
+    Object[] v = new Object[p.shape()[d]];
+    for (int j = 0; j < v.length; j++) {
+      v[j] = coordinate(d, p.coordinate(d, j * inner));
+    }
+    return v;
   }
 
   /** A slab's grid points in C order, from their coordinates alone. */

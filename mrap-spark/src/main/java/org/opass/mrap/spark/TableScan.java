@@ -217,6 +217,6 @@ final class TableScan implements ScanBuilder, SupportsPushDownRequiredColumns,
 
   @Override
   public PartitionReaderFactory createReaderFactory() {
-    return new TableReaders(conf, table, columns.fieldNames(), variablesRead());
+    return new TableReaders(conf, table, columns, variablesRead());
   }
 }
