@@ -611,7 +611,7 @@ public final class VariablePlanner {
     FileSystem fs = f.getPath().getFileSystem(conf);
     String name = f.getPath().toString();
     try (FSDataInputStream in = fs.open(f.getPath())) {
-      Positioned plain = Positioned.of(in, f.getLen());
+      Positioned plain = HeaderCache.of(in, f); // a file planned before: no read again
       // one read of the front tells a restructured file, and holds most headers
       byte[] head = plain.keepHead(ScienceFiles.HEAD);
       RestructuredFiles.Inspected inspected = RestructuredFiles.inspect(in, f, head);

@@ -36,6 +36,7 @@ final class MrapScan implements ScanBuilder, SupportsPushDownRequiredColumns, Sc
   private final StructType schema;
   private final ElementType type; // a variable's, else null
   private StructType columns;
+  private InputPartition[] planned; // Spark asks twice a query (its plan and AQE's copy)
 
   MrapScan(Configuration conf, List<String> paths, StructType schema, ElementType type) {
     this.conf = conf;
@@ -90,7 +91,14 @@ final class MrapScan implements ScanBuilder, SupportsPushDownRequiredColumns, Sc
    *     past a file's end, a restructured file read with another pattern)
    */
   @Override
-  public InputPartition[] planInputPartitions() {
+  public synchronized InputPartition[] planInputPartitions() {
+    if (planned == null) {
+      planned = plan();
+    }
+    return planned.clone();
+  }
+
+  private InputPartition[] plan() {
     try {
       List<FileStatus> files = InputFiles.list(conf, paths);
       List<? extends ReadTask> tasks = type == null ? new AccessPlanner(conf).plan(files)

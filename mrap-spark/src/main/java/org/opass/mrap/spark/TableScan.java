@@ -42,6 +42,7 @@ final class TableScan implements ScanBuilder, SupportsPushDownRequiredColumns,
   private final TableColumns table;
   private final GridFilters filters;
   private StructType columns;
+  private InputPartition[] planned; // Spark asks twice a query (its plan and AQE's copy)
 
   TableScan(Configuration conf, List<String> paths, TableColumns table) {
     this.conf = conf;
@@ -153,7 +154,14 @@ final class TableScan implements ScanBuilder, SupportsPushDownRequiredColumns,
    * @throws IllegalArgumentException naming a setting, filter or file the planner refuses
    */
   @Override
-  public InputPartition[] planInputPartitions() {
+  public synchronized InputPartition[] planInputPartitions() {
+    if (planned == null) {
+      planned = plan();
+    }
+    return planned.clone();
+  }
+
+  private InputPartition[] plan() {
     if (filters.none()) {
       return new InputPartition[0];
     }
