@@ -19,6 +19,30 @@ through netCDF4-python, in the shape of ERA5's daily sea surface temperature:
       YYYY-MM-DD[THH:MM], both ends included; latitude between the two values; longitude
       eastward from LON_FROM to LON_TO modulo 360), as JSON on stdout: the sum of the decoded
       values not masked, the elements selected, those masked, and the files holding any.
+
+bin/bench spark-science's series, in the shape of an ERA5 download of single levels (CDS, netCDF)
+cut a file a day:
+
+  era5 OUT_DIR FIRST_DAY LAST_DAY STEP HOURS
+      a file a day (era5_YYYYMMDD.nc) from FIRST_DAY to LAST_DAY (YYYY-MM-DD, both included),
+      those already there kept: t2m and tp, int16 packed with float64 scale_factor/add_offset
+      (each file and variable its own, as ERA5's), _FillValue = missing_value = -32767, zlib
+      (level 4, no shuffle); time int32 "hours since 1900-01-01 00:00:00.0", gregorian,
+      unlimited, HOURS steps a day (00:00 and every 24/HOURS hours); latitude 90 to -90
+      (descending, as ERA5's) and longitude 0 to 360-STEP at STEP degrees, float32; every
+      variable defined before any is written, as netCDF-C's tools write. Chunks of (HOURS, a
+      third of the latitudes, an eighth of the longitudes): 24 chunks a variable, so a box of
+      15 x 20 degrees can lie in one (30-45 N, 100-120 E at 1 degree: the first chunk row, the
+      third column). t2m has a few missing elements (a patch in that box on each 15th of the
+      month, and one at the south pole), tp a row of them every 10th.
+  era5_oracle OUT_DIR TIME_FROM TIME_TO LAT_A LAT_B LON_FROM LON_TO
+      for the files of OUT_DIR and the selection time in [TIME_FROM, TIME_TO] (ISO), latitude
+      between the two values, LON_FROM <= longitude <= LON_TO, as JSON on stdout: what
+      netCDF4-python reads (auto mask and scale), grouped by (month, latitude, longitude) as
+      groups [month, latitude, longitude, mean t2m, sum tp] (null where every value is masked),
+      ordered; the elements and those masked per variable; the files holding any; and, from
+      HDF5's own chunk index (h5py's get_chunk_info, not our reader), per selected file and
+      variable the bytes of the stored chunks that hold the selection, and every file's bytes.
 """
 import datetime
 import json
@@ -151,6 +175,177 @@ def oracle(out, t0, t1, lat_a, lat_b, lon_from, lon_to):
               sys.stdout)
 
 
+# ---- ERA5-shaped daily files of two variables (bin/bench spark-science) ----
+ERA5_UNITS = 'hours since 1900-01-01 00:00:00.0'
+ERA5_CALENDAR = 'gregorian'
+
+
+def pack16(values, missing):
+    """ERA5's packing: int16 over the file's range, float64 factors, -32767 for the missing."""
+    lo, hi = float(values[~missing].min()), float(values[~missing].max())
+    scale = (hi - lo) / (2 ** 16 - 4)
+    if scale == 0:
+        scale = 1.0
+    offset = (hi + lo) / 2
+    packed = np.round((values - offset) / scale).astype('i2')
+    packed[missing] = FILL
+    return packed, np.float64(scale), np.float64(offset)
+
+
+def era5_day(path, day, step, hours):
+    nlat = int(round(180 / step)) + 1
+    nlon = int(round(360 / step))
+    lat = (90 - np.arange(nlat) * step).astype('f4')
+    lon = (np.arange(nlon) * step).astype('f4')
+    every = 24 // hours
+    times = [datetime.datetime(day.year, day.month, day.day, h) for h in range(0, 24, every)]
+    rng = np.random.default_rng(day.toordinal())
+    doy = day.timetuple().tm_yday
+    h = np.array([t.hour for t in times], dtype='f8')[:, None, None]
+    phi = np.deg2rad(lat.astype('f8'))[None, :, None]
+    lam = np.deg2rad(lon.astype('f8'))[None, None, :]
+    season = np.cos(2 * np.pi * (doy - 200) / 365.25)
+    shape = (len(times), nlat, nlon)
+    t2m = (300 - 45 * np.sin(phi) ** 2 - 8 * np.sin(phi) * (1 + season)
+           + 3 * np.sin(2 * lam) * np.cos(phi)
+           + 6 * np.cos(phi) * np.cos(2 * np.pi * h / 24 + lam)
+           + rng.normal(0, 0.004, shape))
+    gone = np.zeros(shape, dtype=bool)
+    if day.day == 15:  # a patch in the box 30-45 N, 100-120 E, for a few hours
+        box_lat = (lat >= 38) & (lat <= 41)
+        box_lon = (lon >= 110) & (lon <= 113)
+        gone[:max(1, len(times) // 4)] |= box_lat[None, :, None] & box_lon[None, None, :]
+    gone[-1, -1, 0] = True  # the last step's first element at the south pole
+    tp = 0.006 * np.clip(np.sin(4 * lam + h / 12 + 2 * phi + doy) * np.cos(phi) - 0.5, 0,
+                         None)
+    tp = np.where(tp > 0, tp + np.abs(rng.normal(0, 2e-7, shape)), 0)  # dry two thirds
+    tp_gone = np.zeros(shape, dtype=bool)
+    if day.day % 10 == 0:  # a row of latitude 40 N from 100 E, every second element
+        row = np.nonzero(np.isclose(lat, 40))[0]
+        cols = np.nonzero((lon >= 100) & (lon <= 120))[0][::2]
+        if len(row):
+            tp_gone[0, row[0], cols] = True
+    chunks = (len(times), (nlat + 2) // 3, nlon // 8)
+    tmp = path + '.tmp'
+    with netCDF4.Dataset(tmp, 'w', format='NETCDF4') as ds:
+        ds.Conventions = 'CF-1.6'
+        ds.history = (day.strftime('%Y-%m-%d') + ' 00:00:00 GMT by grib_to_netcdf-2.16.0: '
+                      'grib_to_netcdf /data/era5.grib')
+        ds.createDimension('longitude', nlon)
+        ds.createDimension('latitude', nlat)
+        ds.createDimension('time', None)
+        lo_ = ds.createVariable('longitude', 'f4', ('longitude',))
+        lo_.units, lo_.long_name = 'degrees_east', 'longitude'
+        lo_[:] = lon
+        la = ds.createVariable('latitude', 'f4', ('latitude',))
+        la.units, la.long_name = 'degrees_north', 'latitude'
+        la[:] = lat
+        t = ds.createVariable('time', 'i4', ('time',))
+        t.units, t.long_name, t.calendar = ERA5_UNITS, 'time', ERA5_CALENDAR
+        t[:] = np.array(netCDF4.date2num(times, ERA5_UNITS, ERA5_CALENDAR)).astype('i4')
+        written = []
+        for name, values, missing, units, long_name in [
+                ('t2m', t2m, gone, 'K', '2 metre temperature'),
+                ('tp', tp, tp_gone, 'm', 'Total precipitation')]:
+            packed, scale, offset = pack16(values, missing)
+            v = ds.createVariable(name, 'i2', ('time', 'latitude', 'longitude'), fill_value=FILL,
+                                  zlib=True, complevel=4, chunksizes=chunks)
+            v.scale_factor, v.add_offset = scale, offset
+            v.missing_value = FILL
+            v.units, v.long_name = units, long_name
+            v.set_auto_maskandscale(False)
+            written.append((v, packed))
+        for v, packed in written:  # as netCDF-C's tools do: every variable defined, then data
+            v[:] = packed
+    os.replace(tmp, path)
+
+
+def era5(out, first, last, step, hours):
+    os.makedirs(out, exist_ok=True)
+    day = datetime.date.fromisoformat(first)
+    end = datetime.date.fromisoformat(last)
+    while day <= end:
+        path = os.path.join(out, 'era5_%s.nc' % day.strftime('%Y%m%d'))
+        if not os.path.exists(path):
+            era5_day(path, day, step, hours)
+        day += datetime.timedelta(1)
+
+
+def chunk_bytes(path, name, box):
+    """The bytes of the stored chunks of variable name that hold any of box (per dimension a
+    first and last index), from HDF5's chunk index through h5py."""
+    import h5py
+    with h5py.File(path, 'r') as f:
+        d = f[name]
+        cs = d.chunks
+        total = 0
+        chunks = 0
+        for i in range(d.id.get_num_chunks()):
+            info = d.id.get_chunk_info(i)
+            o = info.chunk_offset
+            if all(o[k] <= box[k][1] and o[k] + cs[k] - 1 >= box[k][0] for k in range(len(cs))):
+                total += info.size
+                chunks += 1
+        return total, chunks
+
+
+def era5_oracle(out, t0, t1, lat_a, lat_b, lon_from, lon_to):
+    lo_t = datetime.datetime.fromisoformat(t0)
+    hi_t = datetime.datetime.fromisoformat(t1)
+    sums = {}
+    counts = {'t2m': [0, 0], 'tp': [0, 0]}  # elements, masked
+    files = []
+    chunks = {}
+    sizes = {}
+    for name in sorted(os.listdir(out)):
+        if not name.endswith('.nc'):
+            continue
+        path = os.path.join(out, name)
+        sizes[name] = os.path.getsize(path)
+        with netCDF4.Dataset(path) as ds:
+            times = netCDF4.num2date(ds['time'][:], ds['time'].units, ds['time'].calendar,
+                                     only_use_cftime_datetimes=False,
+                                     only_use_python_datetimes=True)
+            ti = np.nonzero([lo_t <= t <= hi_t for t in times])[0]
+            lat = ds['latitude'][:]
+            lon = ds['longitude'][:]
+            yi = np.nonzero((lat >= min(lat_a, lat_b)) & (lat <= max(lat_a, lat_b)))[0]
+            xi = np.nonzero((lon >= lon_from) & (lon <= lon_to))[0]
+            if len(ti) == 0 or len(yi) == 0 or len(xi) == 0:
+                continue
+            files.append(name)
+            box = [(int(ti[0]), int(ti[-1])), (int(yi[0]), int(yi[-1])),
+                   (int(xi[0]), int(xi[-1]))]
+            chunks[name] = {v: chunk_bytes(path, v, box)[0] for v in ('t2m', 'tp')}
+            months = {times[k].month for k in ti}
+            assert len(months) == 1, name  # a file a day
+            acc = sums.setdefault(months.pop(), {'lat': lat[yi], 'lon': lon[xi]})
+            for v in ('t2m', 'tp'):  # automatic mask and scale
+                part = ds[v][ti[0]:ti[-1] + 1, yi[0]:yi[-1] + 1, xi[0]:xi[-1] + 1]
+                counts[v][0] += part.size
+                counts[v][1] += int(np.ma.count_masked(part))
+                mask = np.ma.getmaskarray(part)
+                total = np.where(mask, 0.0, np.ma.getdata(part).astype('f8')).sum(axis=0)
+                kept = (~mask).sum(axis=0)
+                if v in acc:
+                    acc[v] = (acc[v][0] + total, acc[v][1] + kept)
+                else:
+                    acc[v] = (total, kept)
+    groups = []
+    for m in sorted(sums):
+        acc = sums[m]
+        for a, la in enumerate(acc['lat']):
+            for b, lo in enumerate(acc['lon']):
+                t_sum, t_n = acc['t2m'][0][a, b], acc['t2m'][1][a, b]
+                p_sum, p_n = acc['tp'][0][a, b], acc['tp'][1][a, b]
+                groups.append([m, float(la), float(lo), float(t_sum / t_n) if t_n else None,
+                               float(p_sum) if p_n else None])
+    groups.sort(key=lambda g: (g[0], g[1], g[2]))
+    json.dump({'groups': groups, 'elements': counts['t2m'][0], 'masked_t2m': counts['t2m'][1],
+               'masked_tp': counts['tp'][1], 'files': files, 'chunk_bytes': chunks,
+               'file_bytes': sizes}, sys.stdout)
+
+
 if __name__ == '__main__':
     what = sys.argv[1]
     if what == 'series':
@@ -160,5 +355,10 @@ if __name__ == '__main__':
     elif what == 'oracle':
         oracle(sys.argv[2], sys.argv[3], sys.argv[4], float(sys.argv[5]), float(sys.argv[6]),
                float(sys.argv[7]), float(sys.argv[8]))
+    elif what == 'era5':
+        era5(sys.argv[2], sys.argv[3], sys.argv[4], float(sys.argv[5]), int(sys.argv[6]))
+    elif what == 'era5_oracle':
+        era5_oracle(sys.argv[2], sys.argv[3], sys.argv[4], float(sys.argv[5]),
+                    float(sys.argv[6]), float(sys.argv[7]), float(sys.argv[8]))
     else:
-        sys.exit('usage: make_science_series.py series|daily|oracle ...')
+        sys.exit('usage: make_science_series.py series|daily|oracle|era5|era5_oracle ...')
