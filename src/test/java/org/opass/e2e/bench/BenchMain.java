@@ -31,6 +31,7 @@ public final class BenchMain {
       Map.entry("mrap-tiles", new MrapTilesBench()),
       Map.entry("mrap-pack", new MrapPackBench()),
       Map.entry("spark-strided", new SparkStridedBench()),
+      Map.entry("spark-science", new SparkScienceBench()),
       Map.entry("sim-write", new SimWriteBench()),
       Map.entry("sim-read", new SimReadBench()),
       Map.entry("copy", new CopyBench()),
