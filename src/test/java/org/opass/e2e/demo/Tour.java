@@ -48,7 +48,9 @@ import org.opass.e2e.cluster.Release;
  * jars, the {@code conf/} fragments, a NameNode restart); runs the same writes and reads again,
  * the reads through a read plan submitted with {@code bin/opass plan}; restructures a particle
  * file with {@code bin/mrap-copy} and reads its pattern with {@code bin/mrap extract} on YARN;
- * and shows where an operator looks. One line per step and one result line against stock,
+ * runs a Spark SQL query over a small NetCDF series through {@code spark.read.format("mrap")},
+ * with its coordinate filters pushed to the source and without; and shows where an operator
+ * looks. One line per step and one result line against stock,
  * from one short run: the evidence, with intervals, is {@code bin/bench}.
  */
 public final class Tour {
@@ -58,7 +60,10 @@ public final class Tour {
   static final int FILES_PER_WRITER = 16;
   static final int BLOCKS_PER_FILE = 4;
   static final int PARTICLES_MIB = 32;
-  private static final int STEPS = 8;
+  private static final int STEPS = 9;
+  /** The Spark step's series (NetCDF-4 files) and its query with the answer it must give. */
+  static final String SERIES = "src/test/resources/demo/era5-mini";
+  static final String SERIES_EXPECTED = "src/test/resources/demo/expected.json";
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final File dir = new File("target/demo").getAbsoluteFile();
@@ -70,6 +75,7 @@ public final class Tour {
   private ProcessHdfs hdfs;
   private java.util.concurrent.CompletableFuture<MiniMRYarnCluster> yarnStarting;
   private MiniMRYarnCluster yarn;
+  private java.util.concurrent.CompletableFuture<SparkSql> sparkStarting;
   private Path release;
   private Path hadoopHome;
   private int step;
@@ -142,8 +148,10 @@ public final class Tour {
     // YARN (for the MRAP step) starts while the next steps run: after the restart, as its start
     // needs the NameNode up throughout
     yarnStarting = java.util.concurrent.CompletableFuture.supplyAsync(this::startYarn);
+    // and the Spark application (for the Spark SQL step), its session's start off the path
+    sparkStarting = java.util.concurrent.CompletableFuture.supplyAsync(this::startSpark);
     result("NameNode up with HM-LRU placement, read balancing and the read-plan endpoint; "
-        + "YARN starting");
+        + "YARN and a Spark application starting");
 
     progress("HM-LRU placement: the same writers write the same files again");
     Map<String, Integer> hmlruBlocks = write("/tour/hmlru");
@@ -158,6 +166,11 @@ public final class Tour {
     progress("MRAP: bin/mrap-copy restructures a " + PARTICLES_MIB + " MiB particle file for a "
         + "pattern (4 KiB of every 20 KiB), bin/mrap extract reads the pattern on YARN");
     mrap();
+
+    progress("MRAP in Spark SQL: a small ERA5-like daily series (4 NetCDF-4 files, int16 packed) "
+        + "into HDFS; spark.read.format(\"mrap\") makes it a table, a row per grid point; one "
+        + "query with its filters pushed to the source, and written so that none can be");
+    sparkSql();
 
     progress("where an operator looks");
     operatorView();
@@ -178,6 +191,14 @@ public final class Tour {
     Configuration base = new Configuration();
     base.set("fs.defaultFS", hdfs.uri().toString());
     return MiniYarn.start(base, "opass-demo", 1);
+  }
+
+  private SparkSql startSpark() {
+    try {
+      return new SparkSql(new File(dir, "spark-driver.log"));
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   /** What a client's site files would say: the cluster's addresses, YARN's once it is up. */
@@ -373,6 +394,106 @@ public final class Tour {
         read / (double) particles.length, PARTICLES_MIB));
   }
 
+  /**
+   * The series into HDFS, then its query twice in the Spark application: with its coordinate
+   * filters pushed (the tasks read the chunks holding the box) and with them on expressions of
+   * the columns (Spark hands the scan none: the tasks read every chunk); the bytes read from
+   * HDFS planning each (on the driver: the files' headers and chunk indexes) and running it.
+   * Both answers must be the one netCDF4-python gives ({@code expected.json}).
+   */
+  private void sparkSql() throws Exception {
+    Path series = Release.ROOT.resolve(SERIES);
+    JsonNode expected = JSON.readTree(Release.ROOT.resolve(SERIES_EXPECTED).toFile());
+    long seriesBytes = 0;
+    List<Path> files;
+    try (var list = Files.list(series)) {
+      files = list.filter(f -> f.toString().endsWith(".nc")).sorted()
+          .collect(java.util.stream.Collectors.toList());
+    }
+    try (FileSystem fs = FileSystem.newInstance(hdfs.clientConf())) {
+      for (Path f : files) {
+        fs.copyFromLocalFile(new org.apache.hadoop.fs.Path(f.toUri()),
+            new org.apache.hadoop.fs.Path("/tour/era5/" + f.getFileName()));
+        seriesBytes += Files.size(f);
+      }
+    }
+    Map<String, String> options = new LinkedHashMap<>();
+    expected.get("options").fields().forEachRemaining(e -> options.put(e.getKey(),
+        e.getValue().asText()));
+    String sql = expected.get("sql").asText();
+    String notPushed = expected.get("sql_not_pushed").asText();
+    SparkSql spark = sparkStarting.get();
+    try {
+      String table = hdfs.uri() + "/tour/era5";
+      spark.view("era5", table, options);
+      System.out.println("    " + files.size() + " files, " + kib(seriesBytes) + ", "
+          + table + ":");
+      System.out.println("    spark.read.format(\"mrap\")" + options.entrySet().stream()
+          .map(e -> ".option(\"" + e.getKey() + "\", \"" + e.getValue() + "\")")
+          .collect(java.util.stream.Collectors.joining()) + ".load(\"/tour/era5\")");
+      System.out.println("    " + sql.replace(" FROM ", "\n      FROM ")
+          .replace(" WHERE ", "\n      WHERE ").replace(" GROUP BY ", "\n      GROUP BY "));
+      SparkSql.Answer[] answers = {spark.sql(sql), spark.sql(notPushed)};
+      List<String> columns = new ArrayList<>();
+      expected.get("columns").forEach(c -> columns.add(c.asText()));
+      System.out.println("    " + row(columns));
+      for (String r : answers[0].rows()) {
+        System.out.println("    " + row(List.of(r.split("\t"))));
+      }
+      System.out.println("    its scan: " + answers[0].scan());
+      System.out.println("    the same query, " + notPushed.substring(notPushed.indexOf(
+          "WHERE "), notPushed.indexOf(" GROUP BY")));
+      System.out.println("    its scan: " + answers[1].scan());
+      List<String> want = new ArrayList<>();
+      for (JsonNode r : expected.get("rows")) {
+        List<String> cells = new ArrayList<>();
+        r.forEach(c -> cells.add(c.isIntegralNumber() ? c.asText()
+            : Double.toString(c.asDouble())));
+        want.add(String.join("\t", cells));
+      }
+      if (!answers[0].rows().equals(answers[1].rows()) || !answers[0].rows().equals(want)) {
+        throw new IOException("Spark SQL's answers differ: with the filters pushed "
+            + answers[0].rows() + ", without " + answers[1].rows() + ", netCDF4-python's "
+            + want + " (" + SERIES_EXPECTED + ")");
+      }
+      long with = answers[0].runBytes();
+      long without = answers[1].runBytes();
+      JsonNode chunks = expected.get("chunks");
+      summary.put("spark_sql_task_bytes_pushed", with);
+      summary.put("spark_sql_task_bytes_not_pushed", without);
+      summary.put("spark_sql_task_bytes_pushed_over_not_pushed", with / (double) without);
+      summary.put("spark_sql_planning_bytes_pushed", answers[0].planBytes());
+      summary.put("spark_sql_planning_bytes_not_pushed", answers[1].planBytes());
+      summary.put("spark_sql_answers_equal", true);
+      result(String.format(Locale.ROOT, "Spark SQL over NetCDF: the same %d rows with the "
+          + "filters pushed and without (and netCDF4-python's); the tasks read %s from HDFS "
+          + "with them pushed (the %d chunks holding the box: %s), %s without (every chunk: "
+          + "%s): %.2f", want.size(), kib(with), chunks.get("box").asInt(),
+          kib(chunks.get("box_bytes").asLong()), kib(without),
+          kib(chunks.get("all_bytes").asLong()), with / (double) without));
+      long[] plan = {answers[0].planBytes(), answers[1].planBytes()};
+      result("planning on the driver read the files' headers and chunk indexes (in 64 KiB "
+          + "pages): " + (plan[0] == plan[1] ? kib(plan[0]) + " either way"
+          : kib(plan[0]) + " with the filters pushed, " + kib(plan[1]) + " without"));
+    } finally {
+      spark.close(); // its JVM's memory and threads back before the next step
+      sparkStarting = null;
+    }
+  }
+
+  private static String kib(long bytes) {
+    return String.format(Locale.ROOT, "%.1f KiB", bytes / 1024.0);
+  }
+
+  /** A table row: each cell right-aligned in 10 characters. */
+  private static String row(List<String> cells) {
+    StringBuilder b = new StringBuilder();
+    for (String c : cells) {
+      b.append(String.format(Locale.ROOT, "%10s", c));
+    }
+    return b.toString();
+  }
+
   private void operatorView() throws Exception {
     String heat = launch(List.of("bin/opass", "heat"), false);
     for (String line : heat.split("\n")) {
@@ -427,6 +548,14 @@ public final class Tour {
   }
 
   private synchronized void close() {
+    if (sparkStarting != null) {
+      try {
+        sparkStarting.get().close();
+      } catch (Exception e) {
+        // it did not start: nothing to stop
+      }
+      sparkStarting = null;
+    }
     if (yarnStarting != null) {
       try {
         yarnStarting.get().stop();

@@ -1,0 +1,136 @@
+package org.opass.e2e.demo;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The tour's Spark application: mrap-spark's {@code SqlDriver} in a JVM of its own, as a Spark
+ * application is ({@code local[2]}; Spark does not share the tour's classpath, its Jackson is
+ * not Hadoop's), driven a line at a time: each query planned, then run, with the bytes it read
+ * from HDFS meanwhile. Its classpath is mrap-spark's test classpath, in the file that {@code
+ * bin/embedded.sh} writes with {@code EMBEDDED_SPARK=1} and names in {@value
+ * #CLASSPATH_PROPERTY}; its log goes to a file.
+ */
+final class SparkSql implements AutoCloseable {
+  static final String CLASSPATH_PROPERTY = "opass.bench.spark.classpath";
+  private final Process process;
+  private final BufferedReader out;
+  private final PrintStream in;
+  private final File log;
+
+  /**
+   * A query's answer: what the scan was handed, the rows (tab separated), and the bytes read
+   * from HDFS planning it (on the driver) and running it (by its tasks).
+   */
+  record Answer(String scan, List<String> rows, long planBytes, long runBytes) {
+  }
+
+  /** Starts the application and waits until its session is up. */
+  SparkSql(File log) throws IOException {
+    String cpFile = System.getProperty(CLASSPATH_PROPERTY);
+    if (cpFile == null || !new File(cpFile).isFile()) {
+      throw new IllegalStateException("the Spark step needs mrap-spark's classpath in the file "
+          + "-D" + CLASSPATH_PROPERTY + " names (" + cpFile + "); bin/demo has bin/embedded.sh "
+          + "write it (EMBEDDED_SPARK=1)");
+    }
+    this.log = log;
+    List<String> cmd = new ArrayList<>(List.of(
+        ProcessHandle.current().info().command().orElse("java"), "-Xmx1g",
+        "-XX:+UseParallelGC", "-XX:+ExitOnOutOfMemoryError"));
+    for (String pkg : List.of("java.lang", "java.lang.invoke", "java.lang.reflect", "java.io",
+        "java.net", "java.nio", "java.util", "java.util.concurrent",
+        "java.util.concurrent.atomic", "sun.nio.ch", "sun.nio.cs", "sun.security.action",
+        "sun.util.calendar")) {
+      cmd.add("--add-opens=java.base/" + pkg + "=ALL-UNNAMED"); // what spark-submit opens
+    }
+    cmd.addAll(List.of("-cp", Files.readString(Paths.get(cpFile)).trim(),
+        "org.opass.mrap.spark.SqlDriver", "local[2]"));
+    log.getParentFile().mkdirs();
+    process = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.to(log)).start();
+    out = new BufferedReader(new InputStreamReader(process.getInputStream(),
+        StandardCharsets.UTF_8));
+    in = new PrintStream(process.getOutputStream(), true, StandardCharsets.UTF_8);
+    next("ready");
+  }
+
+  /** {@code spark.read.format("mrap")} with {@code options} from {@code path}, as a view. */
+  void view(String name, String path, Map<String, String> options) throws IOException {
+    StringBuilder line = new StringBuilder("view ").append(name).append(' ').append(path);
+    options.forEach((k, v) -> line.append(' ').append(k).append('=').append(v));
+    in.println(line);
+    next("done view");
+  }
+
+  Answer sql(String query) throws IOException {
+    in.println("plan " + query.replace('\n', ' '));
+    String scan = next("scan ").substring(5);
+    long planBytes = read(next("done plan"));
+    in.println("run");
+    List<String> rows = new ArrayList<>();
+    for (String line = next("row ", "done run"); ; line = next("row ", "done run")) {
+      if (line.startsWith("row ")) {
+        rows.add(line.substring(4));
+      } else {
+        return new Answer(scan, rows, planBytes, read(line));
+      }
+    }
+  }
+
+  private static long read(String done) {
+    return Long.parseLong(done.replaceFirst(".* read=(\\d+).*", "$1"));
+  }
+
+  /**
+   * The driver's next line starting with one of {@code prefixes} (others are its own output).
+   *
+   * @throws IOException with the driver's error, or where it ended
+   */
+  private String next(String... prefixes) throws IOException {
+    for (String line = out.readLine(); line != null; line = out.readLine()) {
+      if (line.startsWith("error ")) {
+        throw new IOException("the Spark application: " + line.substring(6) + " (its log: "
+            + log + ")");
+      }
+      for (String p : prefixes) {
+        if (line.startsWith(p)) {
+          return line;
+        }
+      }
+    }
+    throw new IOException("the Spark application ended (exit " + exitCode() + ") before "
+        + "saying '" + prefixes[0] + "'; its log: " + log);
+  }
+
+  private String exitCode() {
+    try {
+      return process.waitFor(10, TimeUnit.SECONDS) ? Integer.toString(process.exitValue())
+          : "none yet";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "none yet";
+    }
+  }
+
+  @Override
+  public void close() {
+    in.println("quit");
+    try {
+      if (!process.waitFor(30, TimeUnit.SECONDS)) {
+        process.destroyForcibly().waitFor();
+      }
+    } catch (InterruptedException e) {
+      process.destroyForcibly();
+      Thread.currentThread().interrupt();
+    }
+  }
+}
