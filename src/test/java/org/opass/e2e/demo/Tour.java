@@ -398,7 +398,8 @@ public final class Tour {
    * The series into HDFS, then its query twice in the Spark application: with its coordinate
    * filters pushed (the tasks read the chunks holding the box) and with them on expressions of
    * the columns (Spark hands the scan none: the tasks read every chunk); the bytes read from
-   * HDFS planning each (on the driver: the files' headers and chunk indexes) and running it.
+   * HDFS planning each (on the driver: the files' headers and chunk indexes, kept once read)
+   * and running it.
    * Both answers must be the one netCDF4-python gives ({@code expected.json}).
    */
   private void sparkSql() throws Exception {
@@ -471,10 +472,10 @@ public final class Tour {
           + "%s): %.2f", want.size(), kib(with), chunks.get("box").asInt(),
           kib(chunks.get("box_bytes").asLong()), kib(without),
           kib(chunks.get("all_bytes").asLong()), with / (double) without));
-      long[] plan = {answers[0].planBytes(), answers[1].planBytes()};
-      result("planning on the driver read the files' headers and chunk indexes (in 64 KiB "
-          + "pages): " + (plan[0] == plan[1] ? kib(plan[0]) + " either way"
-          : kib(plan[0]) + " with the filters pushed, " + kib(plan[1]) + " without"));
+      result("planning on the driver read the files' headers and chunk indexes, in 64 KiB "
+          + "pages it keeps for the next query: " + kib(answers[0].planBytes()) + " for the "
+          + "query with its filters pushed, then " + kib(answers[1].planBytes())
+          + " for the other");
     } finally {
       spark.close(); // its JVM's memory and threads back before the next step
       sparkStarting = null;
