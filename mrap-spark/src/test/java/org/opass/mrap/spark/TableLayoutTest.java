@@ -73,6 +73,10 @@ class TableLayoutTest {
     }
     List<String> out = new ArrayList<>();
     cases.forEach(c -> out.add(c.get("name").asText()));
+    if (compatRun()) { // one case of each kind of file shows that this release reads them
+      out.retainAll(List.of("era5_box", "cmip_series", "scales_box", "grids_all",
+          "records_uv"));
+    }
     return out.stream();
   }
 
@@ -221,8 +225,19 @@ class TableLayoutTest {
    * (on {@code latitude + 0}, {@code time + INTERVAL 0 SECONDS}): what is pushed never drops
    * a row the filter keeps.
    */
+  /**
+   * Whether {@code bin/compat} runs the tests on a Hadoop release other than the default
+   * ({@code -Dopass.tests.compat=true}): what the table does with Spark's filters and xarray's
+   * cases does not depend on the release, and CI's time is better spent elsewhere.
+   */
+  private static boolean compatRun() {
+    return Boolean.getBoolean("opass.tests.compat");
+  }
+
   @Test
   void everyFilterShapeGivesTheRowsOfTheSameFilterUnpushed() {
+    org.junit.jupiter.api.Assumptions.assumeFalse(compatRun(),
+        "the filters' shapes are Spark's, the same on every Hadoop release");
     JsonNode c = named("era5_box");
     Dataset<Row> t = table(c);
     String[][] pairs = {
