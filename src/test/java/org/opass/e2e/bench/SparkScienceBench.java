@@ -18,7 +18,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.fs.FileStatus;
 import org.opass.e2e.cluster.DataNodeCounter;
 import org.opass.e2e.cluster.EmulatedCluster;
@@ -626,31 +625,14 @@ final class SparkScienceBench implements BenchMain.Bench {
               g[5].equals("null") ? null : Double.parseDouble(g[5])));
         }
       }
-      throw new IOException("the Spark driver ended (exit " + exitCode() + ") before saying '"
+      throw new IOException("the Spark driver ended (exit "
+          + DrivenProcess.exitCode(process) + ") before saying '"
           + prefix + "'; its log: " + log);
-    }
-
-    private String exitCode() {
-      try {
-        return process.waitFor(10, TimeUnit.SECONDS) ? Integer.toString(process.exitValue())
-            : "none yet";
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return "none yet";
-      }
     }
 
     @Override
     public void close() throws IOException {
-      in.println("quit");
-      try {
-        if (!process.waitFor(60, TimeUnit.SECONDS)) {
-          process.destroyForcibly().waitFor();
-        }
-      } catch (InterruptedException e) {
-        process.destroyForcibly();
-        Thread.currentThread().interrupt();
-      }
+      DrivenProcess.quit(process, in, 60);
     }
   }
 }

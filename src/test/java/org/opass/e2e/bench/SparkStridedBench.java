@@ -14,7 +14,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
@@ -209,31 +208,14 @@ final class SparkStridedBench implements BenchMain.Bench {
           return line;
         }
       }
-      throw new IOException("the Spark driver ended (exit " + exitCode() + ") before saying '"
+      throw new IOException("the Spark driver ended (exit "
+          + DrivenProcess.exitCode(process) + ") before saying '"
           + prefix + "'; its log: " + log);
-    }
-
-    private String exitCode() {
-      try {
-        return process.waitFor(10, TimeUnit.SECONDS) ? Integer.toString(process.exitValue())
-            : "none yet";
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return "none yet";
-      }
     }
 
     @Override
     public void close() throws IOException {
-      in.println("quit");
-      try {
-        if (!process.waitFor(60, TimeUnit.SECONDS)) {
-          process.destroyForcibly().waitFor();
-        }
-      } catch (InterruptedException e) {
-        process.destroyForcibly();
-        Thread.currentThread().interrupt();
-      }
+      DrivenProcess.quit(process, in, 60);
     }
   }
 }

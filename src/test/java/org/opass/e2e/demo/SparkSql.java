@@ -11,7 +11,7 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
+import org.opass.e2e.bench.DrivenProcess;
 
 /**
  * The tour's Spark application: mrap-spark's {@code SqlDriver} in a JVM of its own, as a Spark
@@ -107,30 +107,13 @@ final class SparkSql implements AutoCloseable {
         }
       }
     }
-    throw new IOException("the Spark application ended (exit " + exitCode() + ") before "
+    throw new IOException("the Spark application ended (exit "
+        + DrivenProcess.exitCode(process) + ") before "
         + "saying '" + prefixes[0] + "'; its log: " + log);
-  }
-
-  private String exitCode() {
-    try {
-      return process.waitFor(10, TimeUnit.SECONDS) ? Integer.toString(process.exitValue())
-          : "none yet";
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return "none yet";
-    }
   }
 
   @Override
   public void close() {
-    in.println("quit");
-    try {
-      if (!process.waitFor(30, TimeUnit.SECONDS)) {
-        process.destroyForcibly().waitFor();
-      }
-    } catch (InterruptedException e) {
-      process.destroyForcibly();
-      Thread.currentThread().interrupt();
-    }
+    DrivenProcess.quit(process, in, 30);
   }
 }
