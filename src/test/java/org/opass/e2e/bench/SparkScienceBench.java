@@ -568,20 +568,10 @@ final class SparkScienceBench implements BenchMain.Bench {
 
     Driver(String classpath, File log, String dir, int files) throws IOException {
       this.log = log;
-      List<String> cmd = new ArrayList<>(List.of(
-          ProcessHandle.current().info().command().orElse("java"), "-Xmx3g",
-          "-XX:+ExitOnOutOfMemoryError"));
-      for (String pkg : List.of("java.lang", "java.lang.invoke", "java.lang.reflect", "java.io",
-          "java.net", "java.nio", "java.util", "java.util.concurrent",
-          "java.util.concurrent.atomic", "sun.nio.ch", "sun.nio.cs", "sun.security.action",
-          "sun.util.calendar")) {
-        cmd.add("--add-opens=java.base/" + pkg + "=ALL-UNNAMED"); // what spark-submit opens
-      }
-      cmd.addAll(List.of("-cp", classpath, "org.opass.mrap.spark.ScienceQueryDriver",
-          "local[8]", dir, FROM, TO, Integer.toString(LAT_A), Integer.toString(LAT_B),
-          Integer.toString(LON_A), Integer.toString(LON_B), Integer.toString(files)));
-      log.getParentFile().mkdirs();
-      process = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.to(log)).start();
+      process = DrivenProcess.start(List.of("-Xmx3g", "-XX:+ExitOnOutOfMemoryError"),
+          classpath, "org.opass.mrap.spark.ScienceQueryDriver", List.of("local[8]", dir, FROM,
+          TO, Integer.toString(LAT_A), Integer.toString(LAT_B), Integer.toString(LON_A),
+          Integer.toString(LON_B), Integer.toString(files)), log);
       out = new BufferedReader(new InputStreamReader(process.getInputStream(),
           StandardCharsets.UTF_8));
       in = new PrintStream(process.getOutputStream(), true, StandardCharsets.UTF_8);

@@ -8,7 +8,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Paths;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -163,20 +162,9 @@ final class SparkStridedBench implements BenchMain.Bench {
 
     Driver(String classpath, File log, String file, long regions) throws IOException {
       this.log = log;
-      List<String> cmd = new ArrayList<>(List.of(
-          ProcessHandle.current().info().command().orElse("java"), "-Xmx3g",
-          "-XX:+ExitOnOutOfMemoryError"));
-      for (String pkg : List.of("java.lang", "java.lang.invoke", "java.lang.reflect", "java.io",
-          "java.net", "java.nio", "java.util", "java.util.concurrent",
-          "java.util.concurrent.atomic", "sun.nio.ch", "sun.nio.cs", "sun.security.action",
-          "sun.util.calendar")) {
-        cmd.add("--add-opens=java.base/" + pkg + "=ALL-UNNAMED"); // what spark-submit opens
-      }
-      cmd.addAll(List.of("-cp", classpath, "org.opass.mrap.spark.StridedReadDriver",
-          "local[8]", file, Integer.toString(REGION), Integer.toString(STRIDE),
-          Long.toString(regions)));
-      log.getParentFile().mkdirs();
-      process = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.to(log)).start();
+      process = DrivenProcess.start(List.of("-Xmx3g", "-XX:+ExitOnOutOfMemoryError"),
+          classpath, "org.opass.mrap.spark.StridedReadDriver", List.of("local[8]", file,
+          Integer.toString(REGION), Integer.toString(STRIDE), Long.toString(regions)), log);
       out = new BufferedReader(new InputStreamReader(process.getInputStream(),
           StandardCharsets.UTF_8));
       in = new PrintStream(process.getOutputStream(), true, StandardCharsets.UTF_8);

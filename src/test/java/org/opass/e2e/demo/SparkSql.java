@@ -44,19 +44,9 @@ final class SparkSql implements AutoCloseable {
           + "write it (EMBEDDED_SPARK=1)");
     }
     this.log = log;
-    List<String> cmd = new ArrayList<>(List.of(
-        ProcessHandle.current().info().command().orElse("java"), "-Xmx1g",
-        "-XX:+UseParallelGC", "-XX:+ExitOnOutOfMemoryError"));
-    for (String pkg : List.of("java.lang", "java.lang.invoke", "java.lang.reflect", "java.io",
-        "java.net", "java.nio", "java.util", "java.util.concurrent",
-        "java.util.concurrent.atomic", "sun.nio.ch", "sun.nio.cs", "sun.security.action",
-        "sun.util.calendar")) {
-      cmd.add("--add-opens=java.base/" + pkg + "=ALL-UNNAMED"); // what spark-submit opens
-    }
-    cmd.addAll(List.of("-cp", Files.readString(Paths.get(cpFile)).trim(),
-        "org.opass.mrap.spark.SqlDriver", "local[2]"));
-    log.getParentFile().mkdirs();
-    process = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.to(log)).start();
+    process = DrivenProcess.start(List.of("-Xmx1g", "-XX:+UseParallelGC",
+        "-XX:+ExitOnOutOfMemoryError"), Files.readString(Paths.get(cpFile)).trim(),
+        "org.opass.mrap.spark.SqlDriver", List.of("local[2]"), log);
     out = new BufferedReader(new InputStreamReader(process.getInputStream(),
         StandardCharsets.UTF_8));
     in = new PrintStream(process.getOutputStream(), true, StandardCharsets.UTF_8);
