@@ -3,20 +3,32 @@ package org.opass.e2e.bench;
 import java.io.File;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
-import org.apache.hadoop.hdfs.net.DFSNetworkTopology;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.hdfs.client.HdfsClientConfigKeys;
 import org.apache.hadoop.hdfs.protocol.LocatedBlocks;
 import org.apache.hadoop.hdfs.server.namenode.FSNamesystem;
 import org.apache.hadoop.hdfs.server.namenode.NameNodeReads;
+import org.apache.hadoop.hdfs.server.namenode.NnThroughputRounds;
 import org.opass.e2e.cluster.EmulatedCluster;
+import org.opass.e2e.cluster.EmulatedClusterBuilder;
+import org.opass.heatmap.Heatmap;
+import org.opass.placement.HmLruPlacementPolicy;
 import org.opass.read.nn.BalancingNetworkTopology;
+import org.opass.read.nn.ReadPlanPlugin;
 
 /**
  * NameNode cost of online read balancing: {@code getBlockLocations} calls per second with
@@ -29,6 +41,40 @@ final class ReadNameNodeCostBench implements BenchMain.Bench {
 
   @Override
   public Map<String, Object> run(File outDir, boolean quick) throws Exception {
+    try (EmulatedCluster stock = start(outDir, "stock", false);
+        EmulatedCluster ours = start(outDir, "ours", true)) {
+      Map<String, Object> loop = inProcessLoop(stock, ours, quick);
+      Map<String, Object> tool = nnThroughputBenchmark(stock, ours, quick);
+      Map<String, Object> summary = new LinkedHashMap<>();
+      summary.putAll(summaryOf(tool));
+      summary.putAll(summaryOf(loop));
+      Map<String, Object> doc = new LinkedHashMap<>();
+      doc.put("summary", summary);
+      doc.put("nnthroughputbenchmark", tool);
+      doc.put("in_process_loop", loop);
+      return doc;
+    }
+  }
+
+  @SuppressWarnings("unchecked") // both parts put a Map<String, Object> there
+  private static Map<String, Object> summaryOf(Map<String, Object> part) {
+    return (Map<String, Object>) part.remove("summary");
+  }
+
+  /** The in-process loop alone (what {@code read-single} reports next to its reads). */
+  Map<String, Object> inProcessLoop(File outDir, boolean quick) throws Exception {
+    try (EmulatedCluster stock = start(outDir, "stock", false);
+        EmulatedCluster ours = start(outDir, "ours", true)) {
+      return inProcessLoop(stock, ours, quick);
+    }
+  }
+
+  /**
+   * {@code FSNamesystem#getBlockLocations} called in this thread, no RPC: what the sort costs
+   * on its own, in CPU time (the diagnostic; the tool below is the figure operators use).
+   */
+  private Map<String, Object> inProcessLoop(EmulatedCluster stock, EmulatedCluster ours,
+      boolean quick) throws Exception {
     int files = quick ? 40 : 100;
     int blocksPerFile = quick ? 10 : 20;
     // Many short rounds (about 25 ms), alternating: the noise on this VM comes in bursts that
@@ -36,64 +82,188 @@ final class ReadNameNodeCostBench implements BenchMain.Bench {
     // other system's next one and the ratio is the median over pairs.
     int callsPerRound = 1000;
     int rounds = quick ? 40 : 300;
-    try (EmulatedCluster stock = start(outDir, "stock", DFSNetworkTopology.class);
-        EmulatedCluster ours = start(outDir, "ours", BalancingNetworkTopology.class)) {
-      populate(stock, files, blocksPerFile);
-      populate(ours, files, blocksPerFile);
-      BalancingNetworkTopology topology = (BalancingNetworkTopology) ours.datanodeManager()
-          .getNetworkTopology();
-      for (int warm = 1; warm <= 40; warm++) { // JIT both paths before timing
-        timeRound(stock, files, callsPerRound, warm);
-        timeRound(ours, files, callsPerRound, warm);
+    populate(stock, files, blocksPerFile);
+    populate(ours, files, blocksPerFile);
+    BalancingNetworkTopology topology = (BalancingNetworkTopology) ours.datanodeManager()
+        .getNetworkTopology();
+    for (int warm = 1; warm <= 40; warm++) { // JIT both paths before timing
+      timeRound(stock, files, callsPerRound, warm);
+      timeRound(ours, files, callsPerRound, warm);
+    }
+    long choicesBefore = topology.heatmap().choices();
+    double[][] so = Interleaved.rounds(rounds,
+        r -> timeRound(stock, files, callsPerRound, 100 + r),
+        r -> timeRound(ours, files, callsPerRound, 100 + r));
+    double[] s = so[0];
+    double[] o = so[1];
+    long choices = topology.heatmap().choices() - choicesBefore;
+    if (choices == 0) {
+      throw new IllegalStateException("the balancing topology made no choice: not loaded");
+    }
+    double stockRate = Interleaved.median(s);
+    double oursRate = Interleaved.median(o);
+    double[] pairRatios = new double[rounds];
+    for (int r = 0; r < rounds; r++) {
+      pairRatios[r] = o[r] / s[r];
+    }
+    double ratio = Interleaved.median(pairRatios);
+    System.out.printf("%ngetBlockLocations in-process (%d files x %d blocks, 8 DataNodes): "
+            + "stock %.0f calls per CPU-second, balancing topology %.0f (ratio %.3f, median "
+            + "of %d paired rounds; %d sorts counted)%n%n",
+        files, blocksPerFile, stockRate, oursRate, ratio, rounds, choices);
+    Map<String, Object> summary = new LinkedHashMap<>();
+    summary.put("getblocklocations_ratio", ratio);
+    // rounds interleave the two NameNodes, so round r of each pairs
+    Stats.ratio(o, s).putInto(summary, "getblocklocations_mean_ratio");
+    // the least disturbed round of each: a check on the medians when the machine is noisy
+    summary.put("getblocklocations_best_round_ratio",
+        Arrays.stream(o).max().orElseThrow() / Arrays.stream(s).max().orElseThrow());
+    Map<String, Object> doc = new LinkedHashMap<>();
+    doc.put("summary", summary);
+    doc.put("setup", Map.of("datanodes", 8, "files", files, "blocks_per_file", blocksPerFile,
+        "calls_per_round", callsPerRound, "rounds", rounds));
+    doc.put("stock_calls_per_sec", stockRate);
+    doc.put("balancing_calls_per_sec", oursRate);
+    doc.put("stock_rounds", s);
+    doc.put("balancing_rounds", o);
+    doc.put("balancing_sorts_counted", choices);
+    return doc;
+  }
+
+  /**
+   * Hadoop's {@code NNThroughputBenchmark} over RPC against each NameNode in alternating
+   * rounds, its threads on one client off the cluster (every open is a balanced choice, every
+   * new block a placement with no local writer): {@code open} over files of one block,
+   * {@code create} with the first {@code addBlock}, and {@code create} as shipped (no block).
+   */
+  private Map<String, Object> nnThroughputBenchmark(EmulatedCluster stock, EmulatedCluster ours,
+      boolean quick) throws Exception {
+    int openFiles = quick ? 4000 : 10000;
+    int createFiles = quick ? 2000 : 5000;
+    int threads = 16;
+    int rounds = quick ? 8 : 20;
+    NnThroughputRounds tool = new NnThroughputRounds(stock.conf(), "/nnbench", threads, BLOCK,
+        100);
+    List<String> names = tool.openFileNames(openFiles);
+    writeOneBlockEach(stock, names);
+    writeOneBlockEach(ours, names);
+    DistributedFileSystem s = (DistributedFileSystem) stock.offClusterFileSystem();
+    DistributedFileSystem o = (DistributedFileSystem) ours.offClusterFileSystem();
+    BalancingNetworkTopology topology = (BalancingNetworkTopology) ours.datanodeManager()
+        .getNetworkTopology();
+    // the topology and HM-LRU share one heatmap, which counts the choices of both
+    Heatmap heat = topology.heatmap();
+    if (((HmLruPlacementPolicy) ours.blockManager().getBlockPlacementPolicy()).heatmap()
+        != heat) {
+      throw new IllegalStateException("HM-LRU and the balancing topology do not share a heatmap");
+    }
+    for (int warm = 0; warm < 2; warm++) { // JIT both NameNodes' paths before timing
+      tool.open(s, openFiles);
+      tool.open(o, openFiles);
+      tool.createWithBlock(s, createFiles);
+      tool.createWithBlock(o, createFiles);
+    }
+    long before = heat.choices();
+    double[][] open = Interleaved.rounds(rounds, r -> tool.open(s, openFiles),
+        r -> tool.open(o, openFiles));
+    long sorts = heat.choices() - before;
+    double[][] create = Interleaved.rounds(rounds, r -> tool.createWithBlock(s, createFiles),
+        r -> tool.createWithBlock(o, createFiles));
+    double[][] createNoBlock = Interleaved.rounds(rounds, r -> tool.create(s, createFiles),
+        r -> tool.create(o, createFiles));
+    long placements = heat.choices() - before - sorts;
+    if (sorts < (long) rounds * openFiles || placements < (long) rounds * createFiles) {
+      throw new IllegalStateException("our plugins were not on the path: " + sorts
+          + " sorts, " + placements + " placements counted");
+    }
+    Stats openRatio = Stats.ratio(open[1], open[0]);
+    Stats createRatio = Stats.ratio(create[1], create[0]);
+    Stats createNoBlockRatio = Stats.ratio(createNoBlock[1], createNoBlock[0]);
+    System.out.printf("%nNNThroughputBenchmark, %d threads off the cluster, %d rounds each "
+            + "(ops/s, means):%n  open (%d files of a block): stock %.0f, ours %.0f, ratio "
+            + "%.3f +- %.3f%n  create + addBlock (%d files): stock %.0f, ours %.0f, ratio "
+            + "%.3f +- %.3f%n  create as shipped (no block): stock %.0f, ours %.0f, ratio "
+            + "%.3f +- %.3f%n%n", threads, rounds,
+        openFiles, mean(open[0]), mean(open[1]), openRatio.mean, openRatio.ci95,
+        createFiles, mean(create[0]), mean(create[1]), createRatio.mean, createRatio.ci95,
+        mean(createNoBlock[0]), mean(createNoBlock[1]), createNoBlockRatio.mean,
+        createNoBlockRatio.ci95);
+    Map<String, Object> summary = new LinkedHashMap<>();
+    openRatio.putInto(summary, "nnbench_open_ratio");
+    createRatio.putInto(summary, "nnbench_create_ratio");
+    Map<String, Object> doc = new LinkedHashMap<>();
+    doc.put("summary", summary);
+    doc.put("setup", Map.of("datanodes", 8, "threads", threads, "client", "off the cluster",
+        "open_files", openFiles, "create_files", createFiles, "rounds", rounds,
+        "ours", "BalancingNetworkTopology, HmLruPlacementPolicy, ReadPlanPlugin"));
+    doc.put("open_stock_ops_per_sec", open[0]);
+    doc.put("open_ours_ops_per_sec", open[1]);
+    doc.put("create_with_block_stock_ops_per_sec", create[0]);
+    doc.put("create_with_block_ours_ops_per_sec", create[1]);
+    doc.put("create_no_block_stock_ops_per_sec", createNoBlock[0]);
+    doc.put("create_no_block_ours_ops_per_sec", createNoBlock[1]);
+    doc.put("create_no_block_ratio", createNoBlockRatio.json());
+    doc.put("sorts_counted", sorts);
+    doc.put("placements_counted", placements);
+    return doc;
+  }
+
+  private static double mean(double[] v) {
+    return Arrays.stream(v).average().orElse(Double.NaN);
+  }
+
+  /**
+   * One block each, written by parallel writers from the DataNode hosts in turn. A file's
+   * close asks the NameNode to complete it until its block is reported, waiting 400 ms at
+   * first by default (a few files a second per writer): these clients wait 10 ms.
+   */
+  private static void writeOneBlockEach(EmulatedCluster c, List<String> paths) throws Exception {
+    byte[] data = new byte[BLOCK];
+    int writers = 8;
+    List<FileSystem> clients = new ArrayList<>();
+    ExecutorService pool = Executors.newFixedThreadPool(writers);
+    try {
+      for (int w = 0; w < writers; w++) {
+        Configuration conf = c.hostConf(w % c.size());
+        conf.setInt(HdfsClientConfigKeys.BlockWrite.LOCATEFOLLOWINGBLOCK_INITIAL_DELAY_MS_KEY,
+            10);
+        clients.add(FileSystem.newInstance(c.uri(), conf));
       }
-      long choicesBefore = topology.heatmap().choices();
-      double[][] so = Interleaved.rounds(rounds,
-          r -> timeRound(stock, files, callsPerRound, 100 + r),
-          r -> timeRound(ours, files, callsPerRound, 100 + r));
-      double[] s = so[0];
-      double[] o = so[1];
-      long choices = topology.heatmap().choices() - choicesBefore;
-      if (choices == 0) {
-        throw new IllegalStateException("the balancing topology made no choice: not loaded");
+      List<Future<?>> writes = new ArrayList<>();
+      for (int i = 0; i < paths.size(); i++) {
+        FileSystem fs = clients.get(i % writers);
+        Path p = new Path(paths.get(i));
+        writes.add(pool.submit(() -> {
+          try (FSDataOutputStream out = fs.create(p, (short) 3)) {
+            out.write(data);
+          }
+          return null;
+        }));
       }
-      double stockRate = Interleaved.median(s);
-      double oursRate = Interleaved.median(o);
-      double[] pairRatios = new double[rounds];
-      for (int r = 0; r < rounds; r++) {
-        pairRatios[r] = o[r] / s[r];
+      for (Future<?> w : writes) {
+        w.get();
       }
-      double ratio = Interleaved.median(pairRatios);
-      System.out.printf("%ngetBlockLocations (%d files x %d blocks, 8 DataNodes): stock %.0f "
-              + "calls per CPU-second, balancing topology %.0f (ratio %.3f, median of %d paired "
-              + "rounds; %d sorts counted)%n%n",
-          files, blocksPerFile, stockRate, oursRate, ratio, rounds, choices);
-      Map<String, Object> summary = new LinkedHashMap<>();
-      summary.put("getblocklocations_ratio", ratio);
-      // rounds interleave the two NameNodes, so round r of each pairs
-      Stats.ratio(o, s).putInto(summary, "getblocklocations_mean_ratio");
-      // the least disturbed round of each: a check on the medians when the machine is noisy
-      summary.put("getblocklocations_best_round_ratio",
-          Arrays.stream(o).max().orElseThrow() / Arrays.stream(s).max().orElseThrow());
-      Map<String, Object> doc = new LinkedHashMap<>();
-      doc.put("summary", summary);
-      doc.put("setup", Map.of("datanodes", 8, "files", files, "blocks_per_file", blocksPerFile,
-          "calls_per_round", callsPerRound, "rounds", rounds));
-      doc.put("stock_calls_per_sec", stockRate);
-      doc.put("balancing_calls_per_sec", oursRate);
-      doc.put("stock_rounds", s);
-      doc.put("balancing_rounds", o);
-      doc.put("balancing_sorts_counted", choices);
-      return doc;
+    } finally {
+      pool.shutdownNow();
+      for (FileSystem fs : clients) {
+        fs.close();
+      }
     }
   }
 
-  private static EmulatedCluster start(File outDir, String name, Class<?> topology)
+  /** Stock as shipped, or with our three NameNode plugins as docs/operating.md sets them. */
+  private static EmulatedCluster start(File outDir, String name, boolean ourPlugins)
       throws Exception {
-    return EmulatedCluster.builder().dataNodes(8).racks(2).blockSize(BLOCK)
-        .baseDir(new File(outDir, "nn-cost-" + name))
-        .set(DFSConfigKeys.DFS_NAMENODE_MIN_BLOCK_SIZE_KEY, "0")
-        .set(DFSConfigKeys.DFS_NET_TOPOLOGY_IMPL_KEY, topology.getName())
-        .start();
+    EmulatedClusterBuilder b = EmulatedCluster.builder().dataNodes(8).racks(2)
+        .blockSize(BLOCK).baseDir(new File(outDir, "nn-cost-" + name))
+        .set(DFSConfigKeys.DFS_NAMENODE_MIN_BLOCK_SIZE_KEY, "0");
+    if (ourPlugins) {
+      b.set(DFSConfigKeys.DFS_NET_TOPOLOGY_IMPL_KEY, BalancingNetworkTopology.class.getName())
+          .set(DFSConfigKeys.DFS_BLOCK_REPLICATOR_CLASSNAME_KEY,
+              HmLruPlacementPolicy.class.getName())
+          .set(DFSConfigKeys.DFS_NAMENODE_PLUGINS_KEY, ReadPlanPlugin.class.getName());
+    }
+    return b.start();
   }
 
   /** The same namespace on both: files written from hosts in turn, replication 3. */
