@@ -127,6 +127,26 @@ public final class ReadPlanClient {
       return json;
     }
 
+    /**
+     * Every planned read with the DataNode chosen to serve it, in the order of the answer: for
+     * {@link org.opass.read.plan.ReadRounds}, which orders each reader's reads so that no
+     * DataNode serves two at once.
+     */
+    public List<Assignment> assignments() {
+      try {
+        List<Assignment> out = new ArrayList<>(reads);
+        for (JsonNode a : JSON.readTree(json).path(PlanWire.ASSIGNMENTS)) {
+          out.add(new Assignment(a.get(PlanWire.PATH_FIELD).asText(),
+              a.get(PlanWire.OFFSET).asLong(), a.get(PlanWire.LENGTH).asLong(),
+              a.get(PlanWire.READER).asText(), a.get(PlanWire.DATANODE).asText(),
+              a.get(PlanWire.LOCAL).asBoolean()));
+        }
+        return Collections.unmodifiableList(out);
+      } catch (IOException e) {
+        throw new IllegalStateException("the plan's answer is not JSON: " + json, e);
+      }
+    }
+
     @Override
     public boolean equals(Object o) {
       if (this == o) {
@@ -164,6 +184,76 @@ public final class ReadPlanClient {
           + ", servedByDatanode=" + servedByDatanode
           + ", json=" + json
           + "]";
+    }
+  }
+
+  /** One planned block read: who reads which bytes, and the DataNode chosen to serve them. */
+  public static final class Assignment {
+    private final String path;
+    private final long offset;
+    private final long length;
+    private final String reader;
+    private final String datanode;
+    private final boolean local;
+
+    public Assignment(String path, long offset, long length, String reader, String datanode,
+        boolean local) {
+      this.path = Objects.requireNonNull(path, "path");
+      this.offset = offset;
+      this.length = length;
+      this.reader = Objects.requireNonNull(reader, "reader");
+      this.datanode = Objects.requireNonNull(datanode, "datanode");
+      this.local = local;
+    }
+
+    public String path() {
+      return path;
+    }
+
+    /** The block's first byte in the file. */
+    public long offset() {
+      return offset;
+    }
+
+    /** The block's length. */
+    public long length() {
+      return length;
+    }
+
+    /** The reader's IP address, as the NameNode resolved the name the plan gave. */
+    public String reader() {
+      return reader;
+    }
+
+    /** The serving DataNode's transfer address, as in {@link Result#servedByDatanode()}. */
+    public String datanode() {
+      return datanode;
+    }
+
+    /** Whether the reader is on that DataNode. */
+    public boolean local() {
+      return local;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (!(o instanceof Assignment)) {
+        return false;
+      }
+      Assignment a = (Assignment) o;
+      return path.equals(a.path) && offset == a.offset && length == a.length
+          && reader.equals(a.reader) && datanode.equals(a.datanode) && local == a.local;
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(path, offset, length, reader, datanode, local);
+    }
+
+    @Override
+    public String toString() {
+      return path + "@" + offset + "+" + length + " by " + reader + " from " + datanode
+          + (local ? " (local)" : "");
     }
   }
 
