@@ -55,6 +55,36 @@ public final class HmLru {
   }
 
   /**
+   * Variant that ranks by the writes in flight to each candidate first (the blocks the
+   * NameNode has scheduled there and not yet seen reported), then as {@link #chooseHeatFirst}:
+   * heat, recency, then uniformly at random. The count of writes in flight is exact at every
+   * moment, where heat is partly a heartbeat old; heat still tells apart nodes that are busy
+   * with reads or with other writers' transfers.
+   *
+   * @param inFlight writes in flight to each candidate
+   */
+  public static int chooseInFlightFirst(int[] inFlight, int[] heat, long[] lastSelected, int n,
+      Random random) {
+    if (n < 1 || n > inFlight.length || n > heat.length || n > lastSelected.length) {
+      throw new IllegalArgumentException("need 1.." + Math.min(inFlight.length,
+          Math.min(heat.length, lastSelected.length)) + " candidates, got " + n);
+    }
+    int best = 0;
+    int ties = 1;
+    for (int i = 1; i < n; i++) {
+      int c = inFlight[i] != inFlight[best] ? Integer.compare(inFlight[i], inFlight[best])
+          : HeatRules.compare(heat[i], lastSelected[i], heat[best], lastSelected[best]);
+      if (c < 0) {
+        best = i;
+        ties = 1;
+      } else if (c == 0 && random.nextInt(++ties) == 0) {
+        best = i;
+      }
+    }
+    return best;
+  }
+
+  /**
    * Variant that ranks by heat alone and uses recency only to break ties in heat (then
    * random): {@link HeatRules#compare}, as read balancing ranks replicas. Heat here already
    * counts the grants since the last heartbeat, which is what recency approximates in the

@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
@@ -38,7 +39,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Wherever the default draws one random DataNode ({@link #chooseDataNode}), this draws up to
  * {@value HmLruKeys#CANDIDATES_DEFAULT} distinct candidates from the same scope and exclusions
- * and keeps the coolest, least recently selected one ({@link HmLru}). Everything else —
+ * and keeps the one with the fewest writes in flight, then the coolest, then the least
+ * recently selected ({@link HmLru}; {@link HmLruKeys#RANKING} also offers Algorithm 3's rank
+ * sum). Writes in flight are the NameNode's own count of blocks scheduled on a node and not
+ * yet reported received ({@code DatanodeDescriptor#getBlocksScheduled}), exact between
+ * heartbeats, where heat is partly a heartbeat old. Everything else —
  * rack fault tolerance, excluded and favored nodes, storage types, stale, decommissioning and
  * overloaded exclusion, max nodes per rack, verification — is the parent's, because the parent
  * still checks every node we return. Every chosen target is recorded in the NameNode's
@@ -55,7 +60,10 @@ public class HmLruPlacementPolicy extends OpassPlacementPolicyBase {
   private FSClusterStats clusterStats;
   private int candidates = HmLruKeys.CANDIDATES_DEFAULT;
   private double localMaxHeatRatio = HmLruKeys.LOCAL_MAX_HEAT_RATIO_DEFAULT;
-  private boolean heatFirst;
+  /** How candidates are compared ({@link HmLruKeys#RANKING}). */
+  private enum Ranking { RANK_SUM, HEAT_FIRST, IN_FLIGHT }
+
+  private Ranking ranking = Ranking.IN_FLIGHT;
   private final FallbackLog fallbacks = new FallbackLog(LOG,
       "HM-LRU failed; using the default placement for this and any later failure");
   private final AtomicLong nextRefreshMillis = new AtomicLong();
@@ -79,14 +87,14 @@ public class HmLruPlacementPolicy extends OpassPlacementPolicyBase {
         HmLruKeys.CANDIDATES_DEFAULT);
     localMaxHeatRatio = StrictConf.positive(conf, HmLruKeys.LOCAL_MAX_HEAT_RATIO,
         HmLruKeys.LOCAL_MAX_HEAT_RATIO_DEFAULT);
-    String ranking = StrictConf.oneOf(conf, HmLruKeys.RANKING, HmLruKeys.RANKING_DEFAULT,
-        "rank-sum", "heat-first");
-    heatFirst = ranking.equals("heat-first");
+    String rankingName = StrictConf.oneOf(conf, HmLruKeys.RANKING, HmLruKeys.RANKING_DEFAULT,
+        "rank-sum", "heat-first", "in-flight");
+    ranking = Ranking.valueOf(rankingName.toUpperCase(Locale.ROOT).replace('-', '_'));
     clusterStats = stats;
     heatmap = HeatmapRegistry.forTopology(clusterMap, conf);
     LOG.info("HM-LRU block placement initialized: {} = {}, {} = {}, {} = {}",
         HmLruKeys.CANDIDATES, candidates, HmLruKeys.LOCAL_MAX_HEAT_RATIO, localMaxHeatRatio,
-        HmLruKeys.RANKING, ranking);
+        HmLruKeys.RANKING, rankingName);
   }
 
   /** The heatmap this policy reads and feeds. */
@@ -162,8 +170,20 @@ public class HmLruPlacementPolicy extends OpassPlacementPolicyBase {
       }
       h.countChoice();
       ThreadLocalRandom random = ThreadLocalRandom.current();
-      return drawn[heatFirst ? HmLru.chooseHeatFirst(heat, lastSelected, n, random)
-          : HmLru.choose(heat, lastSelected, n, random)];
+      switch (ranking) {
+        case IN_FLIGHT:
+          int[] writes = new int[n];
+          for (int i = 0; i < n; i++) {
+            // the NameNode's own count: up on each new block's targets, down on each replica
+            // an incremental block report says received
+            writes[i] = drawn[i].getBlocksScheduled();
+          }
+          return drawn[HmLru.chooseInFlightFirst(writes, heat, lastSelected, n, random)];
+        case HEAT_FIRST:
+          return drawn[HmLru.chooseHeatFirst(heat, lastSelected, n, random)];
+        default:
+          return drawn[HmLru.choose(heat, lastSelected, n, random)];
+      }
     } catch (RuntimeException | LinkageError e) {
       fellBack(e);
       return drawn[0]; // a uniformly random node that passed the default's filters

@@ -95,4 +95,35 @@ class HmLruTest {
     assertThrows(IllegalArgumentException.class,
         () -> HmLru.chooseHeatFirst(new int[] {1}, new long[] {1}, 0, random));
   }
+
+  @Test
+  void inFlightFirstThenHeatThenRecency() {
+    // fewest writes in flight wins although it is the hottest and the most recent
+    assertEquals(2, HmLru.chooseInFlightFirst(new int[] {3, 2, 1}, new int[] {0, 0, 9},
+        new long[] {1, 2, 3}, 3, random));
+    // equal writes in flight: the coolest
+    assertEquals(1, HmLru.chooseInFlightFirst(new int[] {1, 1, 1}, new int[] {5, 2, 3},
+        new long[] {1, 2, 3}, 3, random));
+    // equal writes and heat: the least recently selected
+    assertEquals(2, HmLru.chooseInFlightFirst(new int[] {1, 1, 1}, new int[] {2, 2, 2},
+        new long[] {30, 20, 10}, 3, random));
+    // only the prefix competes
+    assertEquals(0, HmLru.chooseInFlightFirst(new int[] {5, 0}, new int[] {5, 0},
+        new long[] {5, 0}, 1, random));
+    assertThrows(IllegalArgumentException.class,
+        () -> HmLru.chooseInFlightFirst(new int[] {1}, new int[] {1, 1}, new long[] {1, 1}, 2,
+            random));
+  }
+
+  @Test
+  void inFlightTiesAreBrokenUniformly() {
+    int[] counts = new int[3];
+    for (int i = 0; i < 30_000; i++) {
+      counts[HmLru.chooseInFlightFirst(new int[] {2, 2, 2}, new int[] {1, 1, 1},
+          new long[] {7, 7, 7}, 3, random)]++;
+    }
+    for (int c : counts) {
+      assertTrue(Math.abs(c - 10_000) < 600, java.util.Arrays.toString(counts));
+    }
+  }
 }

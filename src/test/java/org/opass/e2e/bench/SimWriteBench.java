@@ -14,6 +14,7 @@ import org.apache.hadoop.hdfs.server.blockmanagement.AvailableSpaceBlockPlacemen
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicyDefault;
 import org.opass.e2e.sim.DiskModel;
 import org.opass.e2e.sim.WriteSimulation;
+import org.opass.placement.HmLruKeys;
 import org.opass.placement.HmLruPlacementPolicy;
 
 /**
@@ -27,9 +28,31 @@ import org.opass.placement.HmLruPlacementPolicy;
  * are ratios of the means over seeds, paired by seed, with 95% intervals ({@link Stats#ratio}).
  */
 final class SimWriteBench implements BenchMain.Bench {
-  private static final String[] SYSTEMS = {"stock", "available-space", "hm-lru"};
-  private static final String[] POLICIES = {BlockPlacementPolicyDefault.class.getName(),
-      AvailableSpaceBlockPlacementPolicy.class.getName(), HmLruPlacementPolicy.class.getName()};
+  /** A placement rule: a policy with its settings, or the simulator's exact least-busy one. */
+  private record Rule(String name, String policy, Map<String, String> conf, boolean exact) {
+    WriteSimulation.Setup setup(Config c) {
+      WriteSimulation.Setup s = new WriteSimulation.Setup(c.nodes(), c.racks(), policy)
+          .writers(c.writers(), c.blocks()).bandwidth(4 << 20, 1 << 20).disk(c.disk());
+      conf.forEach(s::set);
+      return exact ? s.exactLeastBusy() : s;
+    }
+  }
+
+  private static final List<Rule> RULES = List.of(
+      new Rule("stock", BlockPlacementPolicyDefault.class.getName(), Map.of(), false),
+      new Rule("available-space", AvailableSpaceBlockPlacementPolicy.class.getName(), Map.of(),
+          false),
+      // as shipped: the in-flight ranking, 8 candidates
+      new Rule("hm-lru", HmLruPlacementPolicy.class.getName(), Map.of(), false),
+      new Rule("hm-lru-paper", HmLruPlacementPolicy.class.getName(),
+          Map.of(HmLruKeys.RANKING, "rank-sum", HmLruKeys.CANDIDATES, "3"), false),
+      // every block's two remote replicas on the two least busy nodes of the other rack, by
+      // the simulator's exact stream counts, ties to the lowest index: a greedy rule with
+      // perfect knowledge (not a bound: the writers' bound is no imbalance at all)
+      new Rule("least-busy-exact", BlockPlacementPolicyDefault.class.getName(), Map.of(),
+          true));
+  private static final String[] SYSTEMS = RULES.stream().map(Rule::name)
+      .toArray(String[]::new);
 
   /** One configuration: nodes, racks, writers, blocks per writer, disk model. */
   private record Config(int nodes, int racks, int writers, int blocks, DiskModel disk) {
@@ -83,9 +106,8 @@ final class SimWriteBench implements BenchMain.Bench {
       double[][] stored = new double[SYSTEMS.length][n];
       long t0 = System.nanoTime();
       for (int s = 0; s < SYSTEMS.length; s++) {
-        List<WriteSimulation.Result> runs = WriteSimulation.run(dir, new WriteSimulation.Setup(
-            c.nodes(), c.racks(), POLICIES[s]).writers(c.writers(), c.blocks())
-            .bandwidth(4 << 20, 1 << 20).disk(c.disk()), seedList);
+        List<WriteSimulation.Result> runs = WriteSimulation.run(dir, RULES.get(s).setup(c),
+            seedList);
         for (int seed = 0; seed < n; seed++) {
           WriteSimulation.Result r = runs.get(seed);
           double[] bw = r.writerBandwidth();
@@ -128,6 +150,13 @@ final class SimWriteBench implements BenchMain.Bench {
     summary.put("sim_imbalance_cut_32x128_ci95", cut32.ci95);
     summary.put("sim_imbalance_cut_1000", byConfig.get("1000x4000").get("hm-lru.imbalance_cut")
         .mean);
+    for (String rule : new String[] {"hm-lru-paper", "least-busy-exact"}) {
+      String key = rule.equals("hm-lru-paper") ? "paper" : "least_busy_exact";
+      byConfig.get("32x128").get(rule + ".imbalance_cut")
+          .putInto(summary, "sim_" + key + "_imbalance_cut_32x128");
+      summary.put("sim_" + key + "_imbalance_cut_1000",
+          byConfig.get("1000x4000").get(rule + ".imbalance_cut").mean);
+    }
     byConfig.get("32x128" + SimRuns.SEEK).get("hm-lru.imbalance_cut")
         .putInto(summary, "sim_imbalance_cut_32x128_seek");
     chart(new File(outDir, "sim-write.png"), byConfig);

@@ -1,6 +1,7 @@
 package org.opass.e2e.bench;
 
 import java.io.File;
+import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -8,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.IntFunction;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.IntStream;
 import org.apache.hadoop.fs.FileSystem;
@@ -36,14 +38,31 @@ final class WriteBench implements BenchMain.Bench {
   /** Per-DataNode write throttle: what makes a hot DataNode slow in wall-clock time. */
   static final long WRITE_BYTES_PER_SEC = 4L << 20;
 
-  record SystemUnderTest(String name, String policyClass, Map<String, String> conf) {
+  /**
+   * @param balancedPipelines whether each writer names its pipeline as favored nodes, a
+   *     static schedule in which every DataNode carries the same number of pipelines at every
+   *     moment while all write: what is left of the imbalance then is not placement's
+   */
+  record SystemUnderTest(String name, String policyClass, Map<String, String> conf,
+      boolean balancedPipelines) {
+    SystemUnderTest(String name, String policyClass, Map<String, String> conf) {
+      this(name, policyClass, conf, false);
+    }
   }
 
   static final List<SystemUnderTest> SYSTEMS = List.of(
       new SystemUnderTest("stock", BlockPlacementPolicyDefault.class.getName(), Map.of()),
       new SystemUnderTest("available-space", AvailableSpaceBlockPlacementPolicy.class.getName(),
           Map.of()),
+      // as shipped: the in-flight ranking, 8 candidates
       new SystemUnderTest("hm-lru", HmLruPlacementPolicy.class.getName(), Map.of()));
+  /** Algorithm 3 as the paper has it: 3 candidates, the rank sum of heat and recency. */
+  static final SystemUnderTest PAPER = new SystemUnderTest("hm-lru-paper",
+      HmLruPlacementPolicy.class.getName(),
+      Map.of(HmLruKeys.RANKING, "rank-sum", HmLruKeys.CANDIDATES, "3"));
+  /** The same load on every DataNode at every moment, by favored nodes (a reference). */
+  static final SystemUnderTest BALANCED_STATIC = new SystemUnderTest("balanced-static",
+      BlockPlacementPolicyDefault.class.getName(), Map.of(), true);
   /** Full runs also measure the heat-first ranking against the paper's rank sum. */
   static final SystemUnderTest HEAT_FIRST = new SystemUnderTest("hm-lru-heat-first",
       HmLruPlacementPolicy.class.getName(), Map.of(HmLruKeys.RANKING, "heat-first"));
@@ -76,6 +95,8 @@ final class WriteBench implements BenchMain.Bench {
     int maxRounds = quick ? 20 : 12;
     List<SystemUnderTest> systems = new ArrayList<>(quick
         ? List.of(SYSTEMS.get(0), SYSTEMS.get(2)) : SYSTEMS);
+    systems.add(PAPER);
+    systems.add(BALANCED_STATIC);
     if (!quick) {
       systems.add(HEAT_FIRST);
     }
@@ -98,7 +119,7 @@ final class WriteBench implements BenchMain.Bench {
           for (int k = 0; k < systems.size(); k++) {
             String system = systems.get(k).name();
             Run r = runOnce(clusters.get(k), writers, blocksPerWriter,
-                "/bench/" + writers + "-" + round);
+                "/bench/" + writers + "-" + round, systems.get(k).balancedPipelines());
             runs.get(system).computeIfAbsent(writers, x -> new ArrayList<>()).add(r);
             System.err.printf("%s: round %d %-16s %3d writers: bw %.2f/%.2f/%.2f MB/s, "
                     + "stored max/mean %.2f, makespan %.1f s%n", name, round + 1, system,
@@ -174,6 +195,21 @@ final class WriteBench implements BenchMain.Bench {
       return bwMax() - bwMin();
     }
 
+    /** Coefficient of variation of the writers' bandwidth (population standard deviation). */
+    double bwCv() {
+      double mean = bwAvg();
+      double var = Arrays.stream(writerBandwidth).map(b -> (b - mean) * (b - mean)).average()
+          .orElse(0);
+      return mean == 0 ? 0 : Math.sqrt(var) / mean;
+    }
+
+    /** The writers' bandwidth at quantile q (nearest rank), over their mean. */
+    double bwQuantileOverMean(double q) {
+      double[] sorted = Arrays.stream(writerBandwidth).sorted().toArray();
+      int i = Math.min(sorted.length - 1, Math.max(0, (int) Math.ceil(q * sorted.length) - 1));
+      return sorted[i] / bwAvg();
+    }
+
     double storedMaxOverMean() {
       double mean = Arrays.stream(storedPerDataNode).average().orElse(0);
       return Arrays.stream(storedPerDataNode).max().orElse(0) / mean;
@@ -192,12 +228,14 @@ final class WriteBench implements BenchMain.Bench {
     }
   }
 
-  static Run runOnce(EmulatedCluster cluster, int writers, int blocks, String dirName)
-      throws Exception {
+  static Run runOnce(EmulatedCluster cluster, int writers, int blocks, String dirName,
+      boolean balancedPipelines) throws Exception {
     Path dir = new Path(dirName);
     Workload w = new Workload(cluster);
+    IntFunction<InetSocketAddress[]> favored = balancedPipelines
+        ? p -> balancedPipeline(cluster, p) : null;
     for (int p = 0; p < writers; p++) {
-      w.process(p % cluster.size(), Workload.writeFiles(dir, blocks));
+      w.process(p % cluster.size(), Workload.writeFiles(dir, blocks, (short) 3, favored));
     }
     WorkloadResult result = w.run();
     int[] stored = new int[cluster.size()];
@@ -234,6 +272,25 @@ final class WriteBench implements BenchMain.Bench {
         Stats.each(runs.get("stock").get(writers), Run::imbalance));
   }
 
+  /**
+   * Writer p's pipeline in the balanced static schedule: its own DataNode, then two of the
+   * other rack. The writers of a rack, numbered j = 0, 1, ..., send their second replica to
+   * node 2j and their third to node 2j + 1 of the other rack (mod its size), so with a whole
+   * number of writers per DataNode host every node of a rack receives the same number of
+   * pipelines from the other rack, and every DataNode carries the same load while all write.
+   */
+  static InetSocketAddress[] balancedPipeline(EmulatedCluster cluster, int process) {
+    int n = cluster.size();
+    int perRack = n / RACKS;
+    int host = process % n;
+    int rack = host / perRack;
+    int j = process / n * perRack + host % perRack;
+    int other = (rack + 1) % RACKS * perRack;
+    return new InetSocketAddress[] {cluster.dataNode(host).getXferAddress(),
+        cluster.dataNode(other + 2 * j % perRack).getXferAddress(),
+        cluster.dataNode(other + (2 * j + 1) % perRack).getXferAddress()};
+  }
+
   private static Stats makespanRatio(Map<String, Map<Integer, List<Run>>> runs, String system,
       int writers) {
     return Stats.ratio(Stats.each(runs.get(system).get(writers), Run::makespanSec),
@@ -258,6 +315,29 @@ final class WriteBench implements BenchMain.Bench {
     }
     Stats.of(Stats.each(runs.get("stock").get(largest), Run::storedMaxOverMean))
         .putInto(s, "stock_stored_max_over_mean");
+    // max - min is one lucky writer against one unlucky one; the spread of all writers too
+    for (String sys : runs.keySet()) {
+      String prefix = sys.equals("hm-lru") ? "" : sys.replace('-', '_') + "_";
+      List<Run> l = runs.get(sys).get(largest);
+      Stats.of(Stats.each(l, Run::bwCv)).putInto(s, prefix + "writer_bw_cv");
+      Stats.of(Stats.each(l, r -> r.bwQuantileOverMean(0.1)))
+          .putInto(s, prefix + "writer_bw_p10_over_mean");
+      Stats.of(Stats.each(l, r -> r.bwQuantileOverMean(0.9)))
+          .putInto(s, prefix + "writer_bw_p90_over_mean");
+    }
+    if (runs.containsKey(BALANCED_STATIC.name())) {
+      Stats bound = imbalanceCut(runs, BALANCED_STATIC.name(), largest);
+      bound.putInto(s, "balanced_static_imbalance_cut");
+      Stats.of(Stats.each(runs.get(BALANCED_STATIC.name()).get(largest), Run::storedMaxOverMean))
+          .putInto(s, "balanced_static_stored_max_over_mean");
+    }
+    if (runs.containsKey(PAPER.name())) {
+      Stats paper = imbalanceCut(runs, PAPER.name(), largest);
+      paper.putInto(s, "paper_imbalance_cut");
+      Stats.of(Stats.each(runs.get(PAPER.name()).get(largest), Run::storedMaxOverMean))
+          .putInto(s, "paper_stored_max_over_mean");
+      makespanRatio(runs, PAPER.name(), largest).putInto(s, "paper_makespan_ratio");
+    }
     if (runs.containsKey("available-space")) {
       imbalanceCut(runs, "available-space", largest).putInto(s, "available_space_imbalance_cut");
     }

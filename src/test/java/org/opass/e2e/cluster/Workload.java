@@ -1,6 +1,7 @@
 package org.opass.e2e.cluster;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,9 +16,12 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntFunction;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.io.IOUtils;
 
 /**
@@ -187,6 +191,15 @@ public final class Workload {
    * The bytes are pseudo-random, seeded with the process id.
    */
   public static ProcessBody writeFiles(Path dir, int blocksPerProcess, short replication) {
+    return writeFiles(dir, blocksPerProcess, replication, null);
+  }
+
+  /**
+   * {@link #writeFiles(Path, int, short)} with favored nodes for each process's file, which
+   * the NameNode's default policy takes as the pipeline when it can (null: none).
+   */
+  public static ProcessBody writeFiles(Path dir, int blocksPerProcess, short replication,
+      IntFunction<InetSocketAddress[]> favoredNodes) {
     if (blocksPerProcess < 1) {
       throw new IllegalArgumentException("blocks per process must be positive: "
           + blocksPerProcess);
@@ -197,7 +210,11 @@ public final class Workload {
       long blockSize = fs.getDefaultBlockSize(file);
       byte[] data = new byte[(int) Math.min(WRITE_BUFFER_BYTES, blockSize)];
       new Random(context.processId()).nextBytes(data);
-      FSDataOutputStream out = fs.create(file, true, data.length, replication, blockSize);
+      FSDataOutputStream out = favoredNodes == null
+          ? fs.create(file, true, data.length, replication, blockSize)
+          : ((DistributedFileSystem) fs).create(file, FsPermission.getFileDefault(), true,
+              data.length, replication, blockSize, null,
+              favoredNodes.apply(context.processId()));
       boolean closed = false;
       try {
         for (int block = 0; block < blocksPerProcess; block++) {

@@ -28,6 +28,8 @@ import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeStorageInfo;
 import org.apache.hadoop.hdfs.server.blockmanagement.SimulatedPlacementCluster;
 import org.apache.hadoop.net.Node;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 import org.opass.heatmap.Heatmap;
 import org.opass.heatmap.nn.HeatmapFeed;
@@ -42,13 +44,21 @@ class HmLruPolicySimulatedTest {
   @TempDir
   File dir;
 
+  /** The ranking as key and value: the paper's rank sum with 3 candidates, or in-flight's 8. */
+  private static final String RANKING = "ranking";
+
   private SimulatedPlacementCluster start(int nodes, int racks, StorageType[] types,
       String... keyValues) throws Exception {
     Map<String, String> conf = new HashMap<>();
     conf.put(DFSConfigKeys.DFS_BLOCK_REPLICATOR_CLASSNAME_KEY,
         HmLruPlacementPolicy.class.getName());
     for (int i = 0; i < keyValues.length; i += 2) {
-      conf.put(keyValues[i], keyValues[i + 1]);
+      if (keyValues[i].equals(RANKING)) {
+        conf.put(HmLruKeys.RANKING, keyValues[i + 1]);
+        conf.put(HmLruKeys.CANDIDATES, keyValues[i + 1].equals("in-flight") ? "8" : "3");
+      } else {
+        conf.put(keyValues[i], keyValues[i + 1]);
+      }
     }
     SimulatedPlacementCluster c = SimulatedPlacementCluster.start(dir, nodes, racks, conf, types);
     assertInstanceOf(HmLruPlacementPolicy.class, c.policy());
@@ -76,9 +86,10 @@ class HmLruPolicySimulatedTest {
         .isPlacementPolicySatisfied());
   }
 
-  @Test
-  void replicationThreeAlwaysSpansBothRacks() throws Exception {
-    try (SimulatedPlacementCluster c = start(16, 2, null)) {
+  @ParameterizedTest
+  @ValueSource(strings = {"rank-sum", "in-flight"})
+  void replicationThreeAlwaysSpansBothRacks(String ranking) throws Exception {
+    try (SimulatedPlacementCluster c = start(16, 2, null, RANKING, ranking)) {
       Random r = new Random(1);
       for (int i = 0; i < 1000; i++) {
         Node writer = i % 3 == 0 ? null : c.dataNode(r.nextInt(16));
@@ -89,9 +100,10 @@ class HmLruPolicySimulatedTest {
     }
   }
 
-  @Test
-  void coolWriterKeepsTheFirstReplicaAndHotWriterGivesItToItsRack() throws Exception {
-    try (SimulatedPlacementCluster c = start(16, 2, null)) {
+  @ParameterizedTest
+  @ValueSource(strings = {"rank-sum", "in-flight"})
+  void coolWriterKeepsTheFirstReplicaAndHotWriterGivesItToItsRack(String ranking) throws Exception {
+    try (SimulatedPlacementCluster c = start(16, 2, null, RANKING, ranking)) {
       DatanodeDescriptor writer = c.dataNode(3);
       assertEquals(writer, nodes(c.chooseTarget(3, writer)).get(0));
       // ten times the cluster mean: well past the default ratio of 2
@@ -116,9 +128,10 @@ class HmLruPolicySimulatedTest {
     }
   }
 
-  @Test
-  void excludedAndDecommissioningNodesAreNeverChosen() throws Exception {
-    try (SimulatedPlacementCluster c = start(16, 2, null)) {
+  @ParameterizedTest
+  @ValueSource(strings = {"rank-sum", "in-flight"})
+  void excludedAndDecommissioningNodesAreNeverChosen(String ranking) throws Exception {
+    try (SimulatedPlacementCluster c = start(16, 2, null, RANKING, ranking)) {
       DatanodeDescriptor decommissioning = c.dataNode(5);
       c.startDecommission(decommissioning);
       Random r = new Random(2);
@@ -139,13 +152,14 @@ class HmLruPolicySimulatedTest {
     }
   }
 
-  @Test
-  void mixedStorageTypesOfAPolicyAreHonoured() throws Exception {
+  @ParameterizedTest
+  @ValueSource(strings = {"rank-sum", "in-flight"})
+  void mixedStorageTypesOfAPolicyAreHonoured(String ranking) throws Exception {
     StorageType[] types = new StorageType[16];
     for (int i = 0; i < 16; i++) {
       types[i] = i % 2 == 0 ? StorageType.SSD : StorageType.DISK;
     }
-    try (SimulatedPlacementCluster c = start(16, 2, types)) {
+    try (SimulatedPlacementCluster c = start(16, 2, types, RANKING, ranking)) {
       BlockStoragePolicy oneSsd = c.storagePolicy("ONE_SSD");
       for (int i = 0; i < 300; i++) {
         DatanodeStorageInfo[] t = c.chooseTarget(3, c.dataNode(i % 16), null, oneSsd);
@@ -156,15 +170,16 @@ class HmLruPolicySimulatedTest {
     }
   }
 
-  @Test
-  void clustersSmallerThanTheCandidateCountStillPlaceEveryReplica() throws Exception {
-    try (SimulatedPlacementCluster c = start(3, 1, null)) {
+  @ParameterizedTest
+  @ValueSource(strings = {"rank-sum", "in-flight"})
+  void clustersSmallerThanTheCandidateCountStillPlaceEveryReplica(String ranking) throws Exception {
+    try (SimulatedPlacementCluster c = start(3, 1, null, RANKING, ranking)) {
       for (int i = 0; i < 50; i++) {
         DatanodeStorageInfo[] t = c.chooseTarget(3, null);
         assertEquals(Set.of(c.dataNodes()), new HashSet<>(nodes(t)));
       }
     }
-    try (SimulatedPlacementCluster c = start(2, 2, null)) {
+    try (SimulatedPlacementCluster c = start(2, 2, null, RANKING, ranking)) {
       // two nodes, replication 3: the default gives two targets, and so do we
       assertEquals(2, c.chooseTarget(3, c.dataNode(0)).length);
     }
@@ -221,9 +236,10 @@ class HmLruPolicySimulatedTest {
     }
   }
 
-  @Test
-  void injectedHeatmapFailureFallsBackToTheDefault() throws Exception {
-    try (SimulatedPlacementCluster c = start(16, 2, null)) {
+  @ParameterizedTest
+  @ValueSource(strings = {"rank-sum", "in-flight"})
+  void injectedHeatmapFailureFallsBackToTheDefault(String ranking) throws Exception {
+    try (SimulatedPlacementCluster c = start(16, 2, null, RANKING, ranking)) {
       ((HmLruPlacementPolicy) c.policy()).setHeatmap(new FailingHeatmap());
       for (int i = 0; i < 200; i++) {
         assertRackFaultTolerant(c, c.chooseTarget(3, c.dataNode(i % 16)), 3);
@@ -232,9 +248,10 @@ class HmLruPolicySimulatedTest {
     }
   }
 
-  @Test
-  void concurrentChoicesAreSafe() throws Exception {
-    try (SimulatedPlacementCluster c = start(32, 4, null)) {
+  @ParameterizedTest
+  @ValueSource(strings = {"rank-sum", "in-flight"})
+  void concurrentChoicesAreSafe(String ranking) throws Exception {
+    try (SimulatedPlacementCluster c = start(32, 4, null, RANKING, ranking)) {
       ExecutorService pool = Executors.newFixedThreadPool(32);
       List<Future<Integer>> fs = new ArrayList<>();
       for (int t = 0; t < 32; t++) {
@@ -264,6 +281,50 @@ class HmLruPolicySimulatedTest {
       // every target but the writer's own node was granted, none twice, none lost
       assertEquals(granted, heatmap(c).grantsTotal());
       assertTrue(granted >= 2L * 32 * 200);
+    }
+  }
+
+  /**
+   * In-flight ranking sees the writes the NameNode has scheduled and not yet seen reported,
+   * which a heartbeat does not clear and heat and recency do not show: with every node drawn,
+   * the remote replicas go to the nodes of the other rack with the fewest in flight.
+   */
+  @Test
+  void inFlightWritesSteerPlacementUntilReported() throws Exception {
+    try (SimulatedPlacementCluster c = start(16, 2, null, HmLruKeys.RANKING, "in-flight",
+        HmLruKeys.CANDIDATES, "64")) { // 256 draws: every node of the scope, all but surely
+      DatanodeDescriptor writer = c.dataNode(0);
+      List<DatanodeStorageInfo> outstanding = new ArrayList<>();
+      for (int i = 0; i < 40; i++) {
+        DatanodeStorageInfo[] t = c.allocate(3, writer);
+        assertRackFaultTolerant(c, t, 3);
+        outstanding.addAll(Arrays.asList(t));
+      }
+      // 80 remote replicas over rack 1's 8 nodes, the fewest in flight first: 10 each
+      for (int k = 8; k < 16; k++) {
+        assertEquals(10, c.dataNode(k).getBlocksScheduled(), "node " + k);
+      }
+      // nodes 12..15 (and rack 0) report their replicas; 8..11 still receive theirs
+      Set<DatanodeDescriptor> busy = Set.of(c.dataNode(8), c.dataNode(9), c.dataNode(10),
+          c.dataNode(11));
+      for (DatanodeStorageInfo t : outstanding) {
+        if (!busy.contains(t.getDatanodeDescriptor())) {
+          c.received(t);
+        }
+      }
+      Thread.sleep(2); // heartbeat times are monotonic milliseconds
+      c.heartbeatAll(0); // no heat anywhere: only the writes in flight tell the nodes apart
+      Map<DatanodeDescriptor, Integer> remote = new HashMap<>();
+      for (int i = 0; i < 8; i++) {
+        DatanodeStorageInfo[] t = c.allocate(3, writer);
+        assertEquals(writer, t[0].getDatanodeDescriptor(), "the writer keeps its replica");
+        for (int k = 1; k < 3; k++) {
+          remote.merge(t[k].getDatanodeDescriptor(), 1, Integer::sum);
+        }
+      }
+      assertEquals(Map.of(c.dataNode(12), 4, c.dataNode(13), 4, c.dataNode(14), 4,
+          c.dataNode(15), 4), remote, "16 replicas on the 4 nodes with no write in flight");
+      assertEquals(0, heatmap(c).fallbacks());
     }
   }
 

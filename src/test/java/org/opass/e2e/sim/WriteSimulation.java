@@ -46,6 +46,7 @@ public final class WriteSimulation {
     long heartbeatMillis = 1000;
     long seed = 1;
     DiskModel disk = DiskModel.FAIR_SHARE;
+    boolean exactLeastBusy;
 
     public Setup(int nodes, int racks, String policyClass) {
       this.nodes = nodes;
@@ -75,6 +76,23 @@ public final class WriteSimulation {
       return this;
     }
 
+    /**
+     * Places blocks by the simulator's exact stream counts instead of the NameNode's policy:
+     * the writer's node first, then the two least busy nodes of another rack (the default's
+     * rack rule), ties to the lowest index. A greedy rule with knowledge no NameNode has
+     * between heartbeats, to compare placement rules with.
+     */
+    public Setup exactLeastBusy() {
+      exactLeastBusy = true;
+      return this;
+    }
+
+    /** How often each simulated DataNode heartbeats (default 1000 ms). */
+    public Setup heartbeat(long millis) {
+      heartbeatMillis = millis;
+      return this;
+    }
+
     public Setup disk(DiskModel model) {
       disk = model;
       return this;
@@ -92,11 +110,14 @@ public final class WriteSimulation {
   private static final class Flow {
     final int writer;
     final int[] members;
+    /** The NameNode's targets, reported received when the block is written (null: none). */
+    final DatanodeStorageInfo[] targets;
     double remaining;
 
-    Flow(int writer, int[] members, double remaining) {
+    Flow(int writer, int[] members, DatanodeStorageInfo[] targets, double remaining) {
       this.writer = writer;
       this.members = members;
+      this.targets = targets;
       this.remaining = remaining;
     }
   }
@@ -211,6 +232,11 @@ public final class WriteSimulation {
         for (int d : f.members) {
           streams[d]--;
         }
+        if (f.targets != null) {
+          for (DatanodeStorageInfo t : f.targets) {
+            cluster.received(t);
+          }
+        }
         if (left[f.writer] > 0) {
           left[f.writer]--;
           flows.add(startBlock(cluster, dns, index, f.writer, s, streams, stored));
@@ -229,16 +255,58 @@ public final class WriteSimulation {
     return new Result(bw, stored, makespan);
   }
 
+  /** The writer's node, then the two least busy of another rack (ties: the lowest index). */
+  private static int[] leastBusy(DatanodeDescriptor[] dns, int local, int[] streams,
+      int racks) {
+    int n = dns.length;
+    int localRack = local * racks / n;
+    int best = -1;
+    int second = -1;
+    // the least busy remote rack by its least busy pair
+    for (int r = 0; r < racks; r++) {
+      if (r == localRack && racks > 1) {
+        continue;
+      }
+      int a = -1;
+      int b = -1;
+      for (int d = 0; d < n; d++) {
+        if (d * racks / n != r || d == local) {
+          continue;
+        }
+        if (a < 0 || streams[d] < streams[a]) {
+          b = a;
+          a = d;
+        } else if (b < 0 || streams[d] < streams[b]) {
+          b = d;
+        }
+      }
+      if (b >= 0 && (best < 0 || Math.max(streams[a], streams[b])
+          < Math.max(streams[best], streams[second]))) {
+        best = a;
+        second = b;
+      }
+    }
+    return new int[] {local, best, second};
+  }
+
   private static Flow startBlock(SimulatedPlacementCluster cluster, DatanodeDescriptor[] dns,
       Map<DatanodeDescriptor, Integer> index, int writer, Setup s, int[] streams, int[] stored) {
     DatanodeDescriptor host = dns[writer % dns.length];
-    DatanodeStorageInfo[] targets = cluster.chooseTarget(3, host);
-    int[] members = new int[targets.length];
-    for (int k = 0; k < targets.length; k++) {
-      members[k] = index.get(targets[k].getDatanodeDescriptor());
-      streams[members[k]]++;
-      stored[members[k]]++;
+    int[] members;
+    DatanodeStorageInfo[] targets = null;
+    if (s.exactLeastBusy) {
+      members = leastBusy(dns, writer % dns.length, streams, s.racks);
+    } else {
+      targets = cluster.allocate(3, host);
+      members = new int[targets.length];
+      for (int k = 0; k < targets.length; k++) {
+        members[k] = index.get(targets[k].getDatanodeDescriptor());
+      }
     }
-    return new Flow(writer, members, s.blockBytes);
+    for (int d : members) {
+      streams[d]++;
+      stored[d]++;
+    }
+    return new Flow(writer, members, targets, s.blockBytes);
   }
 }

@@ -133,6 +133,21 @@ public final class SimulatedPlacementCluster implements AutoCloseable {
         BLOCK_SIZE, storagePolicy, EnumSet.noneOf(AddBlockFlag.class));
   }
 
+  /**
+   * A new block's targets as {@code BlockManager#chooseTarget4NewBlock} gives them: the
+   * policy's choice, then one more block scheduled on each target (until {@link #received}).
+   */
+  public DatanodeStorageInfo[] allocate(int replicas, Node writer) {
+    DatanodeStorageInfo[] targets = chooseTarget(replicas, writer);
+    DatanodeStorageInfo.incrementBlocksScheduled(targets);
+    return targets;
+  }
+
+  /** A DataNode's incremental report of a replica received: one block less scheduled. */
+  public void received(DatanodeStorageInfo target) {
+    DatanodeStorageInfo.decrementBlocksScheduled(target);
+  }
+
   public DatanodeStorageInfo[] chooseTarget(int replicas, Node writer) {
     return chooseTarget(replicas, writer, null, storagePolicy("HOT"));
   }
