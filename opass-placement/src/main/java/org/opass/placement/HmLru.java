@@ -65,23 +65,10 @@ public final class HmLru {
    */
   public static int chooseInFlightFirst(int[] inFlight, int[] heat, long[] lastSelected, int n,
       Random random) {
-    if (n < 1 || n > inFlight.length || n > heat.length || n > lastSelected.length) {
-      throw new IllegalArgumentException("need 1.." + Math.min(inFlight.length,
-          Math.min(heat.length, lastSelected.length)) + " candidates, got " + n);
+    if (n > inFlight.length) {
+      throw new IllegalArgumentException("need 1.." + inFlight.length + " candidates, got " + n);
     }
-    int best = 0;
-    int ties = 1;
-    for (int i = 1; i < n; i++) {
-      int c = inFlight[i] != inFlight[best] ? Integer.compare(inFlight[i], inFlight[best])
-          : HeatRules.compare(heat[i], lastSelected[i], heat[best], lastSelected[best]);
-      if (c < 0) {
-        best = i;
-        ties = 1;
-      } else if (c == 0 && random.nextInt(++ties) == 0) {
-        best = i;
-      }
-    }
-    return best;
+    return lowest(inFlight, heat, lastSelected, n, random);
   }
 
   /**
@@ -92,6 +79,12 @@ public final class HmLru {
    */
   public static int chooseHeatFirst(int[] heat, long[] lastSelected, int n,
       Random random) {
+    return lowest(null, heat, lastSelected, n, random);
+  }
+
+  /** The least by (first, if given; heat; last selected), ties uniformly at random. */
+  private static int lowest(int[] first, int[] heat, long[] lastSelected, int n,
+      Random random) {
     if (n < 1 || n > heat.length || n > lastSelected.length) {
       throw new IllegalArgumentException("need 1.." + Math.min(heat.length, lastSelected.length)
           + " candidates, got " + n);
@@ -99,12 +92,13 @@ public final class HmLru {
     int best = 0;
     int ties = 1;
     for (int i = 1; i < n; i++) {
-      int c = HeatRules.compare(heat[i], lastSelected[i], heat[best], lastSelected[best]);
+      int c = first != null && first[i] != first[best] ? Integer.compare(first[i], first[best])
+          : HeatRules.compare(heat[i], lastSelected[i], heat[best], lastSelected[best]);
       if (c < 0) {
         best = i;
         ties = 1;
       } else if (c == 0 && random.nextInt(++ties) == 0) {
-        best = i;
+        best = i; // reservoir sampling keeps each tied candidate with probability 1/ties
       }
     }
     return best;
