@@ -68,26 +68,38 @@ final class Invariants {
   /**
    * {@code hdfs fsck /}: anything but HEALTHY. Asked of the NameNode's fsck servlet, as the
    * command does ({@code DFSck} itself prints to {@code System.err}, which a bench's console
-   * keeps for progress).
+   * keeps for progress). A check that FAILED is asked again, up to three times: fsck locates a
+   * file's blocks and then looks each up without holding the lock between, so a block the
+   * traffic deletes meanwhile aborts it with a NullPointerException (Hadoop 3.4.2,
+   * {@code NamenodeFsck#collectBlocksSummary}); that is no verdict on the data.
    */
   List<String> fsck() throws IOException {
+    String report = "";
+    for (int attempt = 1; attempt <= 3; attempt++) {
+      report = fsckReport();
+      if (report.contains("The filesystem under path '/' is HEALTHY")) {
+        return List.of();
+      }
+      if (!report.contains("Fsck on path '/' FAILED")) {
+        break;
+      }
+    }
+    String tail = report.length() > 1500 ? report.substring(report.length() - 1500) : report;
+    return List.of("fsck / is not healthy: " + tail.replace('\n', ' '));
+  }
+
+  private String fsckReport() throws IOException {
     String user = UserGroupInformation.getCurrentUser().getShortUserName();
     URL url = new URL(cluster.nameNodeHttp() + "/fsck?ugi="
         + URLEncoder.encode(user, StandardCharsets.UTF_8) + "&path=%2F");
     HttpURLConnection c = (HttpURLConnection) url.openConnection();
     c.setConnectTimeout(10_000);
     c.setReadTimeout(120_000);
-    String report;
     try (InputStream in = c.getResponseCode() < 400 ? c.getInputStream() : c.getErrorStream()) {
-      report = in == null ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      return in == null ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } finally {
       c.disconnect();
     }
-    if (report.contains("The filesystem under path '/' is HEALTHY")) {
-      return List.of();
-    }
-    String tail = report.length() > 1500 ? report.substring(report.length() - 1500) : report;
-    return List.of("fsck / is not healthy: " + tail.replace('\n', ' '));
   }
 
   /**
