@@ -87,12 +87,6 @@ public final class WriteSimulation {
       return this;
     }
 
-    /** How often each simulated DataNode heartbeats (default 1000 ms). */
-    public Setup heartbeat(long millis) {
-      heartbeatMillis = millis;
-      return this;
-    }
-
     public Setup disk(DiskModel model) {
       disk = model;
       return this;
