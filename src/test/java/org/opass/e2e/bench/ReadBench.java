@@ -3,6 +3,7 @@ package org.opass.e2e.bench;
 import java.io.File;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.IntStream;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -160,11 +162,7 @@ final class ReadBench implements BenchMain.Bench {
           // replica: a plan made then names fewer holders than the reads later find, and those
           // reads fall back to online balancing. Every system starts from all replicas known.
           for (List<Work> works : data) {
-            for (Work w : works) {
-              for (Path f : w.files()) {
-                cluster.replicas().waitFor(f, (short) 3);
-              }
-            }
+            waitForReplicas(cluster, works);
           }
           Run r = runOnce(cluster, sut, data, perProcess);
           runs.computeIfAbsent(sut.name(), k -> new ArrayList<>()).add(r);
@@ -223,12 +221,18 @@ final class ReadBench implements BenchMain.Bench {
       }
       works.add(new Work(t, files));
     }
+    waitForReplicas(cluster, works);
+    return works;
+  }
+
+  /** Until the NameNode knows all three replicas of every block of {@code works}. */
+  private static void waitForReplicas(EmulatedCluster cluster, List<Work> works)
+      throws Exception {
     for (Work w : works) {
       for (Path f : w.files()) {
         cluster.replicas().waitFor(f, (short) 3);
       }
     }
-    return works;
   }
 
   /**
@@ -254,63 +258,56 @@ final class ReadBench implements BenchMain.Bench {
     w.process(0, ctx -> {
       byte[] buf = new byte[BLOCK];
       for (Work work : works.subList(0, Math.min(6, works.size()))) {
-        if (!positioned) {
-          readWork(ctx, work, buf);
-          continue;
-        }
-        for (Path f : work.files()) {
-          try (FSDataInputStream in = ctx.fs().open(f)) {
-            long len = ctx.fs().getFileStatus(f).getLen();
-            for (long off = 0; off < len; off += BLOCK) {
-              long start = System.nanoTime();
-              in.readFully(off, buf, 0, (int) Math.min(BLOCK, len - off));
-              ctx.recordChunk(Math.min(BLOCK, len - off), start, System.nanoTime());
-            }
-          }
-        }
+        readWork(ctx, work, buf, positioned);
       }
     });
     return w.run().processes().get(0).chunks().stream()
         .mapToDouble(c -> c.durationNanos() / 1e9).average().orElseThrow();
   }
 
-  private static void readWork(ProcessContext ctx, Work work, byte[] buf) throws Exception {
+  /** Reads the work's files block by block, as a stream or by positioned reads. */
+  private static void readWork(ProcessContext ctx, Work work, byte[] buf, boolean positioned)
+      throws Exception {
     FileSystem fs = ctx.fs();
     for (Path f : work.files()) {
       try (FSDataInputStream in = fs.open(f)) {
         long len = fs.getFileStatus(f).getLen();
         for (long off = 0; off < len; off += BLOCK) {
+          int n = (int) Math.min(BLOCK, len - off);
           long start = System.nanoTime();
-          in.readFully(buf, 0, (int) Math.min(BLOCK, len - off));
-          ctx.recordChunk(Math.min(BLOCK, len - off), start, System.nanoTime());
+          if (positioned) {
+            in.readFully(off, buf, 0, n);
+          } else {
+            in.readFully(buf, 0, n);
+          }
+          ctx.recordChunk(n, start, System.nanoTime());
         }
       }
     }
   }
 
-  /** A planned block read, its place in the plan's answer and its round. */
-  private record Slot(Assignment read, int planned, int round) {
+  /** A planned block read and its round. */
+  private record Slot(Assignment read, int round) {
   }
 
   /**
-   * Reads the blocks in round order; when {@code slotNanos} is positive, round r starts no
-   * earlier than r slots after the first process started. Files are opened first, in the
-   * order they were planned: a plan serves a reader's reads of blocks with the same holders
+   * Reads the blocks ({@code slots}, in plan order) in round order; when {@code slotNanos} is
+   * positive, round r starts no earlier than r slots after the first process started. Files
+   * are opened first, in the order they were planned: a plan serves a reader's reads of blocks with the same holders
    * in the order it was given them, as the reader locates them, and a file's blocks are
    * located when it is opened.
    */
   private static void readInRounds(ProcessContext ctx, List<Slot> slots, long slotNanos,
-      java.util.concurrent.atomic.AtomicLong common, byte[] buf) throws Exception {
+      AtomicLong common, byte[] buf) throws Exception {
     Map<String, FSDataInputStream> open = new HashMap<>();
     try {
-      for (Slot slot : slots.stream().sorted(java.util.Comparator.comparingInt(Slot::planned))
-          .toList()) {
+      for (Slot slot : slots) { // in plan order
         if (!open.containsKey(slot.read().path())) {
           open.put(slot.read().path(), ctx.fs().open(new Path(slot.read().path())));
         }
       }
       common.compareAndSet(0, System.nanoTime());
-      for (Slot slot : slots) {
+      for (Slot slot : slots.stream().sorted(Comparator.comparingInt(Slot::round)).toList()) {
         Assignment a = slot.read();
         long wait = common.get() + slot.round() * slotNanos - System.nanoTime();
         if (slotNanos > 0 && wait > 0) {
@@ -352,7 +349,7 @@ final class ReadBench implements BenchMain.Bench {
     List<List<Long>> nnMaxLoads = new ArrayList<>();
     ReadPlanClient planClient = sut.opass() ? new ReadPlanClient(cluster.nameNodeHttp(), cluster.conf())
         : null;
-    // opass-rounds: each process's planned block reads, in round order
+    // opass-rounds: each process's planned block reads, in plan order
     List<List<Slot>> inRounds = new ArrayList<>();
     Map<String, Integer> processOfAddress = new HashMap<>();
     for (int p = 0; p < DATANODES; p++) {
@@ -407,10 +404,7 @@ final class ReadBench implements BenchMain.Bench {
         ReadRounds rounds = ReadRounds.of(as, Assignment::reader, Assignment::datanode);
         for (int i = 0; i < as.size(); i++) {
           Assignment a = as.get(i);
-          inRounds.get(processOfAddress.get(a.reader())).add(new Slot(a, i, rounds.round(i)));
-        }
-        for (List<Slot> l : inRounds) {
-          l.sort(java.util.Comparator.comparingInt(Slot::round));
+          inRounds.get(processOfAddress.get(a.reader())).add(new Slot(a, rounds.round(i)));
         }
       }
       planned += answer.reads();
@@ -426,7 +420,7 @@ final class ReadBench implements BenchMain.Bench {
     long[] localBefore = cluster.counters().perDataNode(DataNodeCounter.READS_FROM_LOCAL_CLIENT);
     Workload w = new Workload(cluster);
     long slotNanos = (long) (lone * 1.1e9);
-    java.util.concurrent.atomic.AtomicLong start = new java.util.concurrent.atomic.AtomicLong();
+    AtomicLong start = new AtomicLong();
     for (int t = 0; t < sources.size(); t++) {
       Source source = sources.get(t);
       for (int p = 0; p < DATANODES; p++) {
@@ -438,7 +432,7 @@ final class ReadBench implements BenchMain.Bench {
             return;
           }
           for (Work work = source.next(process); work != null; work = source.next(process)) {
-            readWork(ctx, work, buf);
+            readWork(ctx, work, buf, false);
             if (kind == Kind.DYNAMIC) {
               Thread.sleep(computeMillis(work));
             }

@@ -325,29 +325,28 @@ final class WriteBench implements BenchMain.Bench {
       Stats.of(Stats.each(l, r -> r.bwQuantileOverMean(0.9)))
           .putInto(s, prefix + "writer_bw_p90_over_mean");
     }
-    if (runs.containsKey(BALANCED_STATIC.name())) {
-      Stats bound = imbalanceCut(runs, BALANCED_STATIC.name(), largest);
-      bound.putInto(s, "balanced_static_imbalance_cut");
-      Stats.of(Stats.each(runs.get(BALANCED_STATIC.name()).get(largest), Run::storedMaxOverMean))
-          .putInto(s, "balanced_static_stored_max_over_mean");
-    }
-    if (runs.containsKey(PAPER.name())) {
-      Stats paper = imbalanceCut(runs, PAPER.name(), largest);
-      paper.putInto(s, "paper_imbalance_cut");
-      Stats.of(Stats.each(runs.get(PAPER.name()).get(largest), Run::storedMaxOverMean))
-          .putInto(s, "paper_stored_max_over_mean");
-      makespanRatio(runs, PAPER.name(), largest).putInto(s, "paper_makespan_ratio");
-    }
+    putOthers(s, runs, BALANCED_STATIC.name(), "balanced_static", largest);
+    putOthers(s, runs, PAPER.name(), "paper", largest);
     if (runs.containsKey("available-space")) {
       imbalanceCut(runs, "available-space", largest).putInto(s, "available_space_imbalance_cut");
     }
-    if (runs.containsKey(HEAT_FIRST.name())) {
-      imbalanceCut(runs, HEAT_FIRST.name(), largest).putInto(s, "heat_first_imbalance_cut");
-      Stats.of(Stats.each(runs.get(HEAT_FIRST.name()).get(largest), Run::storedMaxOverMean))
-          .putInto(s, "heat_first_stored_max_over_mean");
-      makespanRatio(runs, HEAT_FIRST.name(), largest).putInto(s, "heat_first_makespan_ratio");
-    }
+    putOthers(s, runs, HEAT_FIRST.name(), "heat_first", largest);
     return s;
+  }
+
+  /**
+   * A system beside the default, if it ran: its imbalance cut, stored max/mean and makespan
+   * ratio, under {@code prefix}.
+   */
+  private static void putOthers(Map<String, Object> s, Map<String, Map<Integer, List<Run>>> runs,
+      String system, String prefix, int largest) {
+    if (!runs.containsKey(system)) {
+      return;
+    }
+    imbalanceCut(runs, system, largest).putInto(s, prefix + "_imbalance_cut");
+    Stats.of(Stats.each(runs.get(system).get(largest), Run::storedMaxOverMean))
+        .putInto(s, prefix + "_stored_max_over_mean");
+    makespanRatio(runs, system, largest).putInto(s, prefix + "_makespan_ratio");
   }
 
   private static void printTable(Map<String, Map<Integer, List<Run>>> runs, int[] writerCounts,
