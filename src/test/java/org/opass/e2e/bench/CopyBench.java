@@ -34,8 +34,9 @@ import org.opass.mrap.plan.MrapConf;
  * ways, the same bytes each way, on 16 DataNodes whose disks read and write at 8 MiB/s each:
  * <ul>
  *   <li>from a local file: stock {@code hdfs dfs -put} (FsShell) against {@code mrap-copy},
- *   plain and restructured for a strided pattern (one process: what it picks for a local
- *   source);</li>
+ *   plain and restructured for a strided pattern, as it copies a local source by default (one
+ *   process, {@code mrap.copy.threads} streams side by side), and plain in one stream
+ *   ({@code -mode single}: {@code copy-single});</li>
  *   <li>HDFS to HDFS: DistCp against {@code mrap-copy} plain ({@code one-stream}) and
  *   restructured, one process each. On the LocalJobRunner DistCp runs one map, one stream, even
  *   with {@code -blocksperchunk} (it sizes splits from {@code mapreduce.job.maps}, which the
@@ -61,7 +62,8 @@ final class CopyBench implements BenchMain.Bench {
   private static final int REGION = 4 << 10; // a fifth of the file: regions of 4 KiB, 16 KiB apart
   private static final int RUNS_CHARTED = 10;
 
-  private static final String[] COPIES = {"put", "copy", "copy-restructured", "distcp",
+  private static final String[] COPIES = {"put", "copy", "copy-restructured", "copy-single",
+      "distcp",
       "one-stream", "copy-hdfs-restructured", "parallel", "parallel-restructured", "n-files"};
   private static final String[] READS = {"scan", "access", "access-nojoin", "restructured"};
 
@@ -143,7 +145,6 @@ final class CopyBench implements BenchMain.Bench {
     lengths.putAll(plannedLengths(quick));
     return report(outDir, seconds, blocksPerNode, fileBytes, reps, lengths);
   }
-
   /**
    * The length a restructured file has over its original's, for the layouts the copy plans
    * (the same planning it writes with): issue 22's cases (a 1.1 MB file in 128 MiB chunks;
@@ -275,9 +276,12 @@ final class CopyBench implements BenchMain.Bench {
             dst.toString()}), system);
         return null;
       case "copy":
-        return RestructuringCopy.copy(conf, localSrc, dst, single.build(), null);
+        return RestructuringCopy.copy(conf, localSrc, dst, CopyOptions.builder().build(), null);
       case "copy-restructured":
-        return RestructuringCopy.copy(conf, localSrc, dst, restructured.build(), null);
+        return RestructuringCopy.copy(conf, localSrc, dst, CopyOptions.builder()
+            .pattern(MrapConf.pattern(MrapStridedBench.patternConf(conf, p))).build(), null);
+      case "copy-single":
+        return RestructuringCopy.copy(conf, localSrc, dst, single.build(), null);
       case "distcp":
         run(ToolRunner.run(conf, new DistCp(conf, null), new String[] {src.toString(),
             dst.toString()}), system);
@@ -421,12 +425,14 @@ final class CopyBench implements BenchMain.Bench {
     // throughput ratios: the stock time over ours, per repetition
     Stats vsPut = ratio(seconds, "put", "copy-restructured");
     Stats plainVsPut = ratio(seconds, "put", "copy");
+    Stats singleVsPut = ratio(seconds, "put", "copy-single");
     Stats vsDistcp = ratio(seconds, "distcp", "copy-hdfs-restructured");
     Stats plainVsDistcp = ratio(seconds, "distcp", "one-stream");
     Stats n1 = ratio(seconds, "one-stream", "parallel");
     Stats vsFiles = ratio(seconds, "n-files", "parallel");
     ratios.put("copy_vs_put", vsPut.json());
     ratios.put("plain_copy_vs_put", plainVsPut.json());
+    ratios.put("single_stream_copy_vs_put", singleVsPut.json());
     ratios.put("copy_vs_distcp", vsDistcp.json());
     ratios.put("plain_copy_vs_distcp", plainVsDistcp.json());
     ratios.put("n1_write_speedup", n1.json());
@@ -445,18 +451,21 @@ final class CopyBench implements BenchMain.Bench {
       ingestBreakEven.put(r, runsToPayBack(ingestCost, saved));
     }
     System.out.printf(java.util.Locale.ROOT, "ratios (stock time / ours): restructuring copy vs "
-        + "put %s, plain %s; vs DistCp %s, plain %s; parallel vs one stream %s, vs %d separate "
+        + "put %s, plain %s (one stream %s); vs DistCp %s, plain %s; parallel vs one stream %s, vs %d separate "
         + "files %s%ncopy-then-read, runs until the restructured copy has paid for itself "
         + "against the scan / AccessInputFormat / its exact reads: re-laid out in HDFS "
         + "(%.1f s) %s / %s / %s; restructured while ingesting (%+.1f s over -put) %s / %s / %s%n",
-        vsPut, plainVsPut, vsDistcp, plainVsDistcp, n1, DATANODES, vsFiles, copyCost,
+        vsPut, plainVsPut, singleVsPut, vsDistcp, plainVsDistcp, n1, DATANODES, vsFiles, copyCost,
         breakEven.get("scan"), breakEven.get("access"), breakEven.get("access-nojoin"),
         ingestCost, ingestBreakEven.get("scan"), ingestBreakEven.get("access"),
         ingestBreakEven.get("access-nojoin"));
     chart(new File(outDir, "copy.png"), seconds, blocksPerNode, mib, copyCost);
     Map<String, Object> summary = new LinkedHashMap<>();
     vsPut.putInto(summary, "copy_vs_put_ratio");
+    summary.put("copy_vs_put_ci_low", vsPut.low());
     plainVsPut.putInto(summary, "plain_copy_vs_put_ratio");
+    summary.put("plain_copy_vs_put_ci_low", plainVsPut.low());
+    singleVsPut.putInto(summary, "single_stream_copy_vs_put_ratio");
     vsDistcp.putInto(summary, "copy_vs_distcp_ratio");
     n1.putInto(summary, "n1_write_speedup");
     vsFiles.putInto(summary, "parallel_vs_n_files_ratio");

@@ -146,6 +146,78 @@ class MrapCopyClusterTest {
   }
 
   /**
+   * By default a copy from this process writes several streams side by side and joins them
+   * ({@code mrap.copy.threads}): the file it publishes is byte for byte the one-stream copy's,
+   * plain and restructured, with nothing left beside it.
+   */
+  @Test
+  void aCopyInSeveralStreamsWritesTheBytesOfOneStream() throws Exception {
+    byte[] data = new byte[(3 << 20) + 4567]; // 13 chunks, the last short
+    new Random(10).nextBytes(data);
+    File src = new File(local, "streams");
+    Files.write(src.toPath(), data);
+    Configuration conf = AccessJobTest.jobConf(cluster, "streams");
+    conf.setInt("mrap.copy.threads", 3);
+    FileSystem fs = cluster.miniCluster().getFileSystem();
+    for (String[] pattern : new String[][] {{}, {"-D", PatternConfig.STRIDED_SIZE + "=4k",
+        "-D", PatternConfig.STRIDED_SPACING + "=12k", "-D", PatternConfig.STRIDED_COUNT
+        + "=150"}}) {
+      String kind = pattern.length == 0 ? "plain" : "restructured";
+      Path one = new Path("/mrap/streams/" + kind + "-single");
+      Path many = new Path("/mrap/streams/" + kind);
+      assertEquals(0, ToolRunner.run(conf, new MrapCopy(), concat(pattern, "-mode", "single",
+          src.toURI().toString(), one.toString())));
+      assertEquals(0, ToolRunner.run(conf, new MrapCopy(), concat(pattern,
+          src.toURI().toString(), many.toString())));
+      assertArrayEquals(read(fs, one), read(fs, many), kind);
+      assertEquals(BLOCK, fs.getFileStatus(many).getBlockSize());
+    }
+    assertArrayEquals(data, read(fs, new Path("/mrap/streams/plain")));
+    assertEquals(4, fs.listStatus(new Path("/mrap/streams")).length, "no leftovers");
+  }
+
+  /**
+   * A copy in several streams that fails part-way (the folder's space quota runs out under
+   * one of its writers) fails as a whole: exit 1, no destination, its parts removed.
+   */
+  @Test
+  void aCopyInSeveralStreamsThatFailsLeavesNothing() throws Exception {
+    byte[] data = new byte[3 << 20];
+    new Random(11).nextBytes(data);
+    File src = new File(local, "over-quota");
+    Files.write(src.toPath(), data);
+    Path dir = new Path("/mrap/quota");
+    org.apache.hadoop.hdfs.DistributedFileSystem fs = cluster.miniCluster().getFileSystem();
+    fs.mkdirs(dir);
+    // room for 6 of the 12 chunks' blocks at replication 2
+    fs.setQuota(dir, org.apache.hadoop.hdfs.protocol.HdfsConstants.QUOTA_DONT_SET,
+        6L * BLOCK * 2);
+    Configuration conf = AccessJobTest.jobConf(cluster, "over-quota");
+    conf.set("dfs.replication", "2");
+    ByteArrayOutputStream said = new ByteArrayOutputStream();
+    int rc = ToolRunner.run(conf, new MrapCopy(new PrintStream(new ByteArrayOutputStream()),
+        new PrintStream(said, true)), new String[] {src.toURI().toString(), dir + "/f"});
+    assertEquals(1, rc, said.toString());
+    assertTrue(said.toString().contains("quota"), said.toString());
+    assertEquals(0, fs.listStatus(dir).length, "nothing left: " + Arrays.toString(
+        fs.listStatus(dir)));
+  }
+
+  private static byte[] read(FileSystem fs, Path p) throws Exception {
+    byte[] b = new byte[(int) fs.getFileStatus(p).getLen()];
+    try (FSDataInputStream in = fs.open(p)) {
+      IOUtils.readFully(in, b, 0, b.length);
+    }
+    return b;
+  }
+
+  private static String[] concat(String[] a, String... b) {
+    String[] out = Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, out, a.length, b.length);
+    return out;
+  }
+
+  /**
    * Restructures {@code length} random bytes for the vector pattern with chunks of
    * {@code chunk} bytes, checks the regions read back, and returns the restructured file's
    * length over the original's.

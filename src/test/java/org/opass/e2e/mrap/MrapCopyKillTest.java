@@ -24,9 +24,9 @@ import org.opass.mrap.pattern.PatternConfig;
 /**
  * {@code mrap-copy -overwrite} killed before each of its changes to the namespace in turn (its
  * client dies: nothing more it asks of HDFS happens, nothing it left is cleaned up), in one
- * process and as a job of chunk writers: the destination is then the old file or the new one,
- * whole and read with its own layout, never neither; what the dead copy left is hidden, and
- * the next copy to that name removes it.
+ * process (one stream, or several joined) and as a job of chunk writers: the destination is
+ * then the old file or the new one, whole and read with its own layout, never neither; what
+ * the dead copy left is hidden, and the next copy to that name removes it.
  */
 class MrapCopyKillTest {
   private static final int BLOCK = 256 * 1024;
@@ -200,11 +200,18 @@ class MrapCopyKillTest {
     killedOutright("single", n -> java.util.stream.IntStream.rangeClosed(1, n).toArray());
     // a writer's part open, and two of the commit's last steps
     killedOutright("parallel", n -> new int[] {3, n - 2, n});
+    // several streams from one process (mrap.copy.threads): a part open, the last steps
+    killedOutright("auto", n -> new int[] {3, n - 2, n});
   }
 
   @Test
   void anOverwriteKilledAtAnyStepLeavesTheOldFileOrTheNew() throws Exception {
     killedAt("single", k -> true);
+  }
+
+  @Test
+  void anOverwriteInSeveralStreamsKilledAtAnyStepLeavesTheOldFileOrTheNew() throws Exception {
+    killedAt("auto", k -> true); // -mode auto from a local file: mrap.copy.threads streams
   }
 
   @Test

@@ -106,7 +106,7 @@ class PatternFuzzTest {
       PatternConfig.SUBARRAY_EXTENT, PatternConfig.INDEXED_REGIONS, PatternConfig.INDEXED_FILE,
       PatternConfig.KIND, AccessInputFormat.SPLIT_BYTES, AccessInputFormat.COALESCE_GAP,
       AccessInputFormat.RECORD_BYTES, AccessInputFormat.CHUNKS, AccessInputFormat.RESTRUCTURED,
-      "mrap.copy.parallel.bytes", "mrap.copy.writers"};
+      "mrap.copy.parallel.bytes", "mrap.copy.writers", "mrap.copy.threads"};
 
   /** A valid pattern for {@code length} bytes with one to three mutations. */
   private static Map<String, String> mutated(Random rnd, long length) {

@@ -49,7 +49,8 @@ enum CopyOptionSwitch {
   },
   MODE("-mode", "M", null, "single: one stream from here; parallel: a MapReduce job of chunk "
       + "writers joined by concat (into HDFS); auto (default): parallel from a cluster file "
-      + "system once a file reaches " + CopySettings.PARALLEL_BYTES + " (default 1g)") {
+      + "system once a file reaches " + CopySettings.PARALLEL_BYTES + " (default 1g), else "
+      + CopySettings.THREADS + " streams from here (default 4) joined by concat into HDFS") {
     @Override
     void parse(String mode, MrapCopy.Arguments into) throws CopyException {
       for (CopyOptions.Mode m : CopyOptions.Mode.values()) {

@@ -16,7 +16,10 @@ public final class CopyOptions {
 
   /** How the bytes are written. */
   public enum Mode {
-    /** Parallel for a large copy between cluster file systems into HDFS, else single. */
+    /**
+     * Parallel for a large copy between cluster file systems into HDFS; else from this
+     * process, in {@code mrap.copy.threads} streams joined by concat into HDFS.
+     */
     AUTO,
     /** One stream from this process. */
     SINGLE,

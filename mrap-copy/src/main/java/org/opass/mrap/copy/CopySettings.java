@@ -28,8 +28,10 @@ final class CopySettings {
   static final String PARALLEL_BYTES = "mrap.copy.parallel.bytes";
   /** Writer tasks for a source whose file system gives no block locations. */
   static final String WRITERS = "mrap.copy.writers";
+  /** Streams side by side in a copy from this process into HDFS ({@link ThreadedCopy}). */
+  static final String THREADS = "mrap.copy.threads";
   /** Every setting under {@code mrap.copy.}; another name there is refused. */
-  static final List<String> KEYS = Arrays.asList(PARALLEL_BYTES, WRITERS);
+  static final List<String> KEYS = Arrays.asList(PARALLEL_BYTES, WRITERS, THREADS);
   /** The largest chunk a copy writes: far above any HDFS block, far below overflow. */
   static final long MAX_BLOCK_SIZE = 1L << 40;
 
@@ -38,14 +40,16 @@ final class CopySettings {
   final FsPermission permission;
   final long parallelBytes;
   final int writers;
+  final int threads;
 
   private CopySettings(long blockSize, short replication, FsPermission permission,
-      long parallelBytes, int writers) {
+      long parallelBytes, int writers, int threads) {
     this.blockSize = blockSize;
     this.replication = replication;
     this.permission = permission;
     this.parallelBytes = parallelBytes;
     this.writers = writers;
+    this.threads = threads;
   }
 
   /**
@@ -82,8 +86,10 @@ final class CopySettings {
       long parallelBytes = MrapConf.bytes(conf, PARALLEL_BYTES, 1L << 30, 0);
       int writers = (int) (MrapConf.get(conf, WRITERS) == null ? 20
           : wholeNumber(conf, WRITERS, 1, 100_000));
+      int threads = (int) (MrapConf.get(conf, THREADS) == null ? 4
+          : wholeNumber(conf, THREADS, 1, 64));
       return new CopySettings(blockSize, (short) replication, permission, parallelBytes,
-          writers);
+          writers, threads);
     } catch (InvalidSettingsException e) {
       throw new CopyException(true, e.getMessage(), e);
     }

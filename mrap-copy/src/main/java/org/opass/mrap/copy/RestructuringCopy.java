@@ -176,6 +176,7 @@ public final class RestructuringCopy {
     dst = dstFs.makeQualified(dst);
     long physicalLength = layout != null ? layout.physicalLength() : source.length();
     boolean parallel = parallel(options.mode(), settings, source, dstFs, physicalLength);
+    boolean threaded = !parallel && threaded(options.mode(), settings, dstFs, physicalLength);
     List<Path> made = mkdirs(dstFs, dst.getParent());
     // this copy's work lives in a hidden folder of the destination's own, which the next copy
     // to the destination removes whatever a copy that died left in it
@@ -189,6 +190,9 @@ public final class RestructuringCopy {
       long t0 = System.nanoTime();
       if (parallel) {
         ParallelCopy.run(conf, source, layout, physicalLength, parts, temp, dst, settings,
+            options, progress);
+      } else if (threaded) {
+        ThreadedCopy.run(conf, source, layout, physicalLength, parts, temp, dst, settings,
             options, progress);
       } else {
         PhysicalWriter.Sums sums;
@@ -213,7 +217,7 @@ public final class RestructuringCopy {
       done = true;
       Publisher.quietDelete(dstFs, work);
       LOG.info("{} -> {}: {} bytes{} in {} ms", source, dst, physicalLength,
-          parallel ? " in parallel" : "", (System.nanoTime() - t0) / 1_000_000);
+          parallel ? " by a copy job" : threaded ? " in streams side by side" : "", (System.nanoTime() - t0) / 1_000_000);
       return new Result(dst, physicalLength, layout, parallel);
     } finally {
       if (!done) {
@@ -302,6 +306,17 @@ public final class RestructuringCopy {
     }
     return intoHdfs && !"file".equals(srcFs.getUri().getScheme()) && physicalLength > 0
         && physicalLength >= settings.parallelBytes;
+  }
+
+  /**
+   * Whether a copy from this process writes {@code mrap.copy.threads} streams side by side
+   * ({@link ThreadedCopy}): by default, into HDFS (whose {@code concat} joins the parts) and
+   * once the file has a second chunk; {@code -mode single} writes one stream.
+   */
+  private static boolean threaded(CopyOptions.Mode mode, CopySettings settings,
+      FileSystem dstFs, long physicalLength) {
+    return mode == CopyOptions.Mode.AUTO && settings.threads > 1
+        && "hdfs".equals(dstFs.getUri().getScheme()) && physicalLength > settings.blockSize;
   }
 
   /** Makes {@code dir} and its missing parents; returns those it made, deepest first. */

@@ -18,6 +18,7 @@ import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.opass.mrap.copy.CopyJobKeys;
 import org.opass.mrap.copy.CopyPlan;
 import org.opass.mrap.copy.Crc32c;
+import org.opass.mrap.copy.Parts;
 import org.opass.mrap.copy.Publisher;
 import org.opass.mrap.copy.SourceFile;
 
@@ -107,25 +108,12 @@ public final class CopyCommitter extends OutputCommitter {
         }
       }
     }
-    int written = 0;
-    Path[] rest = new Path[chunks - 1];
     for (int c = 0; c < chunks; c++) {
       if (!seen[c]) {
         throw new IOException("no writer reported chunk " + c + " in " + parts);
       }
-      long len = Math.min(chunk, length - (long) c * chunk);
-      written = c == 0 ? chunkCrc[0] : Crc32c.compose(written, chunkCrc[c], len);
-      if (c > 0) {
-        rest[c - 1] = WorkFiles.part(parts, c);
-      }
     }
-    Path first = WorkFiles.part(parts, 0);
-    if (rest.length > 0) {
-      fs.concat(first, rest);
-    }
-    if (!fs.rename(first, temp)) {
-      throw new IOException("could not move the joined parts to " + temp);
-    }
+    int written = Parts.join(fs, parts, temp, chunk, length, chunkCrc);
     if (conf.getBoolean(CopyJobKeys.VERIFY, true)) {
       Publisher.verifyWritten(conf, fs, temp, length, written, dst);
       if (conf.getBoolean(CopyJobKeys.SOURCE_PLAIN, true)) {

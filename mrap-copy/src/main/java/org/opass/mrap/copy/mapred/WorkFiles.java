@@ -9,6 +9,7 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.TaskID;
+import org.opass.mrap.copy.Parts;
 import org.opass.mrap.layout.LayoutHeader;
 import org.opass.mrap.layout.RestructuredLayout;
 
@@ -54,7 +55,7 @@ public final class WorkFiles {
 
   /** Where chunk {@code c}'s part is published (attempts write under their own names). */
   static Path part(Path parts, int c) {
-    return new Path(parts, String.format("part-%08d", c));
+    return Parts.part(parts, c);
   }
 
   /** Where a writer task publishes the CRCs of the chunks it wrote. */
