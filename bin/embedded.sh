@@ -36,12 +36,14 @@ run_embedded() {
     spark=(-Dopass.bench.spark.classpath="$PWD/target/bench/spark-classpath.txt")
   fi
   echo "built in $((SECONDS - built)) s; Hadoop's own log lines go to $log" >&2
-  # --add-opens: YARN's ResourceManager web app (Guice/cglib) on Java 17, as in the tests
+  # --add-opens: YARN's ResourceManager web app (Guice/cglib) on Java 17, as in the tests;
+  # an absolute class path: YARN containers of a bench (HostYarn) start with this one, in their
+  # own working folders
   exec java -Xmx8g -XX:+UseParallelGC -Djava.awt.headless=true \
     --add-opens java.base/java.lang=ALL-UNNAMED --add-opens java.base/java.util=ALL-UNNAMED \
     --add-opens java.base/java.lang.reflect=ALL-UNNAMED --add-opens java.base/java.net=ALL-UNNAMED \
     --add-opens java.base/java.io=ALL-UNNAMED --add-opens java.base/sun.nio.ch=ALL-UNNAMED \
     -Dlog4j.configuration=log4j-bench.properties -Dopass.bench.log="$PWD/$log" \
     ${spark[@]+"${spark[@]}"} \
-    -cp "target/e2e/test-classes:$(cat target/bench/classpath.txt)" "$main" "$@"
+    -cp "$PWD/target/e2e/test-classes:$(cat target/bench/classpath.txt)" "$main" "$@"
 }

@@ -69,7 +69,9 @@ final class CopyBench implements BenchMain.Bench {
 
   @Override
   public Map<String, Object> run(File outDir, boolean quick) throws Exception {
-    int reps = quick ? 3 : 5;
+    // five repetitions even when quick: with three, -put's own spread on 2 cores (±1 s of a
+    // 3 s copy) left the ratios' intervals at ±0.7
+    int reps = 5;
     int fileBytes = (quick ? 60 : 120) << 20; // whole 20 KiB strides: the scan keeps 1 in 5
     byte[] data = new byte[fileBytes];
     new Random(7).nextBytes(data);
@@ -143,8 +145,35 @@ final class CopyBench implements BenchMain.Bench {
       local.delete();
     }
     lengths.putAll(plannedLengths(quick));
-    return report(outDir, seconds, blocksPerNode, fileBytes, reps, lengths);
+    Map<String, Object> doc = report(outDir, seconds, blocksPerNode, fileBytes, reps, lengths);
+    onYarn(doc, CopyOnYarn.run(outDir, quick));
+    return doc;
   }
+
+  /**
+   * The parallel copy against DistCp on YARN ({@link CopyOnYarn}), into the results, with the
+   * most the ratio could be: DistCp's time over our job's cost for a single block (no copy of
+   * ours takes less).
+   */
+  @SuppressWarnings("unchecked")
+  private static void onYarn(Map<String, Object> doc, Map<String, double[]> seconds) {
+    Map<String, Object> yarn = new LinkedHashMap<>();
+    seconds.forEach((s, t) -> yarn.put(s, Stats.of(t).json()));
+    Stats vsDistcp = ratio(seconds, "distcp", "parallel");
+    double bound = Stats.of(seconds.get("distcp")).mean / seconds.get("parallel-one-block")[0];
+    System.out.printf(java.util.Locale.ROOT, "on YARN: parallel copy %s s, DistCp "
+        + "-blocksperchunk %s s, ratio (DistCp time / ours) %s; a job over one block: ours "
+        + "%.1f s, DistCp %.1f s, so the ratio cannot exceed %.2f here%n",
+        Stats.of(seconds.get("parallel")), Stats.of(seconds.get("distcp")), vsDistcp,
+        seconds.get("parallel-one-block")[0], seconds.get("distcp-one-block")[0], bound);
+    yarn.put("parallel_vs_distcp", vsDistcp.json());
+    yarn.put("ratio_bound", bound);
+    doc.put("yarn", yarn);
+    Map<String, Object> summary = (Map<String, Object>) doc.get("summary");
+    vsDistcp.putInto(summary, "parallel_vs_distcp_yarn");
+    summary.put("parallel_vs_distcp_yarn_bound", bound);
+  }
+
   /**
    * The length a restructured file has over its original's, for the layouts the copy plans
    * (the same planning it writes with): issue 22's cases (a 1.1 MB file in 128 MiB chunks;

@@ -84,13 +84,16 @@ public final class EmulatedCluster implements AutoCloseable {
   private final Configuration conf;
   private final int racks;
   private final DataNode[] dataNodes;
+  private final String[] hostNames;
   private final Map<String, Integer> indexByIdentity = new HashMap<>();
   private final FileSystem[] hostFileSystems;
   private FileSystem offClusterFileSystem;
   private Faults faults;
   private boolean closed;
 
-  EmulatedCluster(MiniDFSCluster cluster, MiniQJMHACluster ha, Configuration conf, int racks) {
+  EmulatedCluster(MiniDFSCluster cluster, MiniQJMHACluster ha, Configuration conf, int racks,
+      String[] hostNames) {
+    this.hostNames = hostNames.clone();
     this.cluster = cluster;
     this.ha = ha;
     this.conf = conf;
@@ -205,10 +208,13 @@ public final class EmulatedCluster implements AutoCloseable {
     return hostAddressOf(k);
   }
 
-  /** The host name DataNode {@code k} reports ({@code BlockLocation#getHosts()}). */
+  /**
+   * The host name DataNode {@code k} reports ({@code BlockLocation#getHosts()}):
+   * {@code dn<k>.emulated}, or its address ({@link EmulatedClusterBuilder#hostsNamedByAddress}).
+   */
   public String hostName(int k) {
     checkIndex(k);
-    return hostNameOf(k);
+    return hostNames[k];
   }
 
   /** The rack of DataNode {@code k}, e.g. "/rack0". */

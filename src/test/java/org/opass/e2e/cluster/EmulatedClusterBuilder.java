@@ -21,6 +21,7 @@ import org.apache.hadoop.hdfs.server.datanode.DataNode;
 import org.apache.hadoop.hdfs.server.datanode.DataNodeThrottles;
 import org.apache.hadoop.hdfs.server.namenode.ha.ObserverReadProxyProvider;
 import org.apache.hadoop.hdfs.util.DataTransferThrottler;
+import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.net.StaticMapping;
 import org.opass.e2e.sim.DiskModel;
 
@@ -42,6 +43,7 @@ public final class EmulatedClusterBuilder {
   private boolean stockConsiderLoad = true;
   private StorageType[][] storageTypes;
   private boolean highAvailability;
+  private boolean namedByAddress;
   private int observers;
   private final Configuration overlay = new Configuration(false);
 
@@ -146,6 +148,16 @@ public final class EmulatedClusterBuilder {
   }
 
   /**
+   * DataNode hosts named by their addresses (DataNode k is 127.0.0.(k+2) in
+   * {@code BlockLocation#getHosts()} too), as NodeManagers on those hosts are known to YARN
+   * ({@link HostYarn}): this JVM cannot resolve made-up host names to loopback addresses.
+   */
+  public EmulatedClusterBuilder hostsNamedByAddress() {
+    this.namedByAddress = true;
+    return this;
+  }
+
+  /**
    * Two NameNodes (nameservice {@value MiniQJMHACluster#NAMESERVICE}, NameNode 0 active) sharing
    * their edits through three JournalNodes, as a production HA cluster does (Hadoop's
    * {@code MiniQJMHACluster}). The cluster's URI is then {@code hdfs://ns1}: its clients fail
@@ -221,7 +233,8 @@ public final class EmulatedClusterBuilder {
     Configuration[] dataNodeConfs = new Configuration[dataNodes];
     for (int k = 0; k < dataNodes; k++) {
       rackOf[k] = EmulatedCluster.rackOf(k, racks, dataNodes);
-      hostNames[k] = EmulatedCluster.hostNameOf(k);
+      hostNames[k] = namedByAddress ? EmulatedCluster.hostAddressOf(k)
+          : EmulatedCluster.hostNameOf(k);
       dataNodeConfs[k] = dataNodeConf(EmulatedCluster.hostAddressOf(k));
     }
     MiniQJMHACluster.Builder ha = null;
@@ -283,7 +296,17 @@ public final class EmulatedClusterBuilder {
               new SeekingThrottler(WRITE_THROTTLE_PERIOD_MILLIS, writeBandwidth, disk));
         }
       }
-      EmulatedCluster emulated = new EmulatedCluster(cluster, journaled, conf, racks);
+      if (namedByAddress) {
+        // MiniDFSCluster resolves every DataNode's host name to localhost
+        // (NetUtils#addStaticResolution), which is why DataNodes named by address listen on
+        // every address (dataNodeConf); from now on an address resolves to itself, so that
+        // YARN reaches a NodeManager at its address and not at 127.0.0.1
+        for (String host : hostNames) {
+          NetUtils.addStaticResolution(host, host);
+        }
+      }
+      EmulatedCluster emulated = new EmulatedCluster(cluster, journaled, conf, racks,
+          hostNames);
       emulated.checkRegistrations();
       started = true;
       return emulated;
@@ -328,9 +351,10 @@ public final class EmulatedClusterBuilder {
   // explicitly set values would override this overlay.
   private Configuration dataNodeConf(String address) {
     Configuration dn = new Configuration(false);
-    dn.set(DFSConfigKeys.DFS_DATANODE_ADDRESS_KEY, address + ":0");
-    dn.set(DFSConfigKeys.DFS_DATANODE_IPC_ADDRESS_KEY, address + ":0");
-    dn.set(DFSConfigKeys.DFS_DATANODE_HTTP_ADDRESS_KEY, address + ":0");
+    String listen = namedByAddress ? "0.0.0.0" : address;
+    dn.set(DFSConfigKeys.DFS_DATANODE_ADDRESS_KEY, listen + ":0");
+    dn.set(DFSConfigKeys.DFS_DATANODE_IPC_ADDRESS_KEY, listen + ":0");
+    dn.set(DFSConfigKeys.DFS_DATANODE_HTTP_ADDRESS_KEY, listen + ":0");
     dn.set(HostBindingSocketFactory.BIND_ADDRESS_KEY, address);
     dn.setLong(EmulatedCluster.READ_BANDWIDTH_KEY, readBandwidth);
     dn.setLong(DFSConfigKeys.DFS_DATANODE_DATA_WRITE_BANDWIDTHPERSEC_KEY, writeBandwidth);

@@ -70,7 +70,9 @@ final class ThreadedCopy {
                 sums = writer.write(lo, Math.min(physicalLength, lo + chunk), out, n -> {
                   long sent = done.addAndGet(n);
                   if (progress != null) {
-                    progress.copied(sent, physicalLength);
+                    synchronized (progress) { // one caller at a time, as from one stream
+                      progress.copied(sent, physicalLength);
+                    }
                   }
                 });
               }
@@ -79,6 +81,9 @@ final class ThreadedCopy {
                 original.addValue(sums.original);
               }
             }
+          } catch (IOException | RuntimeException | Error e) {
+            next.set(chunks); // the other writers take no more chunks
+            throw e;
           }
           return null;
         }));
