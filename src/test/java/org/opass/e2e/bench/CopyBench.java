@@ -480,11 +480,12 @@ final class CopyBench implements BenchMain.Bench {
       ingestBreakEven.put(r, runsToPayBack(ingestCost, saved));
     }
     System.out.printf(java.util.Locale.ROOT, "ratios (stock time / ours): restructuring copy vs "
-        + "put %s, plain %s (one stream %s); vs DistCp %s, plain %s; parallel vs one stream %s, vs %d separate "
-        + "files %s%ncopy-then-read, runs until the restructured copy has paid for itself "
+        + "put %s, plain %s (one stream %s); vs DistCp %s, plain %s; parallel vs one stream "
+        + "%s, vs %d separate files %s%ncopy-then-read, runs until the restructured copy has paid for itself "
         + "against the scan / AccessInputFormat / its exact reads: re-laid out in HDFS "
         + "(%.1f s) %s / %s / %s; restructured while ingesting (%+.1f s over -put) %s / %s / %s%n",
-        vsPut, plainVsPut, singleVsPut, vsDistcp, plainVsDistcp, n1, DATANODES, vsFiles, copyCost,
+        vsPut, plainVsPut, singleVsPut, vsDistcp, plainVsDistcp, n1, DATANODES, vsFiles,
+        copyCost,
         breakEven.get("scan"), breakEven.get("access"), breakEven.get("access-nojoin"),
         ingestCost, ingestBreakEven.get("scan"), ingestBreakEven.get("access"),
         ingestBreakEven.get("access-nojoin"));

@@ -298,9 +298,9 @@ final class ReadBench implements BenchMain.Bench {
   /**
    * Reads the blocks ({@code slots}, in plan order) in round order; when {@code slotNanos} is
    * positive, round r starts no earlier than r slots after the first process started. Files
-   * are opened first, in the order they were planned: a plan serves a reader's reads of blocks with the same holders
-   * in the order it was given them, as the reader locates them, and a file's blocks are
-   * located when it is opened.
+   * are opened first, in the order they were planned: a plan serves a reader's reads of
+   * blocks with the same holders in the order it was given them, as the reader locates them,
+   * and a file's blocks are located when it is opened.
    */
   private static void readInRounds(ProcessContext ctx, List<Slot> slots, long slotNanos,
       AtomicLong common, byte[] buf) throws Exception {

@@ -217,7 +217,8 @@ public final class RestructuringCopy {
       done = true;
       Publisher.quietDelete(dstFs, work);
       LOG.info("{} -> {}: {} bytes{} in {} ms", source, dst, physicalLength,
-          parallel ? " by a copy job" : threaded ? " in streams side by side" : "", (System.nanoTime() - t0) / 1_000_000);
+          parallel ? " by a copy job" : threaded ? " in streams side by side" : "",
+          (System.nanoTime() - t0) / 1_000_000);
       return new Result(dst, physicalLength, layout, parallel);
     } finally {
       if (!done) {
