@@ -41,7 +41,8 @@ public final class HostYarn implements AutoCloseable {
     }
     Configuration base = new Configuration(cluster.conf());
     base.set("fs.defaultFS", cluster.uri().toString());
-    HostYarn y = new HostYarn(MiniYarn.start(base, "host-yarn", 0));
+    // tasks with the JVM defaults: a benchmark times them as an operator would run them
+    HostYarn y = new HostYarn(MiniYarn.start(base, "host-yarn", 0, ""));
     try {
       for (int k = 0; k < cluster.size(); k++) {
         y.startNodeManager(cluster.hostAddress(k), new File(dir, "nm-" + k),

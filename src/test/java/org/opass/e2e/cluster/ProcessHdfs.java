@@ -410,6 +410,7 @@ public final class ProcessHdfs implements AutoCloseable {
     List<String> cmd = new ArrayList<>();
     cmd.add(Paths.get(ProcessHandle.current().info().command().orElse("java")).toString());
     cmd.add("-Xmx" + heap);
+    cmd.addAll(ChildJvm.QUICK_START);
     cmd.add("-cp");
     cmd.add(confDir.getAbsolutePath() + File.pathSeparator + classpath);
     cmd.addAll(args);

@@ -114,7 +114,8 @@ public final class Release {
         + "esac\n"
         + "shift\n"
         + "exec \"" + Path.of(System.getProperty("java.home"), "bin", "java") + "\" "
-        + "-Xmx512m -cp \"" + siteDir + File.pathSeparator + hadoopClasspath()
+        + "-Xmx512m " + String.join(" ", ChildJvm.QUICK_START)
+        + " -cp \"" + siteDir + File.pathSeparator + hadoopClasspath()
         + "${HADOOP_CLASSPATH:+" + File.pathSeparator + "$HADOOP_CLASSPATH}\" "
         + "\"$main\" \"$@\"\n");
     if (!hadoop.toFile().setExecutable(true)) {

@@ -99,7 +99,8 @@ class JobsOnKerberizedYarnTest {
     }
     y.set("fs.defaultFS", cluster.uri().toString());
     kerberos.writeHostSite();
-    yarn = MiniYarn.start(y, "kerberized-yarn", NODE_MANAGERS, kerberos.taskJvmOpts());
+    yarn = MiniYarn.start(y, "kerberized-yarn", NODE_MANAGERS,
+        MiniYarn.QUICK_START + " " + kerberos.taskJvmOpts());
     conf = new Configuration(yarn.getConfig());
     alice = kerberos.login(conf, "alice");
   }
