@@ -32,21 +32,21 @@ final class CopyOnYarn {
   }
 
   /**
-   * Seconds per copy: {@code "parallel"} and {@code "distcp"}, repetitions in turn; and
-   * {@code "parallel-one-block"}, {@code "distcp-one-block"}: one job of each over a file of
-   * one block, what a job costs whatever it copies.
+   * Seconds per copy: {@code "parallel"} and {@code "distcp"}, repetitions in turn;
+   * {@code "parallel-same-shape"} and {@code "distcp-same-shape"}: the same jobs (as many
+   * chunks, writers and maps) over a file of as many blocks of 64 KiB, what those jobs cost
+   * with next to nothing to copy; and under {@code "cpu-busy-"} each system's share of this
+   * machine's CPU time that was busy (not idle, not waiting on I/O) during its copies.
    */
   static Map<String, double[]> run(File outDir, boolean quick) throws Exception {
     int reps = quick ? 3 : 5;
     long fileBytes = (quick ? 128L : 256L) << 20;
     Map<String, double[]> seconds = new LinkedHashMap<>();
     String[] systems = {"parallel", "distcp"};
-    for (String s : systems) {
-      seconds.put(s, new double[reps]);
-    }
     try (EmulatedCluster cluster = EmulatedCluster.builder().dataNodes(DATANODES).racks(2)
         .blockSize(BLOCK).readBandwidthPerDataNode(DISK_BANDWIDTH)
         .writeBandwidthPerDataNode(DISK_BANDWIDTH).hostsNamedByAddress()
+        .set("dfs.namenode.fs-limits.min-block-size", "65536") // the same-shape file's blocks
         .baseDir(new File(outDir, "copy-yarn-cluster")).start();
         HostYarn yarn = HostYarn.start(cluster, new File(outDir, "copy-yarn"), 2)) {
       Configuration conf = yarn.jobConf();
@@ -65,35 +65,76 @@ final class CopyOnYarn {
       int expected = RestructuringCopy.crcOf(conf, src);
       System.out.printf("%ncopy on YARN: %d MiB, %d DataNodes each a NodeManager, %d "
           + "repetitions%n", fileBytes >> 20, DATANODES, reps);
-      for (int rep = -1; rep < reps; rep++) { // -1: each once untimed
-        for (int k = 0; k < systems.length; k++) {
-          String s = systems[Math.floorMod(k + rep, systems.length)];
-          double t = copy(conf, fs, s, src, new Path("/yarn/" + s + "-" + rep), expected,
-              (int) (fileBytes / BLOCK) / DATANODES);
-          System.out.printf("  %-9s %6.1f s%n", s, t);
-          if (rep >= 0) {
-            seconds.get(s)[rep] = t;
-          }
-        }
+      int blocksPerChunk = (int) (fileBytes / BLOCK) / DATANODES;
+      Map<String, long[]> cpu = new LinkedHashMap<>();
+      repeat(conf, fs, systems, src, expected, BLOCK, blocksPerChunk, reps, "", seconds, cpu);
+      // what these jobs cost with next to nothing to copy: as many blocks, of 64 KiB, copied
+      // in as many chunks (ours in chunks of a block) by as many writers and maps
+      Path shape = new Path("/yarn/same-shape");
+      int shapeBlock = 64 << 10;
+      try (FSDataOutputStream out = fs.create(shape, true, 4096, (short) 3, shapeBlock)) {
+        out.write(buf, 0, (int) (fileBytes / BLOCK * shapeBlock));
       }
-      // what a job costs whatever it copies: the same jobs over a file of one block
-      Path small = new Path("/yarn/one-block");
-      try (FSDataOutputStream out = fs.create(small)) {
-        out.write(buf, 0, (int) BLOCK);
-      }
-      cluster.replicas().waitFor(small, (short) 3);
-      int smallCrc = RestructuringCopy.crcOf(conf, small);
-      for (String s : systems) {
-        seconds.put(s + "-one-block", new double[] {copy(conf, fs, s, small,
-            new Path("/yarn/" + s + "-one-block"), smallCrc, 1)});
-      }
+      cluster.replicas().waitFor(shape, (short) 3);
+      repeat(conf, fs, systems, shape, RestructuringCopy.crcOf(conf, shape), shapeBlock,
+          blocksPerChunk, quick ? 1 : 2, "-same-shape", seconds, cpu);
+      cpu.forEach((s, ticks) -> seconds.put("cpu-busy-" + s,
+          new double[] {ticks[1] == 0 ? 0 : (double) ticks[0] / ticks[1]}));
     }
     return seconds;
   }
 
-  /** Copies {@code src} as {@code system} does, checks it, removes it; returns seconds. */
+  /**
+   * {@code reps} copies of {@code src} by each system in turn (each once untimed first), their
+   * seconds under the system's name and {@code suffix}, their busy and total CPU ticks added to
+   * {@code cpu}.
+   */
+  private static void repeat(Configuration conf, FileSystem fs, String[] systems, Path src,
+      int expectedCrc, long blockBytes, int blocksPerChunk, int reps, String suffix,
+      Map<String, double[]> seconds, Map<String, long[]> cpu) throws Exception {
+    for (String s : systems) {
+      seconds.put(s + suffix, new double[reps]);
+    }
+    for (int rep = -1; rep < reps; rep++) {
+      for (int k = 0; k < systems.length; k++) {
+        String s = systems[Math.floorMod(k + rep, systems.length)];
+        long[] before = cpuTicks();
+        double t = copy(conf, fs, s, src, new Path("/yarn/" + s + suffix + "-" + rep),
+            expectedCrc, blockBytes, blocksPerChunk);
+        long[] after = cpuTicks();
+        System.out.printf("  %-9s%s %6.1f s%n", s, suffix, t);
+        if (rep >= 0) {
+          seconds.get(s + suffix)[rep] = t;
+          long[] sum = cpu.computeIfAbsent(s + suffix, x -> new long[2]);
+          sum[0] += after[0] - before[0];
+          sum[1] += after[1] - before[1];
+        }
+      }
+    }
+  }
+
+  /** This machine's busy and total CPU ticks so far ({@code /proc/stat}); zeros elsewhere. */
+  private static long[] cpuTicks() {
+    try {
+      String[] f = java.nio.file.Files.readAllLines(java.nio.file.Paths.get("/proc/stat"))
+          .get(0).trim().split("\\s+");
+      long total = 0;
+      for (int i = 1; i < f.length; i++) {
+        total += Long.parseLong(f[i]);
+      }
+      long idle = Long.parseLong(f[4]) + Long.parseLong(f[5]); // idle, iowait
+      return new long[] {total - idle, total};
+    } catch (java.io.IOException | RuntimeException e) {
+      return new long[2];
+    }
+  }
+
+  /**
+   * Copies {@code src} (blocks of {@code blockBytes}) as {@code system} does, checks it,
+   * removes it; returns seconds.
+   */
   private static double copy(Configuration conf, FileSystem fs, String system, Path src,
-      Path dst, int expectedCrc, int blocksPerChunk) throws Exception {
+      Path dst, int expectedCrc, long blockBytes, int blocksPerChunk) throws Exception {
     Path copied = dst;
     if (system.equals("distcp")) { // a file's chunks are copied into a folder, as the file
       fs.mkdirs(dst);
@@ -101,7 +142,9 @@ final class CopyOnYarn {
     }
     long t0 = System.nanoTime();
     if (system.equals("parallel")) {
-      RestructuringCopy.copy(conf, src, dst, CopyOptions.builder()
+      Configuration chunks = new Configuration(conf);
+      chunks.setLong("dfs.blocksize", blockBytes); // a chunk a block, as DistCp's
+      RestructuringCopy.copy(chunks, src, dst, CopyOptions.builder()
           .mode(CopyOptions.Mode.PARALLEL).build(), null);
     } else {
       // as many chunks as there are writers, a map each
