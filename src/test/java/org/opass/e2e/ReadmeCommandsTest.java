@@ -143,9 +143,15 @@ class ReadmeCommandsTest {
     assertTrue(run(expected.get(5)).contains("plan"));
   }
 
-  /** Each synopsis run with every flag it names; each synopsis of the pages is one of these. */
+  /**
+   * Each synopsis run with every flag it names; each synopsis of the pages is one of these. Our
+   * commands parse their flags alike on every release: a compatibility run leaves this to the
+   * default release's run, and runs the examples above.
+   */
   @Test
   void everySynopsisRunsWithEveryFlagItShows() throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeFalse(SeededCases.compatRun(),
+        "the default release's run covers it");
     Path processes = Files.write(work.resolve("processes.txt"),
         List.of(cluster.hostName(0), cluster.hostName(1)));
     Path racks = Files.write(work.resolve("racks.txt"), List.of(
