@@ -67,7 +67,7 @@ public final class BenchMain {
       "write", 480, "sim-write", 90, "planner-scale", 60, "read-analysis", 10,
       "read-single", 150, "read-multi", 150, "read-dynamic", 150, "read-tenants", 150,
       "sim-read", 90, "read-plan-limits", 20, "mrap-strided", 120, "mrap-splits", 60,
-      "mrap-pairs", 90, "mrap-tiles", 130, "copy", 230, "soak", 530);
+      "mrap-pairs", 90, "mrap-tiles", 130, "copy", 1800, "soak", 530);
 
   private BenchMain() {
   }
