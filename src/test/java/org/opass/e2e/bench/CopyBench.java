@@ -69,9 +69,9 @@ final class CopyBench implements BenchMain.Bench {
 
   @Override
   public Map<String, Object> run(File outDir, boolean quick) throws Exception {
-    // five repetitions even when quick: with three, -put's own spread on 2 cores (±1 s of a
-    // 3 s copy) left the ratios' intervals at ±0.7
-    int reps = 8; // 2 cores: a 3-second copy varies by a second, so fewer leave wide intervals
+    // eight repetitions even when quick: -put's own spread on 2 cores (±1 s of a 3 s copy)
+    // left the ratios' intervals at ±0.7 with three, ±0.5 with five
+    int reps = 8;
     int fileBytes = (quick ? 60 : 120) << 20; // whole 20 KiB strides: the scan keeps 1 in 5
     byte[] data = new byte[fileBytes];
     new Random(7).nextBytes(data);
@@ -156,9 +156,11 @@ final class CopyBench implements BenchMain.Bench {
    * with next to nothing to copy (no copy of ours takes less).
    */
   @SuppressWarnings("unchecked")
-  private static void onYarn(Map<String, Object> doc, Map<String, double[]> seconds) {
+  private static void onYarn(Map<String, Object> doc, CopyOnYarn.Runs runs) {
+    Map<String, double[]> seconds = runs.seconds;
     Map<String, Object> yarn = new LinkedHashMap<>();
-    seconds.forEach((s, t) -> yarn.put(s, s.startsWith("cpu-busy-") ? t[0] : Stats.of(t).json()));
+    seconds.forEach((s, t) -> yarn.put(s, Stats.of(t).json()));
+    runs.cpuBusy.forEach((s, busy) -> yarn.put("cpu-busy-" + s, busy));
     Stats vsDistcp = ratio(seconds, "distcp", "parallel");
     Stats distcp = Stats.of(seconds.get("distcp"));
     Stats oursEmpty = Stats.of(seconds.get("parallel-same-shape"));
@@ -169,7 +171,7 @@ final class CopyBench implements BenchMain.Bench {
         + "nothing to copy: ours %s s, DistCp %s s, so the ratio cannot exceed %.2f with jobs "
         + "of this shape here; CPU busy %.0f%% (ours), %.0f%% (DistCp)%n",
         Stats.of(seconds.get("parallel")), distcp, vsDistcp, oursEmpty, distcpEmpty, bound,
-        100 * seconds.get("cpu-busy-parallel")[0], 100 * seconds.get("cpu-busy-distcp")[0]);
+        100 * runs.cpuBusy.get("parallel"), 100 * runs.cpuBusy.get("distcp"));
     yarn.put("parallel_vs_distcp", vsDistcp.json());
     yarn.put("ratio_bound", bound);
     doc.put("yarn", yarn);
@@ -487,13 +489,12 @@ final class CopyBench implements BenchMain.Bench {
     }
     System.out.printf(java.util.Locale.ROOT, "ratios (stock time / ours): restructuring copy vs "
         + "put %s, plain %s (one stream %s; for scale, %d writers of separate files %s); vs "
-        + "DistCp %s, plain %s; parallel vs one stream "
-        + "%s, vs %d separate files %s%ncopy-then-read, runs until the restructured copy has paid for itself "
-        + "against the scan / AccessInputFormat / its exact reads: re-laid out in HDFS "
+        + "DistCp %s, plain %s; parallel vs one stream %s, vs %d separate files %s%n"
+        + "copy-then-read, runs until the restructured copy has paid for itself against the "
+        + "scan / AccessInputFormat / its exact reads: re-laid out in HDFS "
         + "(%.1f s) %s / %s / %s; restructured while ingesting (%+.1f s over -put) %s / %s / %s%n",
         vsPut, plainVsPut, singleVsPut, DATANODES, filesVsPut, vsDistcp, plainVsDistcp, n1,
-        DATANODES, vsFiles,
-        copyCost,
+        DATANODES, vsFiles, copyCost,
         breakEven.get("scan"), breakEven.get("access"), breakEven.get("access-nojoin"),
         ingestCost, ingestBreakEven.get("scan"), ingestBreakEven.get("access"),
         ingestBreakEven.get("access-nojoin"));

@@ -35,10 +35,10 @@ final class CopyOnYarn {
    * Seconds per copy: {@code "parallel"} and {@code "distcp"}, repetitions in turn;
    * {@code "parallel-same-shape"} and {@code "distcp-same-shape"}: the same jobs (as many
    * chunks, writers and maps) over a file of as many blocks of 64 KiB, what those jobs cost
-   * with next to nothing to copy; and under {@code "cpu-busy-"} each system's share of this
-   * machine's CPU time that was busy (not idle, not waiting on I/O) during its copies.
+   * with next to nothing to copy; and for each of these, the share of this machine's CPU time
+   * that was busy during its copies.
    */
-  static Map<String, double[]> run(File outDir, boolean quick) throws Exception {
+  static Runs run(File outDir, boolean quick) throws Exception {
     int reps = quick ? 3 : 5;
     long fileBytes = (quick ? 128L : 256L) << 20;
     Map<String, double[]> seconds = new LinkedHashMap<>();
@@ -78,10 +78,23 @@ final class CopyOnYarn {
       cluster.replicas().waitFor(shape, (short) 3);
       repeat(conf, fs, systems, shape, RestructuringCopy.crcOf(conf, shape), shapeBlock,
           blocksPerChunk, quick ? 1 : 2, "-same-shape", seconds, cpu);
-      cpu.forEach((s, ticks) -> seconds.put("cpu-busy-" + s,
-          new double[] {ticks[1] == 0 ? 0 : (double) ticks[0] / ticks[1]}));
+      Map<String, Double> busy = new LinkedHashMap<>();
+      cpu.forEach((s, ticks) -> busy.put(s, ticks[1] == 0 ? 0 : (double) ticks[0] / ticks[1]));
+      return new Runs(seconds, busy);
     }
-    return seconds;
+  }
+
+  /** What {@link #run} measured, by system ({@code "parallel"}, {@code "distcp-same-shape"}...). */
+  static final class Runs {
+    /** Seconds per copy, repetitions in turn. */
+    final Map<String, double[]> seconds;
+    /** The machine's busy share of CPU time (not idle, not waiting on I/O) during the copies. */
+    final Map<String, Double> cpuBusy;
+
+    Runs(Map<String, double[]> seconds, Map<String, Double> cpuBusy) {
+      this.seconds = seconds;
+      this.cpuBusy = cpuBusy;
+    }
   }
 
   /**
