@@ -2,6 +2,7 @@ package org.opass.read.plan;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -50,7 +51,8 @@ public final class HdfsChunks {
    * One chunk per block of every file in {@code paths}, ids 0, 1, ... in order. A directory
    * stands for the files under it, recursively, sorted by path, leaving out names starting
    * with {@code _} or {@code .} the way {@code FileInputFormat} does ({@code _SUCCESS},
-   * {@code .crc}). A path with a scheme of its own is read through its own file system.
+   * {@code .crc}). A path of another scheme or authority than {@code fs}'s is read through its
+   * own file system.
    * Empty files have no chunks.
    *
    * @throws FileNotFoundException naming a path that does not exist
@@ -66,7 +68,7 @@ public final class HdfsChunks {
       if (p == null) {
         throw new IllegalArgumentException("paths[" + i + "] is null");
       }
-      FileSystem pfs = p.toUri().getScheme() == null ? fs : p.getFileSystem(fs.getConf());
+      FileSystem pfs = isOf(fs, p) ? fs : p.getFileSystem(fs.getConf());
       FileStatus st;
       try {
         st = pfs.getFileStatus(p);
@@ -88,6 +90,18 @@ public final class HdfsChunks {
       }
     }
     return chunks;
+  }
+
+  /**
+   * Whether {@code p} is {@code fs}'s own: no scheme, or {@code fs}'s scheme and authority. Such
+   * paths go to {@code fs} itself, not to the JVM's cached instance for that URI, which may have
+   * other settings or user, or belong to a cluster since stopped.
+   */
+  private static boolean isOf(FileSystem fs, Path p) {
+    URI u = p.toUri();
+    URI own = fs.getUri();
+    return u.getScheme() == null || (u.getScheme().equalsIgnoreCase(own.getScheme())
+        && (u.getAuthority() == null || u.getAuthority().equalsIgnoreCase(own.getAuthority())));
   }
 
   private static List<String> hosts(String[] ids) {

@@ -8,8 +8,11 @@ import java.io.FileNotFoundException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -62,5 +65,33 @@ class HdfsChunksTest {
     FileNotFoundException e = assertThrows(FileNotFoundException.class,
         () -> HdfsChunks.of(fs, List.of(hp(dir.resolve("nope")))));
     assertTrue(e.getMessage().contains("nope"), e.getMessage());
+  }
+
+  /** The local file system, counting the calls made on this instance. */
+  static final class CountingFs extends RawLocalFileSystem {
+    final AtomicInteger statusCalls = new AtomicInteger();
+
+    @Override
+    public FileStatus getFileStatus(org.apache.hadoop.fs.Path f) throws java.io.IOException {
+      statusCalls.incrementAndGet();
+      return super.getFileStatus(f);
+    }
+  }
+
+  @Test
+  void pathsQualifiedWithTheGivenFileSystemAreReadThroughIt() throws Exception {
+    // a caller's own instance (FileSystem.newInstance, another user, other settings) is the one
+    // asked, not the JVM's cached one for the same URI, which may belong to a cluster gone
+    Files.write(dir.resolve("a"), new byte[7]);
+    Configuration conf = new Configuration();
+    try (CountingFs fs = new CountingFs()) {
+      fs.initialize(java.net.URI.create("file:///"), conf);
+      org.apache.hadoop.fs.Path qualified = fs.makeQualified(hp(dir.resolve("a")));
+      assertEquals("file", qualified.toUri().getScheme());
+      List<Chunk> chunks = HdfsChunks.of(fs, List.of(qualified));
+      assertEquals(1, chunks.size());
+      assertEquals(7, chunks.get(0).length());
+      assertEquals(1, fs.statusCalls.get(), "the status came from the file system handed in");
+    }
   }
 }
