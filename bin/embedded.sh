@@ -38,8 +38,9 @@ run_embedded() {
   echo "built in $((SECONDS - built)) s; Hadoop's own log lines go to $log" >&2
   # --add-opens: YARN's ResourceManager web app (Guice/cglib) on Java 17, as in the tests;
   # an absolute class path: YARN containers of a bench (HostYarn) start with this one, in their
-  # own working folders
-  exec java -Xmx8g -XX:+UseParallelGC -Djava.awt.headless=true \
+  # own working folders; EMBEDDED_JVM_OPTS: more options for this JVM (e.g. a JFR recording)
+  # shellcheck disable=SC2086
+  exec java -Xmx8g -XX:+UseParallelGC -Djava.awt.headless=true ${EMBEDDED_JVM_OPTS:-} \
     --add-opens java.base/java.lang=ALL-UNNAMED --add-opens java.base/java.util=ALL-UNNAMED \
     --add-opens java.base/java.lang.reflect=ALL-UNNAMED --add-opens java.base/java.net=ALL-UNNAMED \
     --add-opens java.base/java.io=ALL-UNNAMED --add-opens java.base/sun.nio.ch=ALL-UNNAMED \
