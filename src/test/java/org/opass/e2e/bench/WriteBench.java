@@ -121,7 +121,7 @@ final class WriteBench implements BenchMain.Bench {
             Run r = runOnce(clusters.get(k), writers, blocksPerWriter,
                 "/bench/" + writers + "-" + round, systems.get(k).balancedPipelines());
             runs.get(system).computeIfAbsent(writers, x -> new ArrayList<>()).add(r);
-            System.err.printf("%s: round %d %-16s %3d writers: bw %.2f/%.2f/%.2f MB/s, "
+            System.err.printf("%s: round %d %-16s %3d writers: bw %.3f/%.3f/%.3f MB/s, "
                     + "stored max/mean %.2f, makespan %.1f s%n", name, round + 1, system,
                 writers, r.bwMin(), r.bwAvg(), r.bwMax(), r.storedMaxOverMean(),
                 r.makespanSec());
