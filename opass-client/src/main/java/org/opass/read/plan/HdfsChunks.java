@@ -93,9 +93,9 @@ public final class HdfsChunks {
   }
 
   /**
-   * Whether {@code p} is {@code fs}'s own: no scheme, or {@code fs}'s scheme and authority. Such
-   * paths go to {@code fs} itself, not to the JVM's cached instance for that URI, which may have
-   * other settings or user, or belong to a cluster since stopped.
+   * Whether {@code p} is {@code fs}'s own: no scheme, or {@code fs}'s scheme and authority (or
+   * none). Such paths go to {@code fs} itself, not to the JVM's cached instance for that URI,
+   * which may have other settings or user, or belong to a cluster since stopped.
    */
   private static boolean isOf(FileSystem fs, Path p) {
     URI u = p.toUri();

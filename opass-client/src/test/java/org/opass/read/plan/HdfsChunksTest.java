@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -72,7 +74,7 @@ class HdfsChunksTest {
     final AtomicInteger statusCalls = new AtomicInteger();
 
     @Override
-    public FileStatus getFileStatus(org.apache.hadoop.fs.Path f) throws java.io.IOException {
+    public FileStatus getFileStatus(org.apache.hadoop.fs.Path f) throws IOException {
       statusCalls.incrementAndGet();
       return super.getFileStatus(f);
     }
@@ -83,9 +85,8 @@ class HdfsChunksTest {
     // a caller's own instance (FileSystem.newInstance, another user, other settings) is the one
     // asked, not the JVM's cached one for the same URI, which may belong to a cluster gone
     Files.write(dir.resolve("a"), new byte[7]);
-    Configuration conf = new Configuration();
     try (CountingFs fs = new CountingFs()) {
-      fs.initialize(java.net.URI.create("file:///"), conf);
+      fs.initialize(URI.create("file:///"), new Configuration());
       org.apache.hadoop.fs.Path qualified = fs.makeQualified(hp(dir.resolve("a")));
       assertEquals("file", qualified.toUri().getScheme());
       List<Chunk> chunks = HdfsChunks.of(fs, List.of(qualified));
