@@ -1,12 +1,9 @@
 package org.opass.mrap.science;
 
-import io.jhdf.filter.BitShuffleFilter;
 import io.jhdf.filter.ByteShuffleFilter;
 import io.jhdf.filter.Filter;
 import io.jhdf.filter.FletcherChecksumFilter;
-import io.jhdf.filter.Lz4Filter;
 import io.jhdf.filter.LzfFilter;
-import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -16,10 +13,11 @@ import java.util.zip.Inflater;
 
 /**
  * Decodes a stored HDF5 chunk through its dataset's filter pipeline, last filter first,
- * skipping those the chunk's filter mask says were not applied to it: deflate here, bounded;
- * the others with jHDF's filters, after checking the sizes their headers give. No stage may
- * give more than the chunk's bytes (and a checksum's or a header's), so a damaged chunk costs
- * memory bounded by the chunk, never by a number read from it.
+ * skipping those the chunk's filter mask says were not applied to it: deflate, LZ4 and
+ * bitshuffle here, bounded; shuffle, Fletcher-32 and LZF with jHDF's filters, after checking the
+ * sizes their client data give. No stage may give more than the chunk's bytes (and a checksum's
+ * or a header's), so a damaged chunk costs memory bounded by the chunk, never by a number read
+ * from it.
  */
 public final class ChunkDecoder {
   static final int DEFLATE = 1;
@@ -28,28 +26,35 @@ public final class ChunkDecoder {
   private static final int BITSHUFFLE = 32008;
   /** Bytes a stage may give beyond the chunk: a Fletcher-32 checksum, a filter's header. */
   private static final int SLACK = 1024;
+  /** The most bytes a Java array holds: a chunk of more is refused, whatever it says. */
+  private static final long MAX_ARRAY = Integer.MAX_VALUE - 8;
   private static final Map<Integer, Filter> FILTERS = new TreeMap<>();
 
   static {
     for (Filter f : Arrays.asList(new ByteShuffleFilter(), new FletcherChecksumFilter(),
-        new LzfFilter(), new BitShuffleFilter(), new Lz4Filter())) {
+        new LzfFilter())) {
       FILTERS.put(f.getId(), f);
     }
   }
+
+  /** The filters decoded here, by id: their names as HDF5's registry gives them. */
+  private static final Map<Integer, String> OWN = new TreeMap<>(Map.of(DEFLATE, "deflate",
+      LZ4, "lz4", BITSHUFFLE, "bitshuffle"));
 
   private ChunkDecoder() {
   }
 
   static boolean supports(int id) {
-    return id == DEFLATE || FILTERS.containsKey(id);
+    return OWN.containsKey(id) || FILTERS.containsKey(id);
   }
 
   /** The filters read, by name and id. */
   static String supported() {
-    StringBuilder b = new StringBuilder("deflate (1)");
-    for (Filter f : FILTERS.values()) {
-      b.append(", ").append(f.getName()).append(" (").append(f.getId()).append(')');
-    }
+    Map<Integer, String> all = new TreeMap<>(OWN);
+    FILTERS.forEach((id, f) -> all.put(id, f.getName()));
+    StringBuilder b = new StringBuilder();
+    all.forEach((id, name) -> b.append(b.length() == 0 ? "" : ", ").append(name).append(" (")
+        .append(id).append(')'));
     return b.toString();
   }
 
@@ -63,7 +68,7 @@ public final class ChunkDecoder {
    */
   public static byte[] decode(byte[] stored, List<Variable.FilterSpec> filters, int mask,
       long chunkBytes) {
-    long bound = chunkBytes + SLACK;
+    long bound = Math.min(chunkBytes + SLACK, MAX_ARRAY);
     byte[] data = stored;
     for (int i = filters.size() - 1; i >= 0; i--) {
       if ((mask & (1 << i)) != 0) {
@@ -73,12 +78,16 @@ public final class ChunkDecoder {
       try {
         if (f.id() == DEFLATE) {
           data = inflate(data, bound);
+        } else if (f.id() == LZ4) {
+          data = lz4(data, bound);
+        } else if (f.id() == BITSHUFFLE) {
+          data = Bitshuffle.decode(data, f.data(), bound);
         } else {
           Filter filter = FILTERS.get(f.id());
           if (filter == null) {
             throw new ScienceFormatException("the filter " + f + " is not read");
           }
-          checkSizes(f, data, bound);
+          checkSizes(f, bound);
           data = filter.decode(data, f.data());
         }
       } catch (ScienceFormatException e) {
@@ -95,40 +104,38 @@ public final class ChunkDecoder {
     return data;
   }
 
-  /** Checks the sizes a filter will allocate from its client data or its header. */
-  private static void checkSizes(Variable.FilterSpec f, byte[] data, long bound) {
+  /** Checks the sizes a filter will allocate from its client data. */
+  private static void checkSizes(Variable.FilterSpec f, long bound) {
     int[] d = f.data();
     if (f.id() == LZF && (d.length < 3 || d[2] < 0 || d[2] > bound)) {
       throw new ScienceFormatException("the filter " + f + " says its chunks hold "
           + (d.length < 3 ? "nothing" : d[2] + " bytes") + ", not a chunk's " + (bound - SLACK));
     }
-    if (f.id() == BITSHUFFLE) {
-      if (d.length < 5 || d[2] < 1 || d[2] > 256 || d[3] < 0 || d[3] > bound) {
-        throw new ScienceFormatException("the filter " + f + " has client data "
-            + Arrays.toString(d) + ": element size, block size and compression unread");
-      }
-      if (d[4] == 2) {
-        checkLz4Header(f, data, bound);
-      }
-    }
-    if (f.id() == LZ4) {
-      checkLz4Header(f, data, bound);
-    }
   }
 
-  /** The LZ4 header (HDF5_LZ4.pdf): the decoded size (8 bytes), then the block size (4). */
-  private static void checkLz4Header(Variable.FilterSpec f, byte[] data, long bound) {
-    if (data.length < 12) {
-      throw new ScienceFormatException("the filter " + f + " finds a chunk of " + data.length
-          + " bytes, shorter than its header");
+  /**
+   * HDF5's LZ4 filter (HDF5_LZ4.pdf): the bytes decoded (8, big-endian) and the block size (4),
+   * then the blocks, each of the block size but the last; a block LZ4 would not shrink is stored
+   * as it is.
+   */
+  private static byte[] lz4(byte[] stored, long bound) {
+    if (stored.length < 12) {
+      throw new ScienceFormatException("a chunk of " + stored.length + " bytes is shorter than "
+          + "the LZ4 filter's header");
     }
-    ByteBuffer b = ByteBuffer.wrap(data);
-    long total = b.getLong(0);
-    long block = b.getInt(8) & 0xFFFFFFFFL;
-    if (total < 0 || total > bound || block < 1 || block > bound) {
-      throw new ScienceFormatException("the filter " + f + " says a chunk decodes to " + total
-          + " bytes in blocks of " + block + ", more than a chunk holds");
+    long total = Lz4Blocks.bigEndian(stored, 0, 8);
+    long block = Math.min(Lz4Blocks.bigEndian(stored, 8, 4), total);
+    if (total < 0 || total > bound || (block < 1 && total > 0)) {
+      throw new ScienceFormatException("the LZ4 filter's header says the chunk decodes to "
+          + Long.toUnsignedString(total) + " bytes in blocks of " + block + ", not at most a "
+          + "chunk's " + bound);
     }
+    byte[] out = new byte[(int) total];
+    Lz4Blocks blocks = new Lz4Blocks(stored, 12);
+    for (long done = 0; done < total; done += block) {
+      blocks.next(out, (int) done, (int) Math.min(block, total - done), true);
+    }
+    return out;
   }
 
   /** zlib's inflate, giving at most {@code bound} bytes. */

@@ -116,14 +116,20 @@ public final class Fixtures {
     }
   }
 
-  /** The cases of make_fixtures.py and of layouts/make_layouts.py. */
+  /** What filters/make_filters.py wrote: datasets through HDF5's filter plugins. */
+  public static JsonNode filters() throws IOException {
+    try (InputStream in = Fixtures.class.getResourceAsStream("/science/filters/expected.json")) {
+      return new ObjectMapper().readTree(in);
+    }
+  }
+
+  /** The cases of make_fixtures.py, layouts/make_layouts.py and filters/make_filters.py. */
   public static List<Case> cases() throws IOException {
     List<Case> out = new ArrayList<>();
-    for (JsonNode n : expected().get("cases")) {
-      out.add(new Case(n));
-    }
-    for (JsonNode n : layouts().get("cases")) {
-      out.add(new Case(n));
+    for (JsonNode doc : List.of(expected(), layouts(), filters())) {
+      for (JsonNode n : doc.get("cases")) {
+        out.add(new Case(n));
+      }
     }
     return out;
   }

@@ -18,8 +18,8 @@ import org.opass.mrap.pattern.RegionCursor;
 
 /**
  * Damaged files, as a user's bad copies would be: small files written by netCDF-C, HDF5 and
- * scipy (NetCDF-3 classic, 64-bit offset and CDF-5, NetCDF-4, HDF5 with every chunk index and
- * old- and new-style groups), cut short, bit-flipped, or with whole fields overwritten by
+ * scipy (NetCDF-3 classic, 64-bit offset and CDF-5, NetCDF-4, HDF5 with every chunk index,
+ * old- and new-style groups and the filter plugins' chunks), cut short, bit-flipped, or with whole fields overwritten by
  * extreme numbers, each read as a task reads it: the header, the slab's plan, every region read
  * and decoded into pieces, every chunk never written filled. Each read either gives values or
  * is refused with a {@link ScienceFormatException} naming the file; never another exception, an
@@ -35,7 +35,7 @@ class ScienceFuzzTest {
       "nc4.nc", "latest.h5", "hdf5v2.h5", "layouts/appended.nc", "layouts/appended_nofill.nc",
       "layouts/mixed.h5", "layouts/mixed_old.h5", "layouts/btree1.h5",
       "layouts/random_v110.h5", "layouts/random_v18.h5", "layouts/indexes.h5",
-      "layouts/userblock.h5", "snapshot.h5"};
+      "layouts/userblock.h5", "snapshot.h5", "filters/filters.h5"};
   /** Elements given to a read at most: a damaged shape may name more than a test should read. */
   private static final long MAX_ELEMENTS = 1 << 22;
   private static final com.sun.management.ThreadMXBean THREADS =
