@@ -309,10 +309,20 @@ public class MrapCopy extends Configured implements Tool {
     return out;
   }
 
+  /**
+   * Whether the settings ask for a restructured copy: a pattern's keys, or those naming a
+   * variable's slab ({@link VariableSettings#SELECTING}). A key that only changes how values are
+   * read (a site may set {@code mrap.science.decode} for every job) leaves a copy plain; an
+   * unknown {@code mrap.science.} key is refused by name.
+   */
   private static boolean hasPatternKeys(Configuration conf) throws CopyException {
     try {
-      return !MrapConf.properties(conf, PatternConfig.PREFIXES).isEmpty()
-          || !MrapConf.properties(conf, "mrap.science.").isEmpty();
+      MrapConf.checkKeys(conf, "mrap.science.", VariableSettings.KEYS);
+      boolean slab = false;
+      for (String key : VariableSettings.SELECTING) {
+        slab |= MrapConf.get(conf, key) != null;
+      }
+      return slab || !MrapConf.properties(conf, PatternConfig.PREFIXES).isEmpty();
     } catch (InvalidSettingsException e) { // a value Hadoop cannot read: named
       throw new CopyException(true, e.getMessage(), e);
     }

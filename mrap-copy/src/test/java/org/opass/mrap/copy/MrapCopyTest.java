@@ -12,7 +12,9 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -28,6 +30,7 @@ import org.opass.mrap.pattern.PatternConfig;
 import org.opass.mrap.pattern.RegionCursor;
 import org.opass.mrap.plan.MrapConf;
 import org.opass.mrap.read.RestructuredFiles;
+import org.opass.mrap.science.Fixtures;
 
 /** {@code mrap-copy} on Hadoop's local file system: round trips, refusals, interruptions. */
 class MrapCopyTest {
@@ -154,6 +157,68 @@ class MrapCopyTest {
     assertArrayEquals(b, Files.readAllBytes(new File(dir, "b").toPath()));
     assertEquals(null, layoutOf(new File(dir, "a")), "a plain copy has no layout");
     assertTrue(r[1].toString().contains("mrap-copy: "), r[1].toString());
+  }
+
+  /**
+   * A key that only changes how values are read (a site's mapred-site.xml may set it) leaves
+   * every plain copy plain: a file, several into a folder, a restructured file copied back out,
+   * a container copied back out as its files; a key under mrap.science. that names nothing is
+   * refused by name.
+   */
+  @Test
+  void readingKeysLeaveAPlainCopyPlain() throws Exception {
+    byte[] a = new byte[50_000];
+    new Random(5).nextBytes(a);
+    File fa = write(tmp, "a", a);
+    File fb = write(tmp, "b", "second\n".getBytes(StandardCharsets.UTF_8));
+    Configuration strided = conf(4096);
+    strided.set(PatternConfig.STRIDED_SIZE, "100");
+    strided.set(PatternConfig.STRIDED_SPACING, "900");
+    strided.set(PatternConfig.STRIDED_COUNT, "20");
+    File restructured = new File(tmp, "restructured");
+    assertEquals(0, run(strided, fa.getPath(), restructured.getPath())[0]);
+    File series = new File(tmp, "series");
+    assertTrue(series.mkdir());
+    List<String> members = new ArrayList<>();
+    for (String f : new String[] {"run_00.nc", "run_01.nc", "run_02.nc"}) {
+      members.add(write(series, f, Fixtures.bytes("series/" + f)).getPath());
+    }
+    Configuration slab = conf(4096);
+    slab.set(PatternConfig.KIND, "netcdf");
+    slab.set("mrap.science.variable", "temperature");
+    slab.set("mrap.science.slab", ":, 10:30, 5:45");
+    File container = new File(tmp, "series.pack");
+    List<String> pack = new ArrayList<>(List.of("-pack"));
+    pack.addAll(members);
+    pack.add(container.getPath());
+    Object[] packed = run(slab, pack.toArray(new String[0]));
+    assertEquals(0, packed[0], packed[2].toString());
+    String[][] copies = {{fa.getPath(), "one"}, {fa.getPath(), fb.getPath(), "folder"},
+        {restructured.getPath(), "back"}, {container.getPath(), "unpacked"}};
+    for (String[] copy : copies) {
+      Configuration reading = conf(4096);
+      reading.set("mrap.science.decode", "false");
+      reading.set("mrap.access.restructured", "index");
+      String[] args = copy.clone();
+      args[args.length - 1] = new File(tmp, copy[copy.length - 1]).getPath();
+      Object[] r = run(reading, args);
+      assertEquals(0, r[0], Arrays.toString(copy) + ": " + r[2]);
+    }
+    assertArrayEquals(a, Files.readAllBytes(new File(tmp, "one").toPath()));
+    assertArrayEquals(a, Files.readAllBytes(new File(tmp, "folder/a").toPath()));
+    assertArrayEquals(a, Files.readAllBytes(new File(tmp, "back").toPath()));
+    assertEquals(null, layoutOf(new File(tmp, "back")), "copied back out as it was");
+    for (String f : new String[] {"run_00.nc", "run_01.nc", "run_02.nc"}) {
+      assertArrayEquals(Fixtures.bytes("series/" + f),
+          Files.readAllBytes(new File(tmp, "unpacked/" + f).toPath()), f);
+    }
+    Configuration typo = conf(4096);
+    typo.set("mrap.science.varible", "temperature");
+    Object[] r = run(typo, fa.getPath(), new File(tmp, "typo").getPath());
+    assertEquals(2, r[0]);
+    assertTrue(r[2].toString().contains("mrap.science.varible"), r[2].toString());
+    assertFalse(new File(tmp, "typo").exists());
+    assertNoLeftovers(tmp);
   }
 
   @Test

@@ -29,6 +29,11 @@ public final class VariableSettings {
   public static final boolean DECODE_DEFAULT = true;
   /** Every setting under {@code mrap.science.}. */
   public static final List<String> KEYS = Arrays.asList(VARIABLE, SLAB, TILE, SELECT, DECODE);
+  /**
+   * The settings that say what of a file is read: a copy given one restructures for it. The
+   * others ({@value #DECODE}) only change how values are read, and leave a copy plain.
+   */
+  public static final List<String> SELECTING = Arrays.asList(VARIABLE, SLAB, TILE, SELECT);
 
   private VariableSettings() {
   }
