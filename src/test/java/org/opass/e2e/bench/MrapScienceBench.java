@@ -33,6 +33,15 @@ import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.opass.e2e.cluster.DataNodeCounter;
 import org.opass.e2e.cluster.EmulatedCluster;
+import org.opass.mrap.array.ElementType;
+import org.opass.mrap.array.Elements;
+import org.opass.mrap.array.Slab;
+import org.opass.mrap.cf.CfDecoding;
+import org.opass.mrap.format.Positioned;
+import org.opass.mrap.format.ScienceFile;
+import org.opass.mrap.format.SlabPlan;
+import org.opass.mrap.format.Variable;
+import org.opass.mrap.format.VariableValues;
 import org.opass.mrap.mapreduce.TaskCounters;
 import org.opass.mrap.mapreduce.VariableInputFormat;
 import org.opass.mrap.mapreduce.VariableRecordReader;
@@ -42,16 +51,7 @@ import org.opass.mrap.plan.VariablePlanner;
 import org.opass.mrap.plan.VariableTask;
 import org.opass.mrap.read.MrapCounter;
 import org.opass.mrap.science.ArrayPiece;
-import org.opass.mrap.science.CfDecoding;
-import org.opass.mrap.science.ElementType;
-import org.opass.mrap.science.Elements;
-import org.opass.mrap.science.Positioned;
-import org.opass.mrap.science.ScienceFile;
 import org.opass.mrap.science.ScienceFiles;
-import org.opass.mrap.science.Slab;
-import org.opass.mrap.science.SlabPlan;
-import org.opass.mrap.science.Variable;
-import org.opass.mrap.science.VariableValues;
 
 /**
  * Issue 24's benchmark: one variable's slab, about a fifth of a multi-variable data set, read

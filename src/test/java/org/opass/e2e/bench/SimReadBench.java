@@ -10,10 +10,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.opass.e2e.sim.DiskModel;
-import org.opass.e2e.sim.ReadSimulation;
 import org.opass.e2e.sim.ReadSimulation.Kind;
 import org.opass.e2e.sim.ReadSimulation.Reader;
 import org.opass.e2e.sim.ReadSimulation.Result;
+import org.opass.e2e.sim.ReadSimulation;
 
 /**
  * Opass §5.1.1, §5.1.3 and §5.1.4's parallel reads in the flow-level simulator

@@ -21,11 +21,11 @@ import java.util.Map;
 import org.apache.hadoop.fs.FileStatus;
 import org.opass.e2e.cluster.DataNodeCounter;
 import org.opass.e2e.cluster.EmulatedCluster;
-import org.opass.mrap.science.Positioned;
-import org.opass.mrap.science.ScienceFile;
+import org.opass.mrap.format.Positioned;
+import org.opass.mrap.format.ScienceFile;
+import org.opass.mrap.format.Variable;
+import org.opass.mrap.format.VariableValues;
 import org.opass.mrap.science.ScienceFiles;
-import org.opass.mrap.science.Variable;
-import org.opass.mrap.science.VariableValues;
 
 /**
  * Issue 39, point 7: a SQL query of a season x a region over a daily series of ERA5-shaped

@@ -26,8 +26,8 @@ import org.opass.mrap.examples.ExtractRegions;
 import org.opass.mrap.mapreduce.AccessInputFormat;
 import org.opass.mrap.mapreduce.AccessSplit;
 import org.opass.mrap.pattern.AccessPattern;
-import org.opass.mrap.pattern.RegionCursor;
 import org.opass.mrap.pattern.PatternConfig;
+import org.opass.mrap.pattern.RegionCursor;
 
 /**
  * MRAP's example job ({@code ExtractRegions}, {@code AccessInputFormat}) as a real MapReduce

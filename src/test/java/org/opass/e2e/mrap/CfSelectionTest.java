@@ -152,8 +152,8 @@ class CfSelectionTest {
     java.nio.file.Files.write(f, org.opass.mrap.science.Fixtures.bytes("cf/"
         + c.get("files").get(0).asText()));
     try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(f)) {
-      org.opass.mrap.science.Variable v = org.opass.mrap.science.ScienceFiles.variable(
-          org.opass.mrap.science.Positioned.of(ch), f.toString(),
+      org.opass.mrap.format.Variable v = org.opass.mrap.science.ScienceFiles.variable(
+          org.opass.mrap.format.Positioned.of(ch), f.toString(),
           org.opass.mrap.science.ScienceFiles.Kind.NETCDF, c.get("variable").asText());
       JsonNode box = c.get("index_slabs").get(0);
       int[] cs = v.chunkShape();

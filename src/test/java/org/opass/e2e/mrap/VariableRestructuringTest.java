@@ -30,6 +30,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.opass.e2e.cluster.EmulatedCluster;
+import org.opass.mrap.array.Slab;
 import org.opass.mrap.copy.MrapCopy;
 import org.opass.mrap.examples.SlabStats;
 import org.opass.mrap.mapreduce.AccessInputFormat;
@@ -44,7 +45,6 @@ import org.opass.mrap.read.RestructuredFiles;
 import org.opass.mrap.science.ArrayPiece;
 import org.opass.mrap.science.Fixtures;
 import org.opass.mrap.science.ScienceFiles;
-import org.opass.mrap.science.Slab;
 
 /**
  * {@code mrap-copy} restructures one NetCDF or HDF5 variable for its slab (64 KiB chunks, so a

@@ -9,8 +9,8 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.hdfs.server.namenode.AuditLogger;
 import org.apache.hadoop.ipc.Server;
-import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.security.UserGroupInformation.AuthenticationMethod;
+import org.apache.hadoop.security.UserGroupInformation;
 
 /**
  * An HDFS audit logger ({@code dfs.namenode.audit.loggers}) that keeps how the callers of each

@@ -20,6 +20,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
+import org.opass.mrap.format.SlabPlan;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.PatternConfig;
 import org.opass.mrap.pattern.PatternException;
@@ -30,7 +31,6 @@ import org.opass.mrap.plan.MrapConf;
 import org.opass.mrap.plan.VariablePlanner;
 import org.opass.mrap.plan.VariableSettings;
 import org.opass.mrap.science.ScienceFiles;
-import org.opass.mrap.science.SlabPlan;
 
 /**
  * {@code hadoop jar mrap-copy.jar [generic options] [-pattern pattern.xml] SRC... DST}: copies

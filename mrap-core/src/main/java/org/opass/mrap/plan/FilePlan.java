@@ -2,12 +2,12 @@ package org.opass.mrap.plan;
 
 import java.util.List;
 import org.apache.hadoop.fs.FileStatus;
-import org.opass.mrap.read.RestructuredFiles;
-import org.opass.mrap.science.Coordinates;
-import org.opass.mrap.science.Selection;
-import org.opass.mrap.science.SlabPlan;
-import org.opass.mrap.science.Variable;
+import org.opass.mrap.cf.Coordinates;
+import org.opass.mrap.cf.Selection;
+import org.opass.mrap.format.SlabPlan;
+import org.opass.mrap.format.Variable;
 import org.opass.mrap.pattern.TiledPattern;
+import org.opass.mrap.read.RestructuredFiles;
 
 /**
  * One input file's variable and the plan of its slab, and what reading its header cost; for a

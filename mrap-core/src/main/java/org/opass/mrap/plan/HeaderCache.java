@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
-import org.opass.mrap.science.Positioned;
+import org.opass.mrap.format.Positioned;
 
 /**
  * The bytes a planner read from files' headers (metadata, coordinates, chunk indexes), kept in

@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
+import org.opass.mrap.cf.Selection;
 import org.opass.mrap.pattern.PatternConfig;
 import org.opass.mrap.science.ScienceFiles;
-import org.opass.mrap.science.Selection;
 
 /**
  * The {@code mrap.science.*} settings of a read of scientific variables, and their check before
@@ -24,7 +24,7 @@ public final class VariableSettings {
    * each file, from its own coordinates.
    */
   public static final String SELECT = "mrap.science.select";
-  /** Whether values are decoded as CF says ({@link org.opass.mrap.science.CfDecoding}). */
+  /** Whether values are decoded as CF says ({@link org.opass.mrap.cf.CfDecoding}). */
   public static final String DECODE = "mrap.science.decode";
   public static final boolean DECODE_DEFAULT = true;
   /** Every setting under {@code mrap.science.}. */

@@ -9,12 +9,12 @@ import java.util.List;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.io.WritableUtils;
+import org.opass.mrap.array.Slab;
+import org.opass.mrap.cf.CfDecoding;
+import org.opass.mrap.cf.Coordinates;
+import org.opass.mrap.format.UnwrittenChunks;
+import org.opass.mrap.format.Variable;
 import org.opass.mrap.pattern.AccessPattern;
-import org.opass.mrap.science.CfDecoding;
-import org.opass.mrap.science.Coordinates;
-import org.opass.mrap.science.Slab;
-import org.opass.mrap.science.UnwrittenChunks;
-import org.opass.mrap.science.Variable;
 import org.opass.mrap.science.VariableCodec;
 
 /**

@@ -10,16 +10,16 @@ import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.Path;
+import org.opass.mrap.array.ElementType;
+import org.opass.mrap.array.Slab;
+import org.opass.mrap.cf.CfDecoding;
+import org.opass.mrap.format.SlabPlan;
+import org.opass.mrap.format.Variable;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.RegionCursor;
 import org.opass.mrap.plan.VariableTask;
 import org.opass.mrap.science.ArrayIndex;
 import org.opass.mrap.science.ArrayPiece;
-import org.opass.mrap.science.CfDecoding;
-import org.opass.mrap.science.ElementType;
-import org.opass.mrap.science.Slab;
-import org.opass.mrap.science.SlabPlan;
-import org.opass.mrap.science.Variable;
 
 /**
  * Reads a {@link VariableTask} of several variables on one grid: the pieces of its first

@@ -6,16 +6,16 @@ import java.util.Deque;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.io.BytesWritable;
+import org.opass.mrap.cf.CfDecoding;
+import org.opass.mrap.format.SlabPlan;
+import org.opass.mrap.format.Variable;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.plan.RegionTask;
 import org.opass.mrap.plan.VariableSettings;
 import org.opass.mrap.plan.VariableTask;
 import org.opass.mrap.science.ArrayIndex;
 import org.opass.mrap.science.ArrayPiece;
-import org.opass.mrap.science.CfDecoding;
 import org.opass.mrap.science.ScienceFiles;
-import org.opass.mrap.science.SlabPlan;
-import org.opass.mrap.science.Variable;
 
 /**
  * Reads a {@link VariableTask}: each part's regions through a {@link RegionReader}

@@ -10,8 +10,10 @@ import org.apache.hadoop.classification.InterfaceAudience;
 import org.apache.hadoop.classification.InterfaceStability;
 import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.io.WritableUtils;
-import org.opass.mrap.science.ElementType;
-import org.opass.mrap.science.Elements;
+import org.opass.mrap.array.ElementType;
+import org.opass.mrap.array.Elements;
+import org.opass.mrap.cf.CfDecoding;
+import org.opass.mrap.cf.Coordinates;
 
 /**
  * The value of a {@code VariableInputFormat} record: a box of the slab's elements, in C order
@@ -94,7 +96,7 @@ public final class ArrayPiece implements Writable {
    * indices {@code origin[d] + j * step[d]}.
    */
   public void setCoordinates(Coordinates coordinates, long[] origin) {
-    this.axes = coordinates == null ? PieceAxes.NONE : coordinates.slice(origin, shape, step);
+    this.axes = coordinates == null ? PieceAxes.NONE : new PieceAxes(coordinates, origin, shape, step);
   }
 
   /** Whether the elements are decoded as CF says; else they are the stored values. */

@@ -3,6 +3,7 @@ package org.opass.mrap.science;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
+import org.opass.mrap.cf.Coordinates;
 
 /**
  * The coordinates of one piece's elements, per dimension those of its indices only, so that a

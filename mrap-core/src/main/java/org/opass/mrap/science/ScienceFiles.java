@@ -1,14 +1,27 @@
 package org.opass.mrap.science;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import org.apache.hadoop.classification.InterfaceAudience;
 import org.apache.hadoop.classification.InterfaceStability;
+import org.opass.mrap.format.ChunkFilters;
+import org.opass.mrap.format.FileFormat;
+import org.opass.mrap.format.FilterSpec;
+import org.opass.mrap.format.Positioned;
+import org.opass.mrap.format.ScienceFile;
+import org.opass.mrap.format.ScienceFormatException;
+import org.opass.mrap.format.Variable;
+import org.opass.mrap.format.hdf5.Hdf5Format;
+import org.opass.mrap.format.netcdf3.Netcdf3Format;
 
 /**
- * Opens a variable of a NetCDF or HDF5 file by name, whichever format the file is in ({@link
- * #variable}), or the file itself to describe several variables and their coordinates from one
- * reading of its header ({@link #open}).
+ * The formats MRAP reads, and a file opened by the kind a job says its files are, whichever
+ * format it is in ({@link #open}), or one variable of it by name ({@link #variable}). A format is
+ * a package of {@code org.opass.mrap.format} and a line of {@link #FORMATS}.
  */
 public final class ScienceFiles {
   /** What a job says its files are. */
@@ -16,17 +29,39 @@ public final class ScienceFiles {
   @InterfaceStability.Evolving
   public enum Kind {
     /** NetCDF-3 (classic, 64-bit offset, CDF-5) or NetCDF-4, which is HDF5. */
-    NETCDF,
+    NETCDF("NetCDF"),
     /** HDF5; a dataset by its path. */
-    HDF5;
+    HDF5("HDF5");
+
+    private final String label; // as messages name it
+
+    Kind(String label) {
+      this.label = label;
+    }
 
     public String key() {
       return name().toLowerCase(Locale.ROOT);
     }
   }
 
+  /** A format, and the kinds of file it serves. */
+  private static final class Registered {
+    final FileFormat format;
+    final Set<Kind> kinds;
+
+    Registered(FileFormat format, Kind first, Kind... more) {
+      this.format = format;
+      this.kinds = EnumSet.of(first, more);
+    }
+  }
+
+  /** The formats, in the order a file's first bytes are tried. */
+  private static final List<Registered> FORMATS = List.of(
+      new Registered(new Netcdf3Format(), Kind.NETCDF),
+      new Registered(new Hdf5Format(), Kind.NETCDF, Kind.HDF5));
+
   /** Bytes read at once from the front of a file: most NetCDF-3 headers, HDF5's first page. */
-  public static final int HEAD = PagedChannel.PAGE;
+  public static final int HEAD = FileFormat.HEAD;
 
   private ScienceFiles() {
   }
@@ -53,21 +88,49 @@ public final class ScienceFiles {
    * ScienceFile#coordinate}) without reopening the file for each. Close it when done.
    *
    * @throws ScienceFormatException naming the file where it is not of {@code kind} or its header
-   *     (NetCDF-3) or superblock (HDF5) cannot be read
+   *     cannot be read
    */
   public static ScienceFile open(Positioned in, String file, Kind kind) throws IOException {
     byte[] head = in.keepHead(HEAD);
-    if (NetcdfHeader.matches(head)) {
-      if (kind == Kind.HDF5) {
-        throw new ScienceFormatException(file + " is a NetCDF-3 file, not HDF5: read it as "
-            + "kind netcdf");
+    List<Registered> serving = new ArrayList<>();
+    for (Registered r : FORMATS) {
+      if (r.format.matches(head)) {
+        if (!r.kinds.contains(kind)) {
+          throw new ScienceFormatException(file + " is a " + r.format.name() + " file, not "
+              + kind.label + ": read it as kind " + r.kinds.iterator().next().key());
+        }
+        return r.format.open(in, file, kind == Kind.NETCDF);
       }
-      return new ScienceFile(file, kind, NetcdfHeader.read(in, file), null);
+      if (r.kinds.contains(kind)) {
+        serving.add(r);
+      }
     }
-    if (kind == Kind.NETCDF && !Hdf5Header.matches(head)) {
-      throw new ScienceFormatException(file + " is neither NetCDF-3 (CDF\\1, \\2, \\5) nor "
-          + "NetCDF-4 (HDF5)");
+    if (serving.size() == 1) { // its one format says what is wrong
+      return serving.get(0).format.open(in, file, kind == Kind.NETCDF);
     }
-    return new ScienceFile(file, kind, null, Hdf5Header.open(in, file));
+    List<String> names = new ArrayList<>();
+    for (Registered r : serving) {
+      names.add(r.format.name() + " (" + r.format.signature() + ")");
+    }
+    throw new ScienceFormatException(file + " is neither " + String.join(" nor ", names)
+        + ", the formats of kind " + kind.key());
+  }
+
+  /**
+   * The filters of format {@code format} ({@link ChunkFilters#format}) from their specs, as a
+   * split carries a variable's.
+   *
+   * @throws ScienceFormatException naming a format not read, or a filter it does not decode
+   */
+  public static ChunkFilters filters(String format, List<FilterSpec> specs) {
+    if (specs.isEmpty()) {
+      return ChunkFilters.NONE;
+    }
+    for (Registered r : FORMATS) {
+      if (r.format.name().equals(format)) {
+        return r.format.filters(specs);
+      }
+    }
+    throw new ScienceFormatException("filters " + specs + " of a format not read: " + format);
   }
 }

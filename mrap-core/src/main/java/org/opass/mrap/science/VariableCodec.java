@@ -6,13 +6,20 @@ import java.io.IOException;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
+import org.opass.mrap.array.ElementType;
+import org.opass.mrap.array.Slab;
+import org.opass.mrap.format.Attributes;
+import org.opass.mrap.format.UnwrittenChunks;
+import org.opass.mrap.format.FilterSpec;
+import org.opass.mrap.format.Storage;
+import org.opass.mrap.format.Variable;
 
 /**
  * Writes a variable (with only the chunks a task reads, its dimensions' names and its kept
  * attributes) and a slab into a split, and back.
  */
 public final class VariableCodec {
-  private static final int VERSION = 4;
+  private static final int VERSION = 5;
 
   private VariableCodec() {
   }
@@ -42,8 +49,9 @@ public final class VariableCodec {
     for (long x : v.extent()) {
       out.writeLong(x);
     }
-    out.writeInt(v.filters().size());
-    for (Variable.FilterSpec f : v.filters()) {
+    out.writeUTF(v.filters().format());
+    out.writeInt(v.filters().specs().size());
+    for (FilterSpec f : v.filters().specs()) {
       out.writeInt(f.id());
       out.writeUTF(f.name());
       int[] data = f.data();
@@ -125,7 +133,8 @@ public final class VariableCodec {
     }
     if (!in.readBoolean()) {
       long base = in.readLong();
-      return new Read(Variable.strided(file, name, shape, type, order, base, longs(in)), slab);
+      return new Read(Variable.of(file, name, shape, type, order, Storage.strided(base,
+          longs(in))), slab);
     }
     int[] chunkShape = new int[n];
     for (int d = 0; d < n; d++) {
@@ -135,8 +144,9 @@ public final class VariableCodec {
     for (int d = 0; d < n; d++) {
       extent[d] = in.readLong();
     }
+    String format = in.readUTF();
     int filterCount = in.readInt();
-    List<Variable.FilterSpec> filters = new ArrayList<>();
+    List<FilterSpec> filters = new ArrayList<>();
     for (int i = 0; i < filterCount; i++) {
       int id = in.readInt();
       String fname = in.readUTF();
@@ -144,7 +154,7 @@ public final class VariableCodec {
       for (int k = 0; k < data.length; k++) {
         data[k] = in.readInt();
       }
-      filters.add(new Variable.FilterSpec(id, fname, data));
+      filters.add(new FilterSpec(id, fname, data));
     }
     int fillLength = in.readInt();
     byte[] fill = fillLength < 0 ? null : new byte[fillLength];
@@ -164,8 +174,9 @@ public final class VariableCodec {
         origins[i][d] = in.readLong();
       }
     }
-    return new Read(Variable.chunked(file, name, shape, extent, type, order, chunkShape,
-        new Variable.Chunks(origins, addresses, sizes, masks), filters, fill), slab);
+    Storage storage = Storage.chunked(extent, chunkShape, new Variable.Chunks(origins,
+        addresses, sizes, masks), ScienceFiles.filters(format, filters), fill);
+    return new Read(Variable.of(file, name, shape, type, order, storage), slab);
   }
 
   /** Writes chunks never written (their box and runs). */

@@ -1,13 +1,9 @@
 /**
- * NetCDF (classic, 64-bit offset, CDF-5, NetCDF-4) and HDF5 files read as MRAP patterns: a
- * variable's header and chunk index ({@link org.opass.mrap.science.ScienceFiles}), its slab as
- * byte regions ({@link org.opass.mrap.science.SlabPlan}), chunks decoded ({@link
- * org.opass.mrap.science.ChunkDecoder}). Internal but for the records a reader hands out,
- * marked public of their own: {@link org.opass.mrap.science.ArrayIndex}, {@link
- * org.opass.mrap.science.ArrayPiece}, {@link org.opass.mrap.science.ElementType}, the
- * calendar dates its coordinates may be ({@link org.opass.mrap.science.CfDate}, {@link
- * org.opass.mrap.science.CfCalendar}) and the format names of {@link
- * org.opass.mrap.science.ScienceFiles.Kind}.
+ * What a job over scientific files sees: the kinds of file it names and the formats that read
+ * them ({@link org.opass.mrap.science.ScienceFiles}: a file opened whichever format it is in,
+ * registered here, one line a format), and the records a reader hands out ({@link
+ * org.opass.mrap.science.ArrayIndex}, {@link org.opass.mrap.science.ArrayPiece}), marked public
+ * of their own with the format names of {@link org.opass.mrap.science.ScienceFiles.Kind}.
  */
 @InterfaceAudience.Private
 @InterfaceStability.Unstable

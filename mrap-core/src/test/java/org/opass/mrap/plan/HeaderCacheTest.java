@@ -12,7 +12,7 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.opass.mrap.science.Positioned;
+import org.opass.mrap.format.Positioned;
 
 /**
  * The planner's header cache: a file planned again is not read again while its path, length

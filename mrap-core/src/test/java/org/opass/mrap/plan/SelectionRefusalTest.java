@@ -11,9 +11,9 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.junit.jupiter.api.Test;
+import org.opass.mrap.cf.Selection;
 import org.opass.mrap.read.PieceReader;
 import org.opass.mrap.read.ReadCounters;
-import org.opass.mrap.science.Selection;
 
 /**
  * Selections by value that cannot be served are refused before anything is read, naming the

@@ -16,7 +16,12 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.opass.mrap.science.ElementType;
+import org.opass.mrap.array.ElementType;
+import org.opass.mrap.cf.CfDecoding;
+import org.opass.mrap.cf.Coordinates;
+import org.opass.mrap.format.Attributes;
+import org.opass.mrap.format.Storage;
+import org.opass.mrap.format.Variable;
 
 /**
  * A piece's elements read every way it offers give the same numbers, in either byte order: a
@@ -53,8 +58,8 @@ class ArrayPieceTest {
    */
   @Test
   void aDecodedPieceWithItsCoordinatesSurvivesAShuffle() throws IOException {
-    Variable v = Variable.strided("f.nc", "t2m", new long[] {2, 3}, ElementType.INT16,
-        ByteOrder.BIG_ENDIAN, 0, new long[] {6, 2}).withMetadata(List.of("time", "lat"),
+    Variable v = Variable.of("f.nc", "t2m", new long[] {2, 3}, ElementType.INT16,
+        ByteOrder.BIG_ENDIAN, Storage.strided(0, new long[] {6, 2})).withMetadata(List.of("time", "lat"),
         Attributes.of(Map.of("scale_factor", Attributes.Attribute.of(ElementType.FLOAT64, 0.5),
             "add_offset", Attributes.Attribute.of(ElementType.FLOAT64, 250),
             "_FillValue", Attributes.Attribute.of(ElementType.INT16, -32767))));

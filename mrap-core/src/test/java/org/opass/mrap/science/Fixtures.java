@@ -15,6 +15,9 @@ import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
+import org.opass.mrap.array.ElementType;
+import org.opass.mrap.array.Elements;
+import org.opass.mrap.array.Slab;
 
 /**
  * The fixtures of src/test/resources/science (written by netCDF-C, HDF5 and scipy through

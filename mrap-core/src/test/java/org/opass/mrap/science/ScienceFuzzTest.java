@@ -14,6 +14,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.opass.mrap.array.Slab;
+import org.opass.mrap.format.Positioned;
+import org.opass.mrap.format.ScienceFormatException;
+import org.opass.mrap.format.SlabPlan;
+import org.opass.mrap.format.Variable;
 import org.opass.mrap.pattern.RegionCursor;
 
 /**

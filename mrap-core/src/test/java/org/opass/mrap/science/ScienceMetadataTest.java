@@ -30,6 +30,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.opass.mrap.array.ElementType;
+import org.opass.mrap.array.Elements;
+import org.opass.mrap.array.Slab;
+import org.opass.mrap.format.Attributes;
+import org.opass.mrap.format.Positioned;
+import org.opass.mrap.format.ScienceFile;
+import org.opass.mrap.format.ScienceFormatException;
+import org.opass.mrap.format.SlabPlan;
+import org.opass.mrap.format.Variable;
 import org.opass.mrap.pattern.RegionCursor;
 
 /**

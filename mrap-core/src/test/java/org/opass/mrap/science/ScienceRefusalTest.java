@@ -10,6 +10,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.opass.mrap.array.Slab;
+import org.opass.mrap.format.Positioned;
+import org.opass.mrap.format.ScienceFormatException;
+import org.opass.mrap.format.SlabPlan;
+import org.opass.mrap.format.Variable;
 
 /** What cannot be read is refused at once, naming the file, the variable and why. */
 class ScienceRefusalTest {

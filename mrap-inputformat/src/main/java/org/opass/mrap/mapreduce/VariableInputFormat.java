@@ -11,6 +11,7 @@ import org.apache.hadoop.mapreduce.JobContext;
 import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.opass.mrap.format.VariableTiles;
 import org.opass.mrap.locality.SplitLocality;
 import org.opass.mrap.plan.InvalidSettingsException;
 import org.opass.mrap.plan.VariablePlanner;
@@ -20,7 +21,6 @@ import org.opass.mrap.read.MrapCounter;
 import org.opass.mrap.science.ArrayIndex;
 import org.opass.mrap.science.ArrayPiece;
 import org.opass.mrap.science.ScienceFiles;
-import org.opass.mrap.science.VariableTiles;
 
 /**
  * MRAP over scientific files: one variable of NetCDF or HDF5 files, by name, and a slab of it,
@@ -45,10 +45,10 @@ import org.opass.mrap.science.VariableTiles;
  *   array)</td></tr>
  *   <tr><td>{@value #SELECT}</td><td>instead of a slab: per dimension a range of coordinate
  *   values or one value, e.g. {@code time=2020-06-01:2020-08-31T23:00, latitude=30:45} ({@link
- *   org.opass.mrap.science.Selection}); each file's slab from its own coordinates, read at
+ *   org.opass.mrap.cf.Selection}); each file's slab from its own coordinates, read at
  *   submission; a file it picks nothing in is skipped</td></tr>
  *   <tr><td>{@value #DECODE}</td><td>{@code true} (default): values decoded as CF says ({@link
- *   org.opass.mrap.science.CfDecoding}: fill, missing and invalid values missing, packed values
+ *   org.opass.mrap.cf.CfDecoding}: fill, missing and invalid values missing, packed values
  *   unpacked, {@code _Unsigned}); {@code false}: the values stored</td></tr>
  * </table>
  * The files may differ in shape: an unset slab reads each whole, a set one must fit each (a

@@ -7,8 +7,8 @@ import org.apache.spark.sql.catalyst.util.GenericArrayData;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.Decimal;
+import org.opass.mrap.array.ElementType;
 import org.opass.mrap.science.ArrayPiece;
-import org.opass.mrap.science.ElementType;
 
 /**
  * A variable's elements as a Spark array column: each element type as the Spark type that

@@ -7,8 +7,8 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import org.apache.spark.sql.connector.read.InputPartition;
-import org.opass.mrap.science.Coordinates;
-import org.opass.mrap.science.Slab;
+import org.opass.mrap.array.Slab;
+import org.opass.mrap.cf.Coordinates;
 
 /**
  * The grid points a selection picks in one file, for a table read of coordinates alone: its

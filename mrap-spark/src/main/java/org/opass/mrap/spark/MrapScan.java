@@ -14,15 +14,15 @@ import org.apache.spark.sql.connector.read.ScanBuilder;
 import org.apache.spark.sql.connector.read.SupportsPushDownRequiredColumns;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
+import org.opass.mrap.array.ElementType;
+import org.opass.mrap.cf.CfDecoding;
 import org.opass.mrap.plan.AccessPlanner;
 import org.opass.mrap.plan.InputFiles;
 import org.opass.mrap.plan.InvalidSettingsException;
 import org.opass.mrap.plan.ReadTask;
 import org.opass.mrap.plan.VariablePlanner;
-import org.opass.mrap.plan.VariableTask;
 import org.opass.mrap.plan.VariableSettings;
-import org.opass.mrap.science.CfDecoding;
-import org.opass.mrap.science.ElementType;
+import org.opass.mrap.plan.VariableTask;
 import org.opass.mrap.science.ScienceFiles;
 
 /**

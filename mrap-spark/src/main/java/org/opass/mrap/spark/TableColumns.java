@@ -10,18 +10,18 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
+import org.opass.mrap.array.ElementType;
+import org.opass.mrap.cf.CfCalendar;
+import org.opass.mrap.cf.CfDecoding;
+import org.opass.mrap.cf.CfTime;
+import org.opass.mrap.cf.Coordinates;
+import org.opass.mrap.format.Positioned;
+import org.opass.mrap.format.ScienceFile;
+import org.opass.mrap.format.ScienceFormatException;
+import org.opass.mrap.format.Variable;
 import org.opass.mrap.plan.InvalidSettingsException;
 import org.opass.mrap.plan.VariableSettings;
-import org.opass.mrap.science.CfCalendar;
-import org.opass.mrap.science.CfDecoding;
-import org.opass.mrap.science.CfTime;
-import org.opass.mrap.science.Coordinates;
-import org.opass.mrap.science.ElementType;
-import org.opass.mrap.science.Positioned;
-import org.opass.mrap.science.ScienceFile;
 import org.opass.mrap.science.ScienceFiles;
-import org.opass.mrap.science.ScienceFormatException;
-import org.opass.mrap.science.Variable;
 
 /**
  * The columns of {@code mrap.science.layout=table}, from the first file: a column per dimension

@@ -17,13 +17,13 @@ import org.apache.spark.sql.types.Decimal;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 import org.apache.spark.unsafe.types.UTF8String;
+import org.opass.mrap.array.ElementType;
+import org.opass.mrap.array.Slab;
+import org.opass.mrap.cf.Coordinates;
 import org.opass.mrap.plan.VariableTask;
 import org.opass.mrap.read.GridReader;
 import org.opass.mrap.read.ReadCounters;
 import org.opass.mrap.science.ArrayPiece;
-import org.opass.mrap.science.Coordinates;
-import org.opass.mrap.science.ElementType;
-import org.opass.mrap.science.Slab;
 
 /**
  * Reads a table's partition on an executor, a row a grid point: a task's pieces of its first

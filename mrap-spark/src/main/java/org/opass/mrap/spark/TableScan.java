@@ -16,6 +16,9 @@ import org.apache.spark.sql.connector.read.ScanBuilder;
 import org.apache.spark.sql.connector.read.SupportsPushDownRequiredColumns;
 import org.apache.spark.sql.connector.read.SupportsPushDownV2Filters;
 import org.apache.spark.sql.types.StructType;
+import org.opass.mrap.array.Slab;
+import org.opass.mrap.cf.CfDecoding;
+import org.opass.mrap.format.Variable;
 import org.opass.mrap.plan.FilePlan;
 import org.opass.mrap.plan.InputFiles;
 import org.opass.mrap.plan.InvalidSettingsException;
@@ -23,10 +26,7 @@ import org.opass.mrap.plan.NothingSelectedException;
 import org.opass.mrap.plan.VariablePlanner;
 import org.opass.mrap.plan.VariableSettings;
 import org.opass.mrap.plan.VariableTask;
-import org.opass.mrap.science.CfDecoding;
 import org.opass.mrap.science.ScienceFiles;
-import org.opass.mrap.science.Slab;
-import org.opass.mrap.science.Variable;
 
 /**
  * A read of {@code mrap.science.layout=table} on the driver: the predicates on dimension
@@ -136,7 +136,7 @@ final class TableScan implements ScanBuilder, SupportsPushDownRequiredColumns,
     if (given == null) {
       return pushed;
     }
-    List<String> mine = org.opass.mrap.science.Selection.parse(given).dimensions();
+    List<String> mine = org.opass.mrap.cf.Selection.parse(given).dimensions();
     for (String dim : filters.dimensions()) {
       if (mine.contains(dim)) {
         throw new IllegalArgumentException("mrap: " + VariableSettings.SELECT + "=" + given

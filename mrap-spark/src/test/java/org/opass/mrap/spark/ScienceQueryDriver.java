@@ -16,18 +16,18 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.opass.mrap.array.ElementType;
+import org.opass.mrap.array.Elements;
+import org.opass.mrap.array.Slab;
+import org.opass.mrap.cf.CfDecoding;
+import org.opass.mrap.cf.CfTime;
+import org.opass.mrap.format.Positioned;
+import org.opass.mrap.format.ScienceFile;
+import org.opass.mrap.format.SlabPlan;
+import org.opass.mrap.format.Variable;
+import org.opass.mrap.format.VariableValues;
 import org.opass.mrap.pattern.RegionCursor;
-import org.opass.mrap.science.CfDecoding;
-import org.opass.mrap.science.CfTime;
-import org.opass.mrap.science.ElementType;
-import org.opass.mrap.science.Elements;
-import org.opass.mrap.science.Positioned;
-import org.opass.mrap.science.ScienceFile;
 import org.opass.mrap.science.ScienceFiles;
-import org.opass.mrap.science.Slab;
-import org.opass.mrap.science.SlabPlan;
-import org.opass.mrap.science.Variable;
-import org.opass.mrap.science.VariableValues;
 import scala.Tuple2;
 
 /**

@@ -30,11 +30,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.opass.mrap.mapreduce.AccessInputFormat;
 import org.opass.mrap.mapreduce.SequenceMatchingInputFormat;
-import org.opass.mrap.read.SideKey;
 import org.opass.mrap.pattern.PatternConfig;
+import org.opass.mrap.read.SideKey;
 import org.opass.read.mapreduce.BalancedLocalityInputFormat;
-import scala.collection.JavaConverters;
 import scala.Tuple2;
+import scala.collection.JavaConverters;
 
 /**
  * The RDD path, as docs/spark.md shows it: {@code newAPIHadoopFile} with {@code AccessInputFormat}
