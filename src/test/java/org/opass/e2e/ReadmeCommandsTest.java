@@ -127,7 +127,7 @@ class ReadmeCommandsTest {
         "the docs' runnable examples changed: run the new ones here");
     // the copy first: the extract example reads what it restructured
     run(expected.get(0).replace("file:///scratch", "file://" + work.resolve("scratch")));
-    assertTrue(org.opass.mrap.read.RestructuredFiles.layoutOf(
+    assertTrue(org.opass.mrap.fs.RestructuredFiles.layoutOf(
         cluster.offClusterFileSystem(), new org.apache.hadoop.fs.Path("/data/particles"))
         != null, "the copy restructured /data/particles");
     run(expected.get(1));

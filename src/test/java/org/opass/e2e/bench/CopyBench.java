@@ -27,7 +27,7 @@ import org.opass.mrap.copy.CopyOptions;
 import org.opass.mrap.copy.Crc32c;
 import org.opass.mrap.copy.RestructuringCopy;
 import org.opass.mrap.pattern.StridedPattern;
-import org.opass.mrap.plan.MrapConf;
+import org.opass.mrap.settings.MrapConf;
 
 /**
  * {@code mrap-copy} (MRAP thesis §4.3.2, §4.4.3, Figs. 4.14-4.15; CHAIO §III) against the stock

@@ -17,11 +17,11 @@ import org.apache.hadoop.util.ToolRunner;
 import org.opass.e2e.cluster.DataNodeCounter;
 import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.mrap.copy.MrapCopy;
+import org.opass.mrap.fs.RestructuredFiles;
 import org.opass.mrap.layout.RestructuredLayout;
 import org.opass.mrap.mapreduce.VariableInputFormat;
 import org.opass.mrap.plan.FilePlan;
 import org.opass.mrap.plan.VariablePlanner;
-import org.opass.mrap.read.RestructuredFiles;
 import org.opass.mrap.science.ScienceFiles;
 
 /**

@@ -48,10 +48,10 @@ import org.opass.mrap.mapreduce.VariableRecordReader;
 import org.opass.mrap.pattern.RegionCursor;
 import org.opass.mrap.plan.FilePlan;
 import org.opass.mrap.plan.VariablePlanner;
-import org.opass.mrap.plan.VariableTask;
 import org.opass.mrap.read.MrapCounter;
 import org.opass.mrap.science.ArrayPiece;
 import org.opass.mrap.science.ScienceFiles;
+import org.opass.mrap.task.VariableTask;
 
 /**
  * Issue 24's benchmark: one variable's slab, about a fifth of a multi-variable data set, read
@@ -450,7 +450,7 @@ final class MrapScienceBench implements BenchMain.Bench {
           if (to < regions.offset() + regions.length()) {
             break; // the region goes on in the next read
           }
-          SlabPlan.pieces(plan.variable(), plan.slab(), plan.chunks(), regions.offset(), region,
+          plan.pieces(regions.offset(), region,
               region.length, (origin, shape, step, bytes, off, len) -> {
                 int e = plan.variable().type().size();
                 for (int i = off; i < off + len; i += e) {
@@ -672,7 +672,7 @@ final class MrapScienceBench implements BenchMain.Bench {
       while (c.next()) {
         byte[] region = Arrays.copyOfRange(all, (int) c.offset(),
             (int) (c.offset() + c.length()));
-        SlabPlan.pieces(v, slab, plan.chunks(), c.offset(), region, region.length,
+        plan.pieces(c.offset(), region, region.length,
             (origin, shape, step, bytes, off, len) -> {
               int n = len / stored;
               byte[] out = new byte[n * to.size()];

@@ -34,8 +34,8 @@ import org.opass.mrap.mapreduce.AccessInputFormat;
 import org.opass.mrap.mapreduce.TaskCounters;
 import org.opass.mrap.pattern.PatternConfig;
 import org.opass.mrap.pattern.StridedPattern;
-import org.opass.mrap.plan.MrapConf;
 import org.opass.mrap.read.MrapCounter;
+import org.opass.mrap.settings.MrapConf;
 
 /**
  * MRAP §4.4.2-4.4.3 on the emulated cluster: a strided pattern reading one fifth of a file

@@ -13,7 +13,7 @@ import org.opass.mrap.copy.RestructuringCopy;
 import org.opass.mrap.mapreduce.AccessInputFormat;
 import org.opass.mrap.pattern.PatternConfig;
 import org.opass.mrap.pattern.TiledPattern;
-import org.opass.mrap.plan.MrapConf;
+import org.opass.mrap.settings.MrapConf;
 
 /**
  * Tile-major restructuring (issue 24, part 3) on the emulated cluster: a climate-shaped array

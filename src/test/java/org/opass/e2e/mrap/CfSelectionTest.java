@@ -27,15 +27,15 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.mrap.copy.MrapCopy;
+import org.opass.mrap.fs.RestructuredFiles;
 import org.opass.mrap.mapreduce.TaskCounters;
 import org.opass.mrap.mapreduce.VariableInputFormat;
 import org.opass.mrap.mapreduce.VariableRecordReader;
 import org.opass.mrap.mapreduce.VariableSplit;
 import org.opass.mrap.plan.CfOracleTest;
-import org.opass.mrap.plan.RegionTask;
-import org.opass.mrap.plan.VariableTask;
 import org.opass.mrap.read.MrapCounter;
-import org.opass.mrap.read.RestructuredFiles;
+import org.opass.mrap.task.RegionTask;
+import org.opass.mrap.task.VariableTask;
 
 /**
  * Selection by coordinate values and CF decoding on HDFS, against what netCDF4-python and

@@ -33,17 +33,17 @@ import org.junit.jupiter.api.io.TempDir;
 import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.mrap.copy.MrapCopy;
 import org.opass.mrap.examples.SlabStats;
+import org.opass.mrap.fs.RestructuredFiles;
 import org.opass.mrap.layout.RestructuredLayout;
 import org.opass.mrap.mapreduce.AccessInputFormat;
 import org.opass.mrap.mapreduce.TaskCounters;
 import org.opass.mrap.mapreduce.VariableInputFormat;
 import org.opass.mrap.pattern.PatternConfig;
-import org.opass.mrap.plan.RegionTask;
-import org.opass.mrap.plan.VariableTask;
 import org.opass.mrap.read.MrapCounter;
-import org.opass.mrap.read.RestructuredFiles;
 import org.opass.mrap.science.Fixtures;
 import org.opass.mrap.science.ScienceFiles;
+import org.opass.mrap.task.RegionTask;
+import org.opass.mrap.task.VariableTask;
 
 /**
  * {@code mrap-copy -pack} (thesis §4.4.3): the slab of a variable of many small files packed

@@ -30,8 +30,8 @@ import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.mrap.copy.MrapCopy;
 import org.opass.mrap.copy.RestructuringCopy;
 import org.opass.mrap.examples.ExtractRegions;
+import org.opass.mrap.fs.RestructuredFiles;
 import org.opass.mrap.pattern.PatternConfig;
-import org.opass.mrap.read.RestructuredFiles;
 
 /**
  * {@code mrap-copy} into HDFS: a local file restructured for a strided pattern, then read by

@@ -32,7 +32,7 @@ import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.mrap.copy.CopyOptions;
 import org.opass.mrap.copy.MrapCopy;
 import org.opass.mrap.copy.RestructuringCopy;
-import org.opass.mrap.plan.MrapConf;
+import org.opass.mrap.settings.MrapConf;
 
 /**
  * {@code mrap-copy}'s parallel mode on the LocalJobRunner against the emulated cluster's HDFS:

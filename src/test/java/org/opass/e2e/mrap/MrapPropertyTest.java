@@ -23,7 +23,7 @@ import org.opass.mrap.copy.CopyOptions;
 import org.opass.mrap.copy.RestructuringCopy;
 import org.opass.mrap.mapreduce.AccessInputFormat;
 import org.opass.mrap.pattern.NaivePatterns;
-import org.opass.mrap.plan.MrapConf;
+import org.opass.mrap.settings.MrapConf;
 
 /**
  * MRAP against a naive oracle ({@link NaivePatterns}: the regions worked out from the keys by

@@ -29,6 +29,7 @@ import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 import org.opass.e2e.cluster.TestFiles;
 import org.opass.mrap.array.Slab;
+import org.opass.mrap.fs.RestructuredFiles;
 import org.opass.mrap.layout.RestructuredLayout;
 import org.opass.mrap.layout.SegmentCursor;
 import org.opass.mrap.mapreduce.AccessInputFormat;
@@ -36,11 +37,10 @@ import org.opass.mrap.mapreduce.TaskCounters;
 import org.opass.mrap.mapreduce.VariableInputFormat;
 import org.opass.mrap.mapreduce.VariableRecordReader;
 import org.opass.mrap.mapreduce.VariableSplit;
-import org.opass.mrap.plan.VariableTask;
 import org.opass.mrap.read.MrapCounter;
-import org.opass.mrap.read.RestructuredFiles;
 import org.opass.mrap.science.ArrayPiece;
 import org.opass.mrap.science.Fixtures;
+import org.opass.mrap.task.VariableTask;
 
 /**
  * Reads a file the way a job with {@link AccessInputFormat} does, without a job: the splits from

@@ -32,10 +32,10 @@ import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.mrap.copy.MrapCopy;
 import org.opass.mrap.examples.SlabStats;
 import org.opass.mrap.mapreduce.TaskCounters;
-import org.opass.mrap.plan.RegionTask;
-import org.opass.mrap.plan.VariableTask;
 import org.opass.mrap.read.MrapCounter;
 import org.opass.mrap.science.Fixtures;
+import org.opass.mrap.task.RegionTask;
+import org.opass.mrap.task.VariableTask;
 
 /**
  * Files written by HDF5 and netCDF-C with chunks never written among written ones, under every
@@ -200,7 +200,7 @@ class ScienceLayoutsTest {
       Configuration conf = VariableJobTest.conf(cluster, "stats", j[0].equals("netcdf")
           ? org.opass.mrap.science.ScienceFiles.Kind.NETCDF
           : org.opass.mrap.science.ScienceFiles.Kind.HDF5, j[1], null);
-      conf.setBoolean(org.opass.mrap.plan.VariableSettings.DECODE, decode);
+      conf.setBoolean(org.opass.mrap.settings.VariableSettings.DECODE, decode);
       String out = j[2] + "-out-" + decode;
       assertEquals(0, ToolRunner.run(conf, new SlabStats(), new String[] {j[2], out}));
       Map<String, String[]> got = new HashMap<>();

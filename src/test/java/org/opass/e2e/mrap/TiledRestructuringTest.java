@@ -32,14 +32,14 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.mrap.copy.MrapCopy;
+import org.opass.mrap.fs.RestructuredFiles;
 import org.opass.mrap.layout.TiledLayout;
 import org.opass.mrap.mapreduce.AccessInputFormat;
 import org.opass.mrap.mapreduce.AccessSplit;
 import org.opass.mrap.pattern.PatternConfig;
 import org.opass.mrap.pattern.RegionCursor;
 import org.opass.mrap.pattern.TiledPattern;
-import org.opass.mrap.plan.RegionTask;
-import org.opass.mrap.read.RestructuredFiles;
+import org.opass.mrap.task.RegionTask;
 
 /**
  * Tiled restructuring on a MiniDFSCluster (4 DataNodes, 64 KiB blocks): a climate-shaped array

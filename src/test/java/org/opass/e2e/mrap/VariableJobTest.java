@@ -41,12 +41,12 @@ import org.opass.mrap.mapreduce.VariableInputFormat;
 import org.opass.mrap.mapreduce.VariableRecordReader;
 import org.opass.mrap.mapreduce.VariableSplit;
 import org.opass.mrap.pattern.RegionCursor;
-import org.opass.mrap.plan.VariableTask;
 import org.opass.mrap.read.MrapCounter;
 import org.opass.mrap.science.ArrayIndex;
 import org.opass.mrap.science.ArrayPiece;
 import org.opass.mrap.science.Fixtures;
 import org.opass.mrap.science.ScienceFiles;
+import org.opass.mrap.task.VariableTask;
 
 /**
  * NetCDF and HDF5 variables read by name from HDFS (4 DataNodes in 2 racks, 64 KiB blocks so

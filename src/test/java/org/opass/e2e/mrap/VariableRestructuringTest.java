@@ -33,18 +33,18 @@ import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.mrap.array.Slab;
 import org.opass.mrap.copy.MrapCopy;
 import org.opass.mrap.examples.SlabStats;
+import org.opass.mrap.fs.RestructuredFiles;
 import org.opass.mrap.mapreduce.AccessInputFormat;
 import org.opass.mrap.mapreduce.TaskCounters;
 import org.opass.mrap.mapreduce.VariableInputFormat;
 import org.opass.mrap.mapreduce.VariableRecordReader;
 import org.opass.mrap.mapreduce.VariableSplit;
-import org.opass.mrap.plan.RegionTask;
-import org.opass.mrap.plan.VariableTask;
 import org.opass.mrap.read.MrapCounter;
-import org.opass.mrap.read.RestructuredFiles;
 import org.opass.mrap.science.ArrayPiece;
 import org.opass.mrap.science.Fixtures;
 import org.opass.mrap.science.ScienceFiles;
+import org.opass.mrap.task.RegionTask;
+import org.opass.mrap.task.VariableTask;
 
 /**
  * {@code mrap-copy} restructures one NetCDF or HDF5 variable for its slab (64 KiB chunks, so a

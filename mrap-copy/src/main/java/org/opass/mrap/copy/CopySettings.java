@@ -12,8 +12,8 @@ import org.apache.hadoop.fs.permission.FsPermission;
 import org.opass.mrap.layout.RestructuredLayout;
 import org.opass.mrap.pattern.PatternConfig;
 import org.opass.mrap.pattern.PatternException;
-import org.opass.mrap.plan.InvalidSettingsException;
-import org.opass.mrap.plan.MrapConf;
+import org.opass.mrap.settings.InvalidSettingsException;
+import org.opass.mrap.settings.MrapConf;
 
 /**
  * The Hadoop settings a copy writes with, read and checked before anything is written: the

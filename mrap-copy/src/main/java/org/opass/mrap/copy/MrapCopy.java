@@ -26,11 +26,11 @@ import org.opass.mrap.pattern.PatternConfig;
 import org.opass.mrap.pattern.PatternException;
 import org.opass.mrap.pattern.PatternFile;
 import org.opass.mrap.plan.FilePlan;
-import org.opass.mrap.plan.InvalidSettingsException;
-import org.opass.mrap.plan.MrapConf;
 import org.opass.mrap.plan.VariablePlanner;
-import org.opass.mrap.plan.VariableSettings;
 import org.opass.mrap.science.ScienceFiles;
+import org.opass.mrap.settings.InvalidSettingsException;
+import org.opass.mrap.settings.MrapConf;
+import org.opass.mrap.settings.VariableSettings;
 
 /**
  * {@code hadoop jar mrap-copy.jar [generic options] [-pattern pattern.xml] SRC... DST}: copies

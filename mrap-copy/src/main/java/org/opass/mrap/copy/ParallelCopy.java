@@ -49,9 +49,16 @@ final class ParallelCopy {
    *
    * @throws CopyException if the job fails (its committer removed the parts)
    */
-  static void run(Configuration conf, SourceFile source, RestructuredLayout layout,
-      long physicalLength, Path parts, Path temp, Path dst, CopySettings settings,
-      CopyOptions options, RestructuringCopy.Progress progress) throws IOException {
+  static void run(Configuration conf, CopyWork w, RestructuringCopy.Progress progress)
+      throws IOException {
+    SourceFile source = w.source;
+    RestructuredLayout layout = w.layout;
+    long physicalLength = w.physicalLength;
+    Path parts = w.parts;
+    Path temp = w.temp;
+    Path dst = w.dst;
+    CopySettings settings = w.settings;
+    CopyOptions options = w.options;
     long t0 = System.nanoTime();
     FileSystem dstFs = dst.getFileSystem(conf);
     CopyPlan plan = CopyPlan.plan(source, layout, settings.blockSize, physicalLength,

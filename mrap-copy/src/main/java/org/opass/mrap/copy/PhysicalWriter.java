@@ -10,13 +10,13 @@ import java.util.function.LongConsumer;
 import java.util.zip.CRC32C;
 import org.apache.hadoop.classification.InterfaceAudience;
 import org.apache.hadoop.classification.InterfaceStability;
+import org.opass.mrap.fs.JoinedRead;
 import org.opass.mrap.layout.RestructuredLayout;
 import org.opass.mrap.layout.Segment;
 import org.opass.mrap.layout.SegmentCursor;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.Region;
 import org.opass.mrap.pattern.RegionCursor;
-import org.opass.mrap.read.JoinedRead;
 
 /**
  * Writes byte ranges of a destination file from its source: the runs of the destination's

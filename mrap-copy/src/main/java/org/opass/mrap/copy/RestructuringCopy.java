@@ -13,6 +13,7 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.opass.mrap.fs.RestructuredFiles;
 import org.opass.mrap.layout.Members;
 import org.opass.mrap.layout.PackedLayout;
 import org.opass.mrap.layout.RestructuredLayout;
@@ -20,7 +21,6 @@ import org.opass.mrap.layout.TiledLayout;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.ConcatenatedPattern;
 import org.opass.mrap.pattern.PatternException;
-import org.opass.mrap.read.RestructuredFiles;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -112,7 +112,7 @@ public final class RestructuringCopy {
     CopySettings settings = settings(conf, dst, options);
     RestructuredLayout layout = options.pattern() == null ? null
         : plan(options, source, settings.blockSize);
-    return write(conf, source, layout, dst, settings, options, progress);
+    return write(conf, new CopyWork(source, layout, dst, settings, options), progress);
   }
 
   /**
@@ -144,8 +144,8 @@ public final class RestructuringCopy {
       throw new CopyException(true, "cannot pack " + files.size() + " files into " + dst
           + ": " + e.getMessage(), e);
     }
-    return write(conf, SourceFile.concatenation(files), layout, dst, settings, options,
-        progress);
+    return write(conf, new CopyWork(SourceFile.concatenation(files), layout, dst, settings,
+        options), progress);
   }
 
   private static CopySettings settings(Configuration conf, Path dst, CopyOptions options)
@@ -168,13 +168,16 @@ public final class RestructuringCopy {
     return settings;
   }
 
-  /** Writes {@code source} to {@code dst} as {@code layout} (null: plainly). */
-  private static Result write(Configuration conf, SourceFile source, RestructuredLayout layout,
-      Path dst, CopySettings settings, CopyOptions options, Progress progress)
+  /** Writes the copy {@code asked}: its source to its destination, as its layout says. */
+  private static Result write(Configuration conf, CopyWork asked, Progress progress)
       throws IOException {
-    FileSystem dstFs = dst.getFileSystem(conf);
-    dst = dstFs.makeQualified(dst);
-    long physicalLength = layout != null ? layout.physicalLength() : source.length();
+    SourceFile source = asked.source;
+    RestructuredLayout layout = asked.layout;
+    CopySettings settings = asked.settings;
+    CopyOptions options = asked.options;
+    FileSystem dstFs = asked.dst.getFileSystem(conf);
+    Path dst = dstFs.makeQualified(asked.dst);
+    long physicalLength = asked.physicalLength;
     boolean parallel = parallel(options.mode(), settings, source, dstFs, physicalLength);
     boolean threaded = !parallel && threaded(options.mode(), settings, dstFs, physicalLength);
     List<Path> made = mkdirs(dstFs, dst.getParent());
@@ -189,11 +192,9 @@ public final class RestructuringCopy {
     try {
       long t0 = System.nanoTime();
       if (parallel) {
-        ParallelCopy.run(conf, source, layout, physicalLength, parts, temp, dst, settings,
-            options, progress);
+        ParallelCopy.run(conf, asked.placed(dst, temp, parts), progress);
       } else if (threaded) {
-        ThreadedCopy.run(conf, source, layout, physicalLength, parts, temp, dst, settings,
-            options, progress);
+        ThreadedCopy.run(conf, asked.placed(dst, temp, parts), progress);
       } else {
         PhysicalWriter.Sums sums;
         try (SourceFile.Reader in = source.open();

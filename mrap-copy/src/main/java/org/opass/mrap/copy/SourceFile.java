@@ -15,10 +15,10 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.opass.mrap.fs.LogicalReads;
+import org.opass.mrap.fs.RestructuredFiles;
 import org.opass.mrap.layout.Members;
 import org.opass.mrap.layout.RestructuredLayout;
-import org.opass.mrap.read.LogicalReads;
-import org.opass.mrap.read.RestructuredFiles;
 
 /**
  * What a copy reads, as original bytes: a file (a plain file's own bytes, a restructured file's

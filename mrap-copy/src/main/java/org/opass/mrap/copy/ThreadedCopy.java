@@ -38,9 +38,16 @@ final class ThreadedCopy {
    * Writes the copy's chunks into {@code parts}, joins them into {@code temp}, checks and
    * publishes it as {@code dst}.
    */
-  static void run(Configuration conf, SourceFile source, RestructuredLayout layout,
-      long physicalLength, Path parts, Path temp, Path dst, CopySettings settings,
-      CopyOptions options, RestructuringCopy.Progress progress) throws IOException {
+  static void run(Configuration conf, CopyWork w, RestructuringCopy.Progress progress)
+      throws IOException {
+    SourceFile source = w.source;
+    RestructuredLayout layout = w.layout;
+    long physicalLength = w.physicalLength;
+    Path parts = w.parts;
+    Path temp = w.temp;
+    Path dst = w.dst;
+    CopySettings settings = w.settings;
+    CopyOptions options = w.options;
     long t0 = System.nanoTime();
     FileSystem fs = dst.getFileSystem(conf);
     long chunk = settings.blockSize;
@@ -88,8 +95,8 @@ final class ThreadedCopy {
           return null;
         }));
       }
-      for (Future<?> w : writers) {
-        await(w, source);
+      for (Future<?> writer : writers) {
+        await(writer, source);
       }
     } finally {
       // a failed or interrupted copy stops its other writers before its parts are removed

@@ -22,15 +22,15 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.util.ToolRunner;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.opass.mrap.fs.RestructuredFiles;
 import org.opass.mrap.layout.RestructuredLayout;
 import org.opass.mrap.layout.SegmentCursor;
 import org.opass.mrap.layout.TaskPlacer;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.PatternConfig;
 import org.opass.mrap.pattern.RegionCursor;
-import org.opass.mrap.plan.MrapConf;
-import org.opass.mrap.read.RestructuredFiles;
 import org.opass.mrap.science.Fixtures;
+import org.opass.mrap.settings.MrapConf;
 
 /** {@code mrap-copy} on Hadoop's local file system: round trips, refusals, interruptions. */
 class MrapCopyTest {

@@ -292,6 +292,16 @@ public final class Slab {
     return n;
   }
 
+  /** The first and last index selected per dimension: {@code [0][d]} first, {@code [1][d]} last. */
+  public long[][] bounds() {
+    long[][] b = new long[2][rank()];
+    for (int d = 0; d < rank(); d++) {
+      b[0][d] = start(d);
+      b[1][d] = lastIndex(d);
+    }
+    return b;
+  }
+
   /**
    * The runs of selected indices along dimension {@code d} within {@code [lo, hi)}, in order.
    * One run of step {@code stride} per hyperslab where blocks are single indices; else one run

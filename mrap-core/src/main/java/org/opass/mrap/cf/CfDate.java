@@ -30,38 +30,50 @@ public final class CfDate implements Comparable<CfDate> {
   private final int year;
   private final int month;
   private final int day;
-  private final int hour;
-  private final int minute;
-  private final int second;
-  private final int microsecond;
+  private final long microOfDay;
 
-  private CfDate(CfCalendar calendar, int year, int month, int day, int hour, int minute,
-      int second, int microsecond) {
+  private CfDate(CfCalendar calendar, int year, int month, int day, long microOfDay) {
     this.calendar = calendar;
     this.year = year;
     this.month = month;
     this.day = day;
-    this.hour = hour;
-    this.minute = minute;
-    this.second = second;
-    this.microsecond = microsecond;
+    this.microOfDay = microOfDay;
   }
 
   /**
+   * The midnight that begins a day of {@code calendar}.
+   *
    * @throws IllegalArgumentException naming the date and calendar if the day is not one of the
-   *     calendar's ({@link CfCalendar#valid}) or a time field is out of its range (hours 0-23,
-   *     minutes and seconds 0-59, microseconds 0-999999)
+   *     calendar's ({@link CfCalendar#valid})
    */
-  public static CfDate of(CfCalendar calendar, int year, int month, int day, int hour,
-      int minute, int second, int microsecond) {
+  public static CfDate of(CfCalendar calendar, int year, int month, int day) {
     Objects.requireNonNull(calendar, "calendar");
-    String why = invalid(calendar, year, month, day, hour, minute, second, microsecond);
+    String why = invalidDay(calendar, year, month, day);
+    if (why != null) {
+      throw new IllegalArgumentException(String.format("%04d-%02d-%02d is not a date of the %s "
+          + "calendar: %s", year, month, day, calendar.cfName(), why));
+    }
+    return new CfDate(calendar, year, month, day, 0);
+  }
+
+  /**
+   * This day at a time of it.
+   *
+   * @throws IllegalArgumentException naming the date if a time field is out of its range (hours
+   *     0-23, minutes and seconds 0-59, microseconds 0-999999)
+   */
+  public CfDate withTime(int hour, int minute, int second, int microsecond) {
+    String why = invalidTime(hour, minute, second, microsecond);
     if (why != null) {
       throw new IllegalArgumentException(String.format("%04d-%02d-%02dT%02d:%02d:%02d.%06d is "
           + "not a date of the %s calendar: %s", year, month, day, hour, minute, second,
           microsecond, calendar.cfName(), why));
     }
-    return new CfDate(calendar, year, month, day, hour, minute, second, microsecond);
+    return new CfDate(calendar, year, month, day, micros(hour, minute, second, microsecond));
+  }
+
+  private static long micros(int hour, int minute, int second, int microsecond) {
+    return ((hour * 60L + minute) * 60 + second) * 1_000_000 + microsecond;
   }
 
   /**
@@ -103,12 +115,13 @@ public final class CfDate implements Comparable<CfDate> {
     // cftime's own arithmetic, int(float("0." + digits) * 1e6): it truncates, and the binary
     // fraction puts some six-digit fractions a microsecond low (".000249" is 248 microseconds)
     int micro = m.group(7) == null ? 0 : (int) (Double.parseDouble("0." + m.group(7)) * 1e6);
-    String why = invalid(calendar, year, month, day, hour, minute, second, micro);
+    String why = invalidDay(calendar, year, month, day);
+    why = why != null ? why : invalidTime(hour, minute, second, micro);
     if (why != null) {
       throw new IllegalArgumentException("'" + text + "' is not a date of the "
           + calendar.cfName() + " calendar: " + why);
     }
-    CfDate date = new CfDate(calendar, year, month, day, hour, minute, second, micro);
+    CfDate date = new CfDate(calendar, year, month, day, micros(hour, minute, second, micro));
     String zone = m.group(8);
     if (zone == null || zone.equals("Z") || zone.equals("UTC")) {
       return date;
@@ -130,9 +143,8 @@ public final class CfDate implements Comparable<CfDate> {
     }
   }
 
-  /** Why the fields are no date of the calendar, or null if they are one. */
-  private static String invalid(CfCalendar c, int year, int month, int day, int hour,
-      int minute, int second, int micro) {
+  /** Why the fields are no day of the calendar, or null if they are one. */
+  private static String invalidDay(CfCalendar c, int year, int month, int day) {
     if (year < CfCalendar.MIN_YEAR || year > CfCalendar.MAX_YEAR) {
       return "year " + year + " is outside " + CfCalendar.MIN_YEAR + " to " + CfCalendar.MAX_YEAR;
     }
@@ -146,6 +158,11 @@ public final class CfDate implements Comparable<CfDate> {
       }
       return String.format("%04d-%02d has %d days", year, month, c.monthLength(year, month));
     }
+    return null;
+  }
+
+  /** Why the fields are no time of a day, or null if they are one. */
+  private static String invalidTime(int hour, int minute, int second, int micro) {
     if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) {
       return "hours run 0-23, minutes and seconds 0-59 (no leap seconds)";
     }
@@ -165,9 +182,7 @@ public final class CfDate implements Comparable<CfDate> {
     long d = Math.addExact(days, Math.floorDiv(micros, DAY));
     long t = Math.floorMod(micros, DAY);
     int[] ymd = calendar.date(d);
-    int s = (int) (t / 1_000_000);
-    return new CfDate(calendar, ymd[0], ymd[1], ymd[2], s / 3600, s / 60 % 60, s % 60,
-        (int) (t % 1_000_000));
+    return new CfDate(calendar, ymd[0], ymd[1], ymd[2], t);
   }
 
   /**
@@ -186,7 +201,7 @@ public final class CfDate implements Comparable<CfDate> {
 
   /** Microseconds since this date's midnight. */
   long microOfDay() {
-    return ((hour * 60L + minute) * 60 + second) * 1_000_000 + microsecond;
+    return microOfDay;
   }
 
   /** The calendar the date is in. */
@@ -211,22 +226,22 @@ public final class CfDate implements Comparable<CfDate> {
 
   /** The hour, 0 to 23. */
   public int hour() {
-    return hour;
+    return (int) (microOfDay / 3_600_000_000L);
   }
 
   /** The minute, 0 to 59. */
   public int minute() {
-    return minute;
+    return (int) (microOfDay / 60_000_000L % 60);
   }
 
   /** The second, 0 to 59. */
   public int second() {
-    return second;
+    return (int) (microOfDay / 1_000_000 % 60);
   }
 
   /** The microsecond, 0 to 999999. */
   public int microsecond() {
-    return microsecond;
+    return (int) (microOfDay % 1_000_000);
   }
 
   /**
@@ -241,8 +256,8 @@ public final class CfDate implements Comparable<CfDate> {
       throw new IllegalStateException(this + " is a date of the " + calendar.cfName()
           + " calendar, an idealized one: it is no instant");
     }
-    return Instant.ofEpochSecond(dayNumber() * 86_400 + microOfDay() / 1_000_000,
-        microsecond * 1_000L);
+    return Instant.ofEpochSecond(dayNumber() * 86_400 + microOfDay / 1_000_000,
+        microsecond() * 1_000L);
   }
 
   /**
@@ -259,14 +274,14 @@ public final class CfDate implements Comparable<CfDate> {
           + "the " + o.calendar.cfName() + " calendar are not comparable (" + this + ", " + o
           + ")");
     }
-    int[] a = {year, month, day, hour, minute, second, microsecond};
-    int[] b = {o.year, o.month, o.day, o.hour, o.minute, o.second, o.microsecond};
+    int[] a = {year, month, day};
+    int[] b = {o.year, o.month, o.day};
     for (int i = 0; i < a.length; i++) {
       if (a[i] != b[i]) {
         return Integer.compare(a[i], b[i]);
       }
     }
-    return 0;
+    return Long.compare(microOfDay, o.microOfDay);
   }
 
   @Override
@@ -276,13 +291,12 @@ public final class CfDate implements Comparable<CfDate> {
     }
     CfDate d = (CfDate) o;
     return d.calendar == calendar && d.year == year && d.month == month && d.day == day
-        && d.hour == hour && d.minute == minute && d.second == second
-        && d.microsecond == microsecond;
+        && d.microOfDay == microOfDay;
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(calendar, year, month, day, hour, minute, second, microsecond);
+    return Objects.hash(calendar, year, month, day, microOfDay);
   }
 
   /**
@@ -295,11 +309,11 @@ public final class CfDate implements Comparable<CfDate> {
     pad(b, year, 4).append('-');
     pad(b, month, 2).append('-');
     pad(b, day, 2).append('T');
-    pad(b, hour, 2).append(':');
-    pad(b, minute, 2).append(':');
-    pad(b, second, 2);
-    if (microsecond != 0) {
-      pad(b.append('.'), microsecond, 6);
+    pad(b, hour(), 2).append(':');
+    pad(b, minute(), 2).append(':');
+    pad(b, second(), 2);
+    if (microsecond() != 0) {
+      pad(b.append('.'), microsecond(), 6);
     }
     return b.toString();
   }

@@ -44,23 +44,40 @@ public final class CfDecoding {
   private final double scale;
   private final double offset;
 
-  private CfDecoding(ElementType stored, ElementType decoded, boolean unsigned,
-      long[] missingBits, double[] missingFloats, boolean nanMissing, boolean hasMin,
-      double min, boolean hasMax, double max, boolean scales, double scale, double offset) {
+  /** {@code scale} and {@code offset} null: not packed. */
+  private CfDecoding(ElementType stored, ElementType decoded, boolean unsigned, Mask mask,
+      Double scale, Double offset) {
     this.stored = stored;
     this.decoded = decoded;
     this.unsigned = unsigned;
     this.readAs = unsigned ? ElementType.integer(stored.size(), false) : stored;
-    this.missingBits = missingBits;
-    this.missingFloats = missingFloats;
-    this.nanMissing = nanMissing;
-    this.hasMin = hasMin;
-    this.min = min;
-    this.hasMax = hasMax;
-    this.max = max;
-    this.scales = scales;
-    this.scale = scale;
-    this.offset = offset;
+    this.missingBits = mask.bits;
+    this.missingFloats = mask.floats;
+    this.nanMissing = mask.nan;
+    this.hasMin = mask.min != null;
+    this.min = hasMin ? mask.min : 0;
+    this.hasMax = mask.max != null;
+    this.max = hasMax ? mask.max : 0;
+    this.scales = scale != null;
+    this.scale = scales ? scale : 1;
+    this.offset = scales ? offset : 0;
+  }
+
+  /** Which stored values are missing: these values, NaN, and those outside a valid range. */
+  private static final class Mask {
+    final long[] bits; // integers: values (sign- or zero-extended) that are missing
+    final double[] floats; // floating point: values that are missing
+    final boolean nan;
+    final Double min; // null: no least valid value
+    final Double max;
+
+    Mask(long[] bits, double[] floats, boolean nan, Double min, Double max) {
+      this.bits = bits;
+      this.floats = floats;
+      this.nan = nan;
+      this.min = min;
+      this.max = max;
+    }
   }
 
   /**
@@ -96,24 +113,18 @@ public final class CfDecoding {
     Attributes.Attribute range = numbers(a, "valid_range");
     Attributes.Attribute lo = numbers(a, "valid_min");
     Attributes.Attribute hi = numbers(a, "valid_max");
-    boolean hasMin = false;
-    boolean hasMax = false;
-    double min = 0;
-    double max = 0;
+    Double min = null;
+    Double max = null;
     if (range != null && range.count() == 2) {
       if (safe(range, type)) {
-        hasMin = true;
-        hasMax = true;
         min = inStored(range.getDouble(0), type, unsigned);
         max = inStored(range.getDouble(1), type, unsigned);
       }
     } else {
       if (lo != null && lo.count() >= 1 && safe(lo, type)) {
-        hasMin = true;
         min = inStored(lo.getDouble(0), type, unsigned);
       }
       if (hi != null && hi.count() >= 1 && safe(hi, type)) {
-        hasMax = true;
         max = inStored(hi.getDouble(0), type, unsigned);
       }
     }
@@ -138,8 +149,8 @@ public final class CfDecoding {
         bits[i] = (long) inStored(missing.get(i), type, unsigned);
       }
     }
-    return new CfDecoding(type, decoded, unsigned, bits, floats, nan, hasMin, min, hasMax, max,
-        scales, scale, offset);
+    return new CfDecoding(type, decoded, unsigned, new Mask(bits, floats, nan, min, max),
+        scales ? scale : null, scales ? offset : null);
   }
 
   /** The attribute {@code name} where it holds numbers, else null. */

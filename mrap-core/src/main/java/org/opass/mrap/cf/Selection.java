@@ -71,9 +71,10 @@ public final class Selection {
       String spec = item.substring(eq + 1).trim();
       Constraint c;
       if (ONE.matcher(spec).matches()) { // first: a time's HH:MM is not a range
-        c = new Constraint(dim, Collections.singletonList(new String[] {spec, spec}), true);
+        Bound v = Bound.parse(spec);
+        c = new Constraint(dim, Collections.singletonList(new Bound[] {v, v}), true);
       } else {
-        List<String[]> ranges = new ArrayList<>();
+        List<Bound[]> ranges = new ArrayList<>();
         for (String one : spec.split("\\|", -1)) {
           Matcher r = RANGE.matcher(one.trim());
           if (!r.matches()) {
@@ -82,12 +83,53 @@ public final class Selection {
                 + "value: write v:v for exactly v)" : "neither a value (a number, or a date as "
                 + "2020-06-01T12:00) nor a range lo:hi of them"));
           }
-          ranges.add(new String[] {r.group(1), r.group(2)});
+          ranges.add(new Bound[] {Bound.parse(r.group(1)), Bound.parse(r.group(2))});
         }
         c = new Constraint(dim, ranges, false);
       }
       if (m.put(dim, c) != null) {
         throw new IllegalArgumentException("dimension " + dim + " is selected twice");
+      }
+    }
+    return new Selection(Collections.unmodifiableMap(m));
+  }
+
+  /**
+   * A selection of dimension {@code dimension} by the union of {@code ranges}, each a closed
+   * range {@code {lo, hi}} (a null end: open on that side): what an engine's filters select,
+   * handed over as a value.
+   *
+   * @throws IllegalArgumentException naming the dimension, for no range or a range without two
+   *     ends
+   */
+  public static Selection ranges(String dimension, List<Bound[]> ranges) {
+    if (dimension == null || dimension.isEmpty() || ranges.isEmpty()) {
+      throw new IllegalArgumentException("dimension '" + dimension + "': a selection of no "
+          + "range");
+    }
+    List<Bound[]> copy = new ArrayList<>();
+    for (Bound[] r : ranges) {
+      if (r.length != 2) {
+        throw new IllegalArgumentException("dimension " + dimension + ": a range of "
+            + r.length + " ends");
+      }
+      copy.add(r.clone());
+    }
+    return new Selection(Collections.singletonMap(dimension, new Constraint(dimension, copy,
+        false)));
+  }
+
+  /**
+   * This selection and {@code other}'s, each over its own dimensions.
+   *
+   * @throws IllegalArgumentException naming a dimension both select
+   */
+  public Selection and(Selection other) {
+    Map<String, Constraint> m = new LinkedHashMap<>(byDimension);
+    for (Map.Entry<String, Constraint> e : other.byDimension.entrySet()) {
+      if (m.put(e.getKey(), e.getValue()) != null) {
+        throw new IllegalArgumentException("dimension " + e.getKey() + " is selected twice: "
+            + byDimension.get(e.getKey()) + " and " + e.getValue());
       }
     }
     return new Selection(Collections.unmodifiableMap(m));
@@ -206,10 +248,10 @@ public final class Selection {
   /** One dimension's ranges (either end may be null: open), or value. */
   private static final class Constraint {
     final String dim;
-    final List<String[]> ranges; // {lo, hi}; a value: one, {value, value}
+    final List<Bound[]> ranges; // {lo, hi}, null: open; a value: one, {value, value}
     final boolean nearest;
 
-    Constraint(String dim, List<String[]> ranges, boolean nearest) {
+    Constraint(String dim, List<Bound[]> ranges, boolean nearest) {
       this.dim = dim;
       this.ranges = ranges;
       this.nearest = nearest;
@@ -239,9 +281,9 @@ public final class Selection {
         return List.of(new long[] {at, at});
       }
       boolean[] in = new boolean[n];
-      for (String[] range : ranges) {
-        String lo = range[0];
-        String hi = range[1];
+      for (Bound[] range : ranges) {
+        Bound lo = range[0];
+        Bound hi = range[1];
         double l = lo == null ? Double.NEGATIVE_INFINITY : value(a, lo);
         double h = hi == null ? Double.POSITIVE_INFINITY : value(a, hi);
         boolean wraps = lon && lo != null && hi != null;
@@ -282,17 +324,18 @@ public final class Selection {
     }
 
     /** A bound as a coordinate value: a number, or a date in the time's units. */
-    private double value(Coordinates.Axis a, String text) {
-      if (IS_NUMBER.matcher(text).matches()) {
-        return Double.parseDouble(text);
+    private double value(Coordinates.Axis a, Bound bound) {
+      if (bound.number != null) {
+        return bound.number;
       }
+      String text = bound.text;
       CfTime t = a.time();
       if (t == null) {
         throw new IllegalArgumentException(dim + "=" + this.text() + ": '" + text
             + "' is a date, but " + dim + " is not a CF time (its units are "
             + (a.units() == null ? "not given" : "'" + a.units() + "'") + ")");
       }
-      boolean instant = text.endsWith("Z");
+      boolean instant = bound.micros != null || text.endsWith("Z");
       String date = instant ? text.substring(0, text.length() - 1) : text;
       date = date.matches(".*[T ]\\d{1,2}") ? date + ":00" : date; // an hour alone, as pandas
       try {
@@ -302,10 +345,8 @@ public final class Selection {
                 + t.calendar().cfName() + " calendar's dates are no instants: give a date "
                 + "without Z");
           }
-          java.time.Instant at = CfDate.parse(date, CfCalendar.PROLEPTIC_GREGORIAN).toInstant();
-          long micros = Math.addExact(Math.multiplyExact(at.getEpochSecond(), 1_000_000L),
-              at.getNano() / 1000);
-          return t.value(CfDate.at(t.calendar(), 0, micros));
+          return t.value(CfDate.at(t.calendar(), 0, bound.micros != null ? bound.micros
+              : micros(CfDate.parse(date, CfCalendar.PROLEPTIC_GREGORIAN).toInstant())));
         }
         return t.value(t.parse(date));
       } catch (IllegalArgumentException e) {
@@ -326,12 +367,12 @@ public final class Selection {
 
     private String text() {
       if (nearest) {
-        return ranges.get(0)[0];
+        return ranges.get(0)[0].text;
       }
       StringBuilder b = new StringBuilder();
-      for (String[] r : ranges) {
-        b.append(b.length() == 0 ? "" : "|").append(r[0] == null ? "" : r[0]).append(':')
-            .append(r[1] == null ? "" : r[1]);
+      for (Bound[] r : ranges) {
+        b.append(b.length() == 0 ? "" : "|").append(r[0] == null ? "" : r[0].text).append(':')
+            .append(r[1] == null ? "" : r[1].text);
       }
       return b.toString();
     }
@@ -339,6 +380,68 @@ public final class Selection {
     @Override
     public String toString() {
       return dim + "=" + text();
+    }
+  }
+
+  private static long micros(java.time.Instant at) {
+    return Math.addExact(Math.multiplyExact(at.getEpochSecond(), 1_000_000L),
+        at.getNano() / 1000);
+  }
+
+  /**
+   * One end of a range, or a value: a number, a date in the coordinate's calendar ({@code
+   * YYYY-MM-DD[THH[:MM[:SS[.f]]]]}), or an instant in UTC. An immutable value, shown as the
+   * selection's text writes it.
+   */
+  public static final class Bound {
+    private final String text;
+    private final Double number; // null: a date or an instant
+    private final Long micros; // an instant's microseconds since 1970 (UTC), else null
+
+    private Bound(String text, Double number, Long micros) {
+      this.text = text;
+      this.number = number;
+      this.micros = micros;
+    }
+
+    /** A coordinate value as a number. */
+    public static Bound number(double value) {
+      if (Double.isNaN(value)) {
+        throw new IllegalArgumentException("a selection bound of NaN");
+      }
+      return new Bound(Double.toString(value), value, null);
+    }
+
+    /** A date in the coordinate's own calendar, as text ({@code 2020-06-01T12:00}). */
+    public static Bound date(String date) {
+      if (!ONE.matcher(date).matches() || IS_NUMBER.matcher(date).matches()) {
+        throw new IllegalArgumentException("'" + date + "' is not a date as 2020-06-01T12:00");
+      }
+      return new Bound(date, null, null);
+    }
+
+    /** An instant, in microseconds since 1970-01-01T00:00Z, in UTC as java.time and Spark count. */
+    public static Bound instant(long epochMicros) {
+      java.time.LocalDateTime t = java.time.LocalDateTime.ofEpochSecond(
+          Math.floorDiv(epochMicros, 1_000_000L),
+          (int) Math.floorMod(epochMicros, 1_000_000L) * 1000, java.time.ZoneOffset.UTC);
+      return new Bound(String.format(Locale.ROOT, "%04d-%02d-%02dT%02d:%02d:%02d.%06dZ",
+          t.getYear(), t.getMonthValue(), t.getDayOfMonth(), t.getHour(), t.getMinute(),
+          t.getSecond(), t.getNano() / 1000), null, epochMicros);
+    }
+
+    /** A bound as the selection's text gives it (null: none, an open end). */
+    static Bound parse(String text) {
+      if (text == null) {
+        return null;
+      }
+      return IS_NUMBER.matcher(text).matches()
+          ? new Bound(text, Double.parseDouble(text), null) : new Bound(text, null, null);
+    }
+
+    @Override
+    public String toString() {
+      return text;
     }
   }
 

@@ -60,8 +60,17 @@ public abstract class Positioned {
     return bytes;
   }
 
-  /** A file of {@code length} bytes read through {@code in} (an HDFS stream). */
-  public static Positioned of(org.apache.hadoop.fs.PositionedReadable in, long length) {
+  /** Reads exactly {@code len} bytes at {@code pos}, or fails: a stream, a file's original. */
+  public interface Source {
+    void readFully(long pos, byte[] b, int off, int len) throws IOException;
+  }
+
+  /**
+   * Bytes {@code [start, start + length)} of {@code source}, as a file of {@code length} bytes:
+   * the one way a positioned file is made over a stream, a cache or a restructured file's
+   * original.
+   */
+  public static Positioned window(Source source, long start, long length) {
     return new Positioned() {
       @Override
       public long length() {
@@ -70,23 +79,30 @@ public abstract class Positioned {
 
       @Override
       protected int readAt(long pos, byte[] b, int off, int len) throws IOException {
-        return in.read(pos, b, off, len);
+        if (pos >= length) {
+          return -1;
+        }
+        int n = (int) Math.min(len, length - pos);
+        source.readFully(start + pos, b, off, n);
+        return n;
       }
     };
   }
 
-  /** A local file (tests, fixtures). */
-  public static Positioned of(java.nio.channels.FileChannel ch) {
-    return new Positioned() {
-      @Override
-      public long length() throws IOException {
-        return ch.size();
-      }
+  /** A file of {@code length} bytes read through {@code in} (an HDFS stream). */
+  public static Positioned of(org.apache.hadoop.fs.PositionedReadable in, long length) {
+    return window(in::readFully, 0, length);
+  }
 
-      @Override
-      protected int readAt(long pos, byte[] b, int off, int len) throws IOException {
-        return ch.read(java.nio.ByteBuffer.wrap(b, off, len), pos);
+  /** A local file (tests, fixtures). */
+  public static Positioned of(java.nio.channels.FileChannel ch) throws IOException {
+    return window((pos, b, off, len) -> {
+      java.nio.ByteBuffer buf = java.nio.ByteBuffer.wrap(b, off, len);
+      while (buf.hasRemaining()) {
+        if (ch.read(buf, pos + buf.position() - off) < 0) {
+          throw new java.io.EOFException("the file ends at " + (pos + buf.position() - off));
+        }
       }
-    };
+    }, 0, ch.size());
   }
 }

@@ -273,14 +273,24 @@ public final class SlabPlan {
   }
 
   /**
+   * The pieces of bytes read at {@code fileOffset} of this plan's regions, as {@link
+   * #pieces(Variable, Slab, long, byte[], int, PieceSink)} gives them for its variable and slab.
+   */
+  public long pieces(long fileOffset, byte[] bytes, int length, PieceSink out) {
+    return pieces(variable, slab, fileOffset, bytes, length, out);
+  }
+
+  /**
    * The pieces of bytes read at {@code fileOffset} (a region, or a part of one cut at an
-   * element boundary).
+   * element boundary) of {@code v} (its chunks, those stored there, found in {@link
+   * Variable#chunks}) and {@code slab}.
    *
    * @return how many of the elements given are the fill value (a stored chunk's elements past
    *     the variable's {@link Variable#extent})
    */
-  public static long pieces(Variable v, Slab slab, Variable.Chunks chunks, long fileOffset,
-      byte[] bytes, int length, PieceSink out) {
+  public static long pieces(Variable v, Slab slab, long fileOffset, byte[] bytes, int length,
+      PieceSink out) {
+    Variable.Chunks chunks = v.chunks();
     int e = v.type().size();
     if (!v.chunked()) {
       long[] bs = v.byteStrides();
@@ -457,13 +467,14 @@ public final class SlabPlan {
       cstride[d] = s;
       s *= cs[d];
     }
+    DecodedChunk chunk = new DecodedChunk(data, co, cstride, e);
     boxes(v, slab, co, (origin, box, step) -> {
       long elements = 1;
       for (int b : box) {
         elements *= b;
       }
       byte[] piece = new byte[(int) (elements * e)];
-      extract(data, co, cstride, origin, box, step, e, piece);
+      chunk.extract(origin, box, step, piece);
       out.piece(origin, box, step, piece, 0, piece.length);
     });
   }
@@ -509,35 +520,49 @@ public final class SlabPlan {
     }
   }
 
-  /** Copies the box {@code origin, box, step} out of a decoded chunk, in C order. */
-  private static void extract(byte[] chunk, long[] co, long[] cstride, long[] origin, int[] box,
-      long[] step, int e, byte[] out) {
-    int n = box.length;
-    int[] idx = new int[n];
-    int last = n - 1;
-    int at = 0;
-    while (true) {
-      long base = 0;
-      for (int d = 0; d < last; d++) {
-        base += (origin[d] + idx[d] * step[d] - co[d]) * cstride[d];
-      }
-      long first = base + (origin[last] - co[last]) * cstride[last];
-      if (step[last] == 1) {
-        System.arraycopy(chunk, (int) (first * e), out, at, box[last] * e);
-        at += box[last] * e;
-      } else {
-        for (int j = 0; j < box[last]; j++) {
-          System.arraycopy(chunk, (int) ((first + j * step[last]) * e), out, at, e);
-          at += e;
+  /** A decoded chunk at {@code co}: its bytes, its strides in elements, its element size. */
+  private static final class DecodedChunk {
+    private final byte[] chunk;
+    private final long[] co;
+    private final long[] cstride;
+    private final int e;
+
+    DecodedChunk(byte[] chunk, long[] co, long[] cstride, int e) {
+      this.chunk = chunk;
+      this.co = co;
+      this.cstride = cstride;
+      this.e = e;
+    }
+
+    /** Copies the box {@code origin, box, step} out of the chunk, in C order. */
+    void extract(long[] origin, int[] box, long[] step, byte[] out) {
+      int n = box.length;
+      int[] idx = new int[n];
+      int last = n - 1;
+      int at = 0;
+      while (true) {
+        long base = 0;
+        for (int d = 0; d < last; d++) {
+          base += (origin[d] + idx[d] * step[d] - co[d]) * cstride[d];
         }
-      }
-      int d = last - 1;
-      while (d >= 0 && ++idx[d] == box[d]) {
-        idx[d] = 0;
-        d--;
-      }
-      if (d < 0) {
-        return;
+        long first = base + (origin[last] - co[last]) * cstride[last];
+        if (step[last] == 1) {
+          System.arraycopy(chunk, (int) (first * e), out, at, box[last] * e);
+          at += box[last] * e;
+        } else {
+          for (int j = 0; j < box[last]; j++) {
+            System.arraycopy(chunk, (int) ((first + j * step[last]) * e), out, at, e);
+            at += e;
+          }
+        }
+        int d = last - 1;
+        while (d >= 0 && ++idx[d] == box[d]) {
+          idx[d] = 0;
+          d--;
+        }
+        if (d < 0) {
+          return;
+        }
       }
     }
   }

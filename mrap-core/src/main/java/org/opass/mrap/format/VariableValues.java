@@ -78,7 +78,7 @@ public final class VariableValues {
           int at = (int) (r.offset() - from);
           byte[] region = at == 0 && r.length() == buf.length ? buf
               : java.util.Arrays.copyOfRange(buf, at, at + (int) r.length());
-          SlabPlan.pieces(v, whole, plan.chunks(), r.offset(), region, region.length, sink);
+          plan.pieces(r.offset(), region, region.length, sink);
         }
         k = j;
       }

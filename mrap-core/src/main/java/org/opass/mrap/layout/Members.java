@@ -8,6 +8,8 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.opass.mrap.pattern.AccessPattern;
+import org.opass.mrap.pattern.ConcatenatedPattern;
 
 /**
  * The files a container holds ({@code mrap-copy -pack}, thesis §4.4.3): their names and
@@ -136,5 +138,23 @@ public final class Members {
   public String toString() {
     return names.length + (names.length == 1 ? " file (" : " files (") + names[0]
         + (names.length > 1 ? ", ..." : "") + ")";
+  }
+
+  /** @throws IllegalArgumentException unless part {@code i} of {@code pattern} is member i's */
+  void checkParts(AccessPattern pattern) {
+    Members members = this;
+    if (!(pattern instanceof ConcatenatedPattern)
+        || ((ConcatenatedPattern) pattern).partCount() != members.count()) {
+      throw new IllegalArgumentException("a container of " + members + " needs a part of the "
+          + "pattern a member, not " + pattern);
+    }
+    ConcatenatedPattern c = (ConcatenatedPattern) pattern;
+    for (int i = 0; i < members.count(); i++) {
+      if (c.start(i) != members.start(i) || c.part(i).end() > members.length(i)) {
+        throw new IllegalArgumentException("part " + i + " of the pattern (" + c.part(i)
+            + " from " + c.start(i) + ") is not within member '" + members.name(i) + "' ("
+            + members.length(i) + " bytes from " + members.start(i) + ")");
+      }
+    }
   }
 }

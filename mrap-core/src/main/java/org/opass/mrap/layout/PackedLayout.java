@@ -39,6 +39,7 @@ public final class PackedLayout implements RestructuredLayout {
   private final Members members; // a container's, else null
   private final long chunk;
   private final long logicalLength;
+  private final Packing packing;
   private final boolean contiguous;
   private final long[] taskFrom; // first region of each task
   private final TaskPartition tasks; // the same, as tasks of the pattern's regions
@@ -52,14 +53,22 @@ public final class PackedLayout implements RestructuredLayout {
   private final byte[] trailer;
   private final int trailerCrc;
 
-  /** From its tables: as {@link #plan} made them, or as a trailer holds them. */
+  /**
+   * The layout of a file of {@code logicalLength} bytes ({@code members} end to end, for a
+   * container) whose regions of {@code pattern} are packed into chunks of {@code chunk} bytes as
+   * {@code packing} says: as {@link #plan} packs them, or as a trailer holds them.
+   */
   PackedLayout(AccessPattern pattern, Members members, long chunk, long logicalLength,
-      boolean contiguous, long[] taskFrom, long[] taskBin, long[] binUsed) {
+      Packing packing) {
     this.pattern = pattern;
     this.members = members;
     this.chunk = chunk;
     this.logicalLength = logicalLength;
-    this.contiguous = contiguous;
+    this.packing = packing;
+    this.contiguous = packing.contiguous;
+    long[] taskFrom = packing.taskFrom;
+    long[] taskBin = packing.taskBin;
+    long[] binUsed = packing.binUsed;
     this.taskFrom = taskFrom;
     long[] bounds = Arrays.copyOf(taskFrom, taskFrom.length + 1);
     bounds[taskFrom.length] = pattern.regionCount();
@@ -75,8 +84,7 @@ public final class PackedLayout implements RestructuredLayout {
     rest = logicalLength - pattern.totalBytes();
     tailStart = (bins - 1) * chunk + binUsed[bins - 1];
     dataLength = tailStart + Math.max(0, rest - interiorHoles);
-    trailer = PackedTrailer.write(pattern, members, chunk, logicalLength, contiguous, taskFrom,
-        taskBin, binUsed);
+    trailer = PackedTrailer.write(pattern, members, chunk, logicalLength, packing);
     trailerCrc = RestructuredLayout.crc(trailer);
   }
 
@@ -103,25 +111,8 @@ public final class PackedLayout implements RestructuredLayout {
    */
   public static PackedLayout container(ConcatenatedPattern pattern, Members members, long chunk,
       long chunksPerTask) {
-    checkMembers(pattern, members);
+    members.checkParts(pattern);
     return plan(pattern, members, chunk, members.totalLength(), chunksPerTask);
-  }
-
-  /** @throws IllegalArgumentException unless part {@code i} of the pattern is member i's */
-  static void checkMembers(AccessPattern pattern, Members members) {
-    if (!(pattern instanceof ConcatenatedPattern)
-        || ((ConcatenatedPattern) pattern).partCount() != members.count()) {
-      throw new IllegalArgumentException("a container of " + members + " needs a part of the "
-          + "pattern a member, not " + pattern);
-    }
-    ConcatenatedPattern c = (ConcatenatedPattern) pattern;
-    for (int i = 0; i < members.count(); i++) {
-      if (c.start(i) != members.start(i) || c.part(i).end() > members.length(i)) {
-        throw new IllegalArgumentException("part " + i + " of the pattern (" + c.part(i)
-            + " from " + c.start(i) + ") is not within member '" + members.name(i) + "' ("
-            + members.length(i) + " bytes from " + members.start(i) + ")");
-      }
-    }
   }
 
   private static PackedLayout plan(AccessPattern pattern, Members members, long chunk,
@@ -141,66 +132,11 @@ public final class PackedLayout implements RestructuredLayout {
       throw new IllegalArgumentException("regions of " + pattern + " overlap: a restructured "
           + "file holds each byte once");
     }
-    PackedLayout firstFit = firstFit(pattern, members, chunk, logicalLength, chunksPerTask);
+    PackedLayout firstFit = new PackedLayout(pattern, members, chunk, logicalLength,
+        Packing.firstFit(pattern, chunk, chunksPerTask));
     return firstFit.zeros() * 100 <= logicalLength * MAX_PADDING_PERCENT ? firstFit
-        : contiguous(pattern, members, chunk, logicalLength, chunksPerTask);
-  }
-
-  private static PackedLayout firstFit(AccessPattern pattern, Members members, long chunk,
-      long logicalLength, long chunksPerTask) {
-    LongList from = new LongList();
-    LongList bins = new LongList();
-    LongList used = new LongList();
-    from.add(0);
-    bins.add(0);
-    TaskPlacer placer = new TaskPlacer(chunk, HEADER_BYTES, 0, chunksPerTask);
-    RegionCursor c = pattern.cursor();
-    for (long index = 0; c.next(); index++) {
-      if (placer.place(c.length()) < 0) { // the task is full: the next one starts here
-        close(placer, used);
-        from.add(index);
-        bins.add(bins.last() + placer.bins());
-        placer = new TaskPlacer(chunk, HEADER_BYTES, bins.last(), chunksPerTask);
-        placer.place(c.length());
-      }
-    }
-    close(placer, used);
-    return new PackedLayout(pattern, members, chunk, logicalLength, false, from.toArray(),
-        bins.toArray(), used.toArray());
-  }
-
-  /**
-   * The regions end to end after the header, cut into tasks of {@code chunksPerTask} chunks'
-   * worth of bytes: no room left in any chunk, so no zeros, and each task reads one contiguous
-   * run (a chunk or two more than first fit's, where a region straddles a chunk's end). What
-   * first fit gives way to when the room its chunks leave outgrows the original's other bytes
-   * (regions of a little over half a chunk leave nearly half of each).
-   */
-  private static PackedLayout contiguous(AccessPattern pattern, Members members, long chunk,
-      long logicalLength, long chunksPerTask) {
-    TaskPartition tasks = TaskPartition.byBytes(pattern, Math.multiplyExact(chunksPerTask,
-        chunk));
-    long[] from = new long[tasks.tasks()];
-    long[] bins = new long[from.length];
-    for (int t = 0; t < from.length; t++) {
-      from[t] = tasks.regionFrom(t);
-      bins[t] = (HEADER_BYTES + pattern.bytesBefore(from[t])) / chunk;
-    }
-    long packed = HEADER_BYTES + pattern.totalBytes();
-    long count = (packed - 1) / chunk + 1;
-    if (count > Integer.MAX_VALUE - 8) {
-      throw new IllegalArgumentException("more than 2^31 chunks: use larger chunks");
-    }
-    long[] used = new long[(int) count];
-    Arrays.fill(used, chunk);
-    used[used.length - 1] = packed - (count - 1) * chunk;
-    return new PackedLayout(pattern, members, chunk, logicalLength, true, from, bins, used);
-  }
-
-  private static void close(TaskPlacer placer, LongList used) {
-    for (int j = 0; j < placer.bins(); j++) {
-      used.add(placer.used(j));
-    }
+        : new PackedLayout(pattern, members, chunk, logicalLength,
+            Packing.contiguous(pattern, chunk, chunksPerTask));
   }
 
   public AccessPattern pattern() {
@@ -249,7 +185,7 @@ public final class PackedLayout implements RestructuredLayout {
 
   @Override
   public long taskChunks(int t) {
-    return (t + 1 < taskBin.length ? taskBin[t + 1] : binUsed.length) - taskBin[t];
+    return packing.chunks(t);
   }
 
   /** Whether the regions lie end to end (first fit would have padded too much). */
@@ -628,39 +564,7 @@ public final class PackedLayout implements RestructuredLayout {
    * @throws IllegalStateException naming the first task that differs
    */
   public void checkPlacement() {
-    if (contiguous) {
-      for (int t = 0; t < taskFrom.length; t++) {
-        if (taskBin[t] != taskStart(t) / chunk) {
-          throw new IllegalStateException("task " + t + " starts in chunk "
-              + taskStart(t) / chunk + ", not " + taskBin[t]);
-        }
-      }
-      for (int b = 0; b + 1 < binUsed.length; b++) {
-        if (binUsed[b] != chunk) {
-          throw new IllegalStateException("chunk " + b + " of a contiguous layout has room");
-        }
-      }
-      return;
-    }
-    for (int t = 0; t < taskFrom.length; t++) {
-      TaskPlacer p = new TaskPlacer(chunk, HEADER_BYTES, taskBin[t], taskChunks(t));
-      RegionCursor c = pattern.cursor(taskFrom[t], taskTo(t));
-      while (c.next()) {
-        if (p.place(c.length()) < 0) {
-          throw new IllegalStateException("task " + t + " does not fit its chunks");
-        }
-      }
-      if (p.bins() != taskChunks(t)) {
-        throw new IllegalStateException("task " + t + " fills " + p.bins() + " chunks, not "
-            + taskChunks(t));
-      }
-      for (int j = 0; j < p.bins(); j++) {
-        if (p.used(j) != binUsed[(int) (taskBin[t] + j)]) {
-          throw new IllegalStateException("task " + t + "'s chunk " + j + " uses "
-              + p.used(j) + " bytes, not " + binUsed[(int) (taskBin[t] + j)]);
-        }
-      }
-    }
+    packing.check(pattern, chunk);
   }
 
   @Override
@@ -669,29 +573,5 @@ public final class PackedLayout implements RestructuredLayout {
         + (contiguous ? ", contiguous, " : ", first fit, ") + pattern
         + ", " + taskFrom.length + " tasks, " + chunks() + " chunks of " + chunk + ", "
         + logicalLength + " -> " + physicalLength() + " bytes)";
-  }
-
-  /** A growing array of longs. */
-  private static final class LongList {
-    private long[] a = new long[16];
-    private int n;
-
-    void add(long v) {
-      if (n == a.length) {
-        if (n >= Integer.MAX_VALUE - 8) {
-          throw new IllegalArgumentException("more than " + n + " chunks: use larger chunks");
-        }
-        a = Arrays.copyOf(a, (int) Math.min(Integer.MAX_VALUE - 8, 2L * n));
-      }
-      a[n++] = v;
-    }
-
-    long last() {
-      return a[n - 1];
-    }
-
-    long[] toArray() {
-      return Arrays.copyOf(a, n);
-    }
   }
 }

@@ -31,7 +31,11 @@ final class PackedTrailer {
 
   /** The trailer of the layout of these tables (a container's when {@code members} is set). */
   static byte[] write(AccessPattern pattern, Members members, long chunk, long logicalLength,
-      boolean contiguous, long[] taskFrom, long[] taskBin, long[] binUsed) {
+      Packing packing) {
+    boolean contiguous = packing.contiguous;
+    long[] taskFrom = packing.taskFrom;
+    long[] taskBin = packing.taskBin;
+    long[] binUsed = packing.binUsed;
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     DataOutput out = new DataOutputStream(bytes);
     try {
@@ -117,7 +121,7 @@ final class PackedTrailer {
     }
     if (members != null) {
       try {
-        PackedLayout.checkMembers(pattern, members);
+        members.checkParts(pattern);
       } catch (IllegalArgumentException e) {
         throw corrupt(source, e.getMessage());
       }
@@ -126,7 +130,8 @@ final class PackedTrailer {
             + "of " + logical);
       }
     }
-    return new PackedLayout(pattern, members, chunk, logical, contiguous, from, bins, used);
+    return new PackedLayout(pattern, members, chunk, logical,
+        new Packing(contiguous, from, bins, used));
   }
 
   private static int count(long n, long max, String what, String source) throws IOException {

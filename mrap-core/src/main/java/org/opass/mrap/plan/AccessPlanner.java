@@ -1,23 +1,28 @@
 package org.opass.mrap.plan;
 
-import static org.opass.mrap.plan.AccessSettings.CHUNKS;
-import static org.opass.mrap.plan.AccessSettings.COALESCE_GAP;
-import static org.opass.mrap.plan.AccessSettings.COALESCE_GAP_DEFAULT;
-import static org.opass.mrap.plan.AccessSettings.KEYS;
-import static org.opass.mrap.plan.AccessSettings.RESTRUCTURED;
-import static org.opass.mrap.plan.AccessSettings.SPLIT_BYTES;
+import static org.opass.mrap.settings.AccessSettings.CHUNKS;
+import static org.opass.mrap.settings.AccessSettings.COALESCE_GAP;
+import static org.opass.mrap.settings.AccessSettings.COALESCE_GAP_DEFAULT;
+import static org.opass.mrap.settings.AccessSettings.KEYS;
+import static org.opass.mrap.settings.AccessSettings.RESTRUCTURED;
+import static org.opass.mrap.settings.AccessSettings.SPLIT_BYTES;
 
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
+import org.opass.mrap.fs.FileBlocks;
+import org.opass.mrap.fs.RestructuredFiles;
 import org.opass.mrap.layout.RestructuredLayout;
 import org.opass.mrap.locality.SplitLocality;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.PatternConfig;
 import org.opass.mrap.pattern.TaskPartition;
-import org.opass.mrap.read.RestructuredFiles;
+import org.opass.mrap.settings.AccessSettings;
+import org.opass.mrap.settings.InvalidSettingsException;
+import org.opass.mrap.settings.MrapConf;
+import org.opass.mrap.task.RegionTask;
 
 /**
  * An access pattern over files, planned into tasks (thesis §4.3.1): a tiled pattern gives a
@@ -48,18 +53,15 @@ public final class AccessPlanner {
    */
   public AccessPlanner(Configuration conf) throws IOException {
     this.conf = conf;
-    MrapConf.checkKeys(conf, "mrap.access.", KEYS);
+    AccessSettings access = AccessSettings.of(conf); // every key checked now, not in a task
     this.pc = MrapConf.pattern(conf);
-    this.splitBytes = MrapConf.bytes(conf, SPLIT_BYTES, 0);
-    MrapConf.bytes(conf, COALESCE_GAP, COALESCE_GAP_DEFAULT); // checked now, not in a task
-    AccessSettings.recordBytes(conf);
-    this.independent = MrapConf.choice(conf, CHUNKS, "together", "independent")
-        .equals("independent");
+    this.splitBytes = access.splitBytes();
+    this.independent = access.independentChunks();
     if (independent && pc.tiles() != null) {
       throw new InvalidSettingsException(CHUNKS + "=independent does not apply to tiles (a "
           + "tile is one task's unit): use together");
     }
-    this.stored = AccessSettings.readAsStored(conf);
+    this.stored = access.readAsStored();
   }
 
   /**

@@ -6,8 +6,8 @@ import org.opass.mrap.cf.Coordinates;
 import org.opass.mrap.cf.Selection;
 import org.opass.mrap.format.SlabPlan;
 import org.opass.mrap.format.Variable;
+import org.opass.mrap.fs.RestructuredFiles;
 import org.opass.mrap.pattern.TiledPattern;
-import org.opass.mrap.read.RestructuredFiles;
 
 /**
  * One input file's variable and the plan of its slab, and what reading its header cost; for a
@@ -17,36 +17,71 @@ public final class FilePlan {
   private final RestructuredFiles.Inspected file;
   private final String name; // the file as keys name it: its path, or container/member
   private final long start; // where it starts in its container's original, else 0
-  private final SlabPlan plan;
-  private final TiledPattern tiles; // with mrap.science.tile, else null
+  private final Variable variable;
+  private final Coordinates coordinates;
+  private final Selection.Resolved selected; // with a selection by value, else null
   private final long headerReads;
   private final long headerNanos;
-  private final Coordinates coordinates;
-  private final Variable variable;
-  private final Selection.Resolved selected; // with a selection by value, else null
+  private final SlabPlan plan; // null: a selection picks nothing in this file
+  private final TiledPattern tiles; // with mrap.science.tile, else null
   private final List<Variable> readWith; // read with the variable, on its grid
 
-  FilePlan(RestructuredFiles.Inspected file, String name, long start, Variable variable,
-      SlabPlan plan, TiledPattern tiles, Coordinates coordinates, Selection.Resolved selected,
-      long headerReads, long headerNanos) {
-    this(file, name, start, variable, plan, tiles, coordinates, selected, headerReads,
-        headerNanos, List.of());
-  }
-
-  FilePlan(RestructuredFiles.Inspected file, String name, long start, Variable variable,
-      SlabPlan plan, TiledPattern tiles, Coordinates coordinates, Selection.Resolved selected,
-      long headerReads, long headerNanos, List<Variable> readWith) {
-    this.readWith = List.copyOf(readWith);
-    this.file = file;
-    this.selected = selected;
+  /** What a file's header said before its slab is planned (and a plan that reads nothing). */
+  private FilePlan(Source source, Variable variable, Coordinates coordinates,
+      Selection.Resolved selected, long headerReads, long headerNanos) {
+    this.file = source.file;
+    this.name = source.name;
+    this.start = source.start;
     this.variable = variable;
     this.coordinates = coordinates;
-    this.name = name;
-    this.start = start;
-    this.plan = plan;
-    this.tiles = tiles;
+    this.selected = selected;
     this.headerReads = headerReads;
     this.headerNanos = headerNanos;
+    this.plan = null;
+    this.tiles = null;
+    this.readWith = List.of();
+  }
+
+  private FilePlan(FilePlan header, SlabPlan plan, TiledPattern tiles, List<Variable> readWith) {
+    this.file = header.file;
+    this.name = header.name;
+    this.start = header.start;
+    this.variable = header.variable;
+    this.coordinates = header.coordinates;
+    this.selected = header.selected;
+    this.headerReads = header.headerReads;
+    this.headerNanos = header.headerNanos;
+    this.plan = plan;
+    this.tiles = tiles;
+    this.readWith = List.copyOf(readWith);
+  }
+
+  /** Where a plan's variable lies: a file as read, or a member of a container. */
+  static final class Source {
+    final RestructuredFiles.Inspected file;
+    final String name;
+    final long start;
+
+    /** {@code name}: the file as keys name it; {@code start}: in its container's original. */
+    Source(RestructuredFiles.Inspected file, String name, long start) {
+      this.file = file;
+      this.name = name;
+      this.start = start;
+    }
+  }
+
+  /**
+   * The plan of a file whose header was read ({@code headerReads} positioned reads in {@code
+   * headerNanos}), before its slab is planned: it reads nothing ({@link #selectsNothing}).
+   */
+  static FilePlan header(Source source, Variable variable, Coordinates coordinates,
+      Selection.Resolved selected, long headerReads, long headerNanos) {
+    return new FilePlan(source, variable, coordinates, selected, headerReads, headerNanos);
+  }
+
+  /** This file's slab planned ({@code tiles} too, with mrap.science.tile), read with others. */
+  FilePlan planned(SlabPlan slab, TiledPattern tiles, List<Variable> readWith) {
+    return new FilePlan(this, slab, tiles, readWith);
   }
 
   /** The file as read: its status and, if {@code mrap-copy} restructured it, its layout. */
@@ -100,8 +135,7 @@ public final class FilePlan {
 
   /** This file, read for nothing: a selection picks nothing in it. */
   FilePlan selectingNothing() {
-    return new FilePlan(file, name, start, variable, null, null, coordinates, selected,
-        headerReads, headerNanos);
+    return new FilePlan(this, null, null, List.of());
   }
 
   /** Whether a selection by value picks nothing in this file: it is not read. */

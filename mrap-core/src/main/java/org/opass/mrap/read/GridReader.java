@@ -1,5 +1,6 @@
 package org.opass.mrap.read;
 
+import java.nio.ByteBuffer;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -17,9 +18,9 @@ import org.opass.mrap.format.SlabPlan;
 import org.opass.mrap.format.Variable;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.RegionCursor;
-import org.opass.mrap.plan.VariableTask;
 import org.opass.mrap.science.ArrayIndex;
 import org.opass.mrap.science.ArrayPiece;
+import org.opass.mrap.task.VariableTask;
 
 /**
  * Reads a {@link VariableTask} of several variables on one grid: the pieces of its first
@@ -104,9 +105,9 @@ public final class GridReader implements TaskReader {
     SlabPlan plan = SlabPlan.of(w, box, Integer.MAX_VALUE - 8);
     SlabPlan.PieceSink sink = (o, s, st, bytes, off, len) -> {
       if (decode) {
-        scratch.setDecoded(decoding, w.order(), s, st, bytes, off, len);
+        scratch.setDecoded(decoding, w.order(), s, st, ByteBuffer.wrap(bytes, off, len));
       } else {
-        scratch.set(w.type(), w.order(), s, st, bytes, off, len);
+        scratch.set(w.type(), w.order(), s, st, ByteBuffer.wrap(bytes, off, len));
       }
       counters.add(MrapCounter.MISSING_ELEMENTS, scratch.missing());
       counters.add(MrapCounter.SLAB_BYTES, len);
@@ -118,7 +119,7 @@ public final class GridReader implements TaskReader {
       RegionCursor c = regions.cursor();
       while (c.next()) {
         byte[] bytes = region(path, m.start() + c.offset(), (int) c.length());
-        SlabPlan.pieces(w, box, plan.chunks(), c.offset(), bytes, bytes.length, sink);
+        plan.pieces(c.offset(), bytes, bytes.length, sink);
       }
     }
     if (w.chunked() && plan.unwritten() != null && !plan.unwritten().isEmpty()) {

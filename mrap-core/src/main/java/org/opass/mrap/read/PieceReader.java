@@ -1,5 +1,6 @@
 package org.opass.mrap.read;
 
+import java.nio.ByteBuffer;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -10,12 +11,12 @@ import org.opass.mrap.cf.CfDecoding;
 import org.opass.mrap.format.SlabPlan;
 import org.opass.mrap.format.Variable;
 import org.opass.mrap.pattern.AccessPattern;
-import org.opass.mrap.plan.RegionTask;
-import org.opass.mrap.plan.VariableSettings;
-import org.opass.mrap.plan.VariableTask;
 import org.opass.mrap.science.ArrayIndex;
 import org.opass.mrap.science.ArrayPiece;
 import org.opass.mrap.science.ScienceFiles;
+import org.opass.mrap.settings.VariableSettings;
+import org.opass.mrap.task.RegionTask;
+import org.opass.mrap.task.VariableTask;
 
 /**
  * Reads a {@link VariableTask}: each part's regions through a {@link RegionReader}
@@ -56,12 +57,12 @@ public final class PieceReader implements TaskReader {
         BytesWritable b = regions.value();
         long at = originalOffset(p);
         VariableTask.Member m = p.memberAt(at);
-        long fill = SlabPlan.pieces(m.variable(), m.slab(), m.variable().chunks(),
-            at - m.start(),
+        long fill = SlabPlan.pieces(m.variable(), m.slab(), at - m.start(),
             // a strided run's piece is the region reader's buffer itself: it stays as it is
             // until the queue is empty, as the next region is read only then
             b.getBytes(), b.getLength(), (origin, shape, step, bytes, off, len) ->
-                pending.add(new Pending(m, origin, shape, step, bytes, off, len)));
+                pending.add(new Pending(m, origin, shape, step,
+                    ByteBuffer.wrap(bytes, off, len))));
         counters.add(MrapCounter.FILL_ELEMENTS, fill);
         continue;
       }
@@ -78,7 +79,8 @@ public final class PieceReader implements TaskReader {
           m.unwritten().forEach(m.variable().chunkShape(), origin ->
               counters.add(MrapCounter.FILL_ELEMENTS, SlabPlan.fillPieces(m.variable(),
                   m.slab(), origin, (o, shape, step, bytes, off, len) ->
-                      pending.add(new Pending(m, o, shape, step, bytes, off, len)))));
+                      pending.add(new Pending(m, o, shape, step,
+                          ByteBuffer.wrap(bytes, off, len))))));
         }
         continue;
       }
@@ -104,14 +106,13 @@ public final class PieceReader implements TaskReader {
     key.set(next.member.file(), next.origin);
     if (decode) {
       value.setDecoded(next.member.decoding(netcdf), v.order(), next.shape, next.step,
-          next.bytes, next.offset, next.length);
+          next.bytes);
       counters.add(MrapCounter.MISSING_ELEMENTS, value.missing());
     } else {
-      value.set(v.type(), v.order(), next.shape, next.step, next.bytes, next.offset,
-          next.length);
+      value.set(v.type(), v.order(), next.shape, next.step, next.bytes);
     }
     value.setCoordinates(next.member.coordinates(), next.origin);
-    counters.add(MrapCounter.SLAB_BYTES, next.length);
+    counters.add(MrapCounter.SLAB_BYTES, next.bytes.remaining());
     return true;
   }
 
@@ -121,19 +122,15 @@ public final class PieceReader implements TaskReader {
     final long[] origin;
     final int[] shape;
     final long[] step;
-    final byte[] bytes;
-    final int offset;
-    final int length;
+    final ByteBuffer bytes; // a region read's, or a chunk's, not copied
 
-    Pending(VariableTask.Member member, long[] origin, int[] shape, long[] step, byte[] bytes,
-        int offset, int length) {
+    Pending(VariableTask.Member member, long[] origin, int[] shape, long[] step,
+        ByteBuffer bytes) {
       this.member = member;
       this.origin = origin;
       this.shape = shape;
       this.step = step;
       this.bytes = bytes;
-      this.offset = offset;
-      this.length = length;
     }
   }
 

@@ -6,13 +6,14 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.BytesWritable;
+import org.opass.mrap.fs.LogicalReads;
+import org.opass.mrap.fs.RestructuredFiles;
 import org.opass.mrap.layout.RestructuredLayout;
 import org.opass.mrap.layout.TaskPlacer;
 import org.opass.mrap.pattern.RegionCursor;
-import org.opass.mrap.plan.AccessSettings;
-import org.opass.mrap.plan.InvalidSettingsException;
-import org.opass.mrap.plan.MrapConf;
-import org.opass.mrap.plan.RegionTask;
+import org.opass.mrap.settings.AccessSettings;
+import org.opass.mrap.settings.InvalidSettingsException;
+import org.opass.mrap.task.RegionTask;
 
 /**
  * Reads a {@link RegionTask}'s regions, one record each (key: logical offset; a region
@@ -117,9 +118,9 @@ public final class RegionReader implements TaskReader {
     this.counters = counters;
     path = split.path();
     regionCount = split.regionCount();
-    gap = MrapConf.bytes(conf, AccessSettings.COALESCE_GAP,
-        AccessSettings.COALESCE_GAP_DEFAULT);
-    maxRecord = AccessSettings.recordBytes(conf);
+    AccessSettings access = AccessSettings.of(conf);
+    gap = access.coalesceGap();
+    maxRecord = access.recordBytes();
     blockSize = Math.max(1, split.blockSize());
     FileSystem fs = split.path().getFileSystem(conf);
     layout = RestructuredFiles.checkSame(fs, split.path(), split.fileLength(), split.identity(),

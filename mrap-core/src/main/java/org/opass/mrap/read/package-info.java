@@ -1,9 +1,10 @@
 /**
- * Reading files in HDFS as MRAP does, whatever the engine: a restructured file told from a
- * plain one and its layout checked ({@link org.opass.mrap.read.RestructuredFiles}), its
- * original bytes read through the layout ({@link org.opass.mrap.read.LogicalReads}), reads
- * joined across gaps ({@link org.opass.mrap.read.JoinedRead}). Internal but for the counters
- * ({@link org.opass.mrap.read.MrapCounter}) and the key of paired reads ({@link
+ * A task read, whatever the engine: a {@code RegionTask}'s regions with positioned reads joined
+ * across gaps ({@link org.opass.mrap.read.RegionReader}), a {@code VariableTask}'s pieces of the
+ * slab with chunks decoded and fill values given ({@link org.opass.mrap.read.PieceReader}),
+ * several variables on one grid together ({@link org.opass.mrap.read.GridReader}), and what a
+ * read counts ({@link org.opass.mrap.read.ReadCounters}). Internal but for the counters ({@link
+ * org.opass.mrap.read.MrapCounter}) and the key of paired reads ({@link
  * org.opass.mrap.read.SideKey}), marked public of their own.
  */
 @InterfaceAudience.Private

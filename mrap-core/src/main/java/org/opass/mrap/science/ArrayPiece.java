@@ -47,9 +47,9 @@ public final class ArrayPiece implements Writable {
   private int missingCount;
   private PieceAxes axes = PieceAxes.NONE;
 
-  /** Sets this piece, copying {@code length} bytes from {@code data[offset]}. */
-  public void set(ElementType type, ByteOrder order, int[] shape, long[] step, byte[] data,
-      int offset, int length) {
+  /** Sets this piece, copying the bytes {@code data} has remaining (it is left as it is). */
+  public void set(ElementType type, ByteOrder order, int[] shape, long[] step, ByteBuffer data) {
+    int length = data.remaining();
     this.type = type;
     this.order = order;
     this.shape = shape.clone();
@@ -57,7 +57,7 @@ public final class ArrayPiece implements Writable {
     if (bytes.length < length) {
       bytes = new byte[length];
     }
-    System.arraycopy(data, offset, bytes, 0, length);
+    data.duplicate().get(bytes, 0, length);
     this.length = length;
     this.decoded = false;
     this.missingCount = 0;
@@ -65,12 +65,12 @@ public final class ArrayPiece implements Writable {
   }
 
   /**
-   * Sets this piece to {@code length} bytes of stored elements from {@code data[offset]},
+   * Sets this piece to the stored elements {@code data} has remaining (an array's bytes),
    * decoded by {@code decoding}.
    */
   public void setDecoded(CfDecoding decoding, ByteOrder order, int[] shape, long[] step,
-      byte[] data, int offset, int length) {
-    int n = length / decoding.stored().size();
+      ByteBuffer data) {
+    int n = data.remaining() / decoding.stored().size();
     this.type = decoding.decoded();
     this.order = order;
     this.shape = shape.clone();
@@ -85,7 +85,8 @@ public final class ArrayPiece implements Writable {
     } else {
       java.util.Arrays.fill(missing, 0, words, 0L);
     }
-    this.missingCount = decoding.decode(data, offset, n, order, bytes, missing);
+    this.missingCount = decoding.decode(data.array(), data.arrayOffset() + data.position(), n,
+        order, bytes, missing);
     this.length = need;
     this.decoded = true;
     this.axes = PieceAxes.NONE;

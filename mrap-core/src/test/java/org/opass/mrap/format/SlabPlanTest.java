@@ -58,7 +58,7 @@ class SlabPlanTest {
           int len = (int) Math.min(cut, r.length() - at);
           byte[] b = new byte[len];
           in.readFully(r.offset() + at, b, 0, len);
-          fill[0] += SlabPlan.pieces(v, slab, plan.chunks(), r.offset() + at, b, len,
+          fill[0] += plan.pieces(r.offset() + at, b, len,
               (origin, shape, step, bytes, off, n) ->
                   out.put(origin, shape, step, bytes, off, v.type(), v.order()));
         }

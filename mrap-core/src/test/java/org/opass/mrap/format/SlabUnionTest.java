@@ -137,7 +137,7 @@ class SlabUnionTest {
         int len = (int) Math.min(cut, r.length() - at);
         byte[] b = new byte[len];
         in.readFully(r.offset() + at, b, 0, len);
-        SlabPlan.pieces(v, slab, plan.chunks(), r.offset() + at, b, len, sink);
+        plan.pieces(r.offset() + at, b, len, sink);
       }
     }
     if (v.chunked()) {

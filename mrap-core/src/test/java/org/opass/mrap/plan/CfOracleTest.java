@@ -29,6 +29,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.opass.mrap.read.PieceReader;
 import org.opass.mrap.read.ReadCounters;
 import org.opass.mrap.science.ArrayPiece;
+import org.opass.mrap.settings.VariableSettings;
+import org.opass.mrap.task.VariableTask;
 
 /**
  * Every case of science/cf (files written by netCDF-C and h5py, in the shapes of ERA5, CMIP,

@@ -14,6 +14,9 @@ import org.junit.jupiter.api.Test;
 import org.opass.mrap.cf.Selection;
 import org.opass.mrap.read.PieceReader;
 import org.opass.mrap.read.ReadCounters;
+import org.opass.mrap.settings.InvalidSettingsException;
+import org.opass.mrap.settings.VariableSettings;
+import org.opass.mrap.task.VariableTask;
 
 /**
  * Selections by value that cannot be served are refused before anything is read, naming the

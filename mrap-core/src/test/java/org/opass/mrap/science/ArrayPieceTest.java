@@ -40,12 +40,12 @@ class ArrayPieceTest {
         n.putInt(ints[i]);
       }
       ArrayPiece p = new ArrayPiece();
-      p.set(ElementType.FLOAT32, order, new int[] {4}, new long[] {1}, f.array(), 0, 16);
+      p.set(ElementType.FLOAT32, order, new int[] {4}, new long[] {1}, ByteBuffer.wrap(f.array()));
       assertArrayEquals(floats, p.toFloats(), order.toString());
       assertEquals(order, p.buffer().order(), "the buffer is in the file's byte order");
       assertEquals(floats[2], p.buffer().getFloat(8), order.toString());
       assertEquals((double) floats[1], p.toDoubles()[1], order.toString());
-      p.set(ElementType.INT32, order, new int[] {4}, new long[] {1}, n.array(), 0, 16);
+      p.set(ElementType.INT32, order, new int[] {4}, new long[] {1}, ByteBuffer.wrap(n.array()));
       assertArrayEquals(ints, p.toInts(), order.toString());
       assertEquals(ints[3], p.buffer().getInt(12), order.toString());
     }
@@ -75,7 +75,7 @@ class ArrayPieceTest {
               "latitude")));
       ArrayPiece p = new ArrayPiece();
       p.setDecoded(CfDecoding.of(v, true), ByteOrder.BIG_ENDIAN, new int[] {2, 3},
-          new long[] {1, 1}, stored.array(), 0, 12);
+          new long[] {1, 1}, ByteBuffer.wrap(stored.array()));
       p.setCoordinates(c, new long[] {0, 0});
       ByteArrayOutputStream bytes = new ByteArrayOutputStream();
       p.write(new DataOutputStream(bytes));

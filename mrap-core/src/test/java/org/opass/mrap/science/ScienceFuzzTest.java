@@ -138,7 +138,7 @@ class ScienceFuzzTest {
             len -= len % v.type().size();
             byte[] b = Arrays.copyOfRange(bytes, (int) (r.offset() + at),
                 (int) (r.offset() + at + len));
-            SlabPlan.pieces(v, slab, plan.chunks(), r.offset() + at, b, len, sink);
+            plan.pieces(r.offset() + at, b, len, sink);
             if (v.chunked()) {
               break;
             }

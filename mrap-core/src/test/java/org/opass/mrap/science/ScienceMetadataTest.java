@@ -40,6 +40,7 @@ import org.opass.mrap.format.ScienceFormatException;
 import org.opass.mrap.format.SlabPlan;
 import org.opass.mrap.format.Variable;
 import org.opass.mrap.pattern.RegionCursor;
+import org.opass.mrap.task.VariableCodec;
 
 /**
  * Each variable's kept attributes, its dimensions' names and its dimensions' coordinate
@@ -215,7 +216,7 @@ class ScienceMetadataTest {
     while (r != null && r.next()) {
       byte[] b = new byte[(int) r.length()];
       in.readFully(r.offset(), b, 0, b.length);
-      SlabPlan.pieces(v, slab, plan.chunks(), r.offset(), b, b.length, sink);
+      plan.pieces(r.offset(), b, b.length, sink);
     }
     if (v.chunked()) {
       plan.unwritten().forEach(v.chunkShape(), origin ->

@@ -7,7 +7,7 @@ import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.opass.cli.Subcommands;
-import org.opass.mrap.plan.InvalidSettingsException;
+import org.opass.mrap.settings.InvalidSettingsException;
 
 /**
  * The entry point of the {@code mrap-inputformat} jar: {@code hadoop jar

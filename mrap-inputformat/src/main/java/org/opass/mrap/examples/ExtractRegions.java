@@ -9,7 +9,7 @@ import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
 import org.apache.hadoop.util.Tool;
 import org.opass.mrap.mapreduce.AccessInputFormat;
-import org.opass.mrap.plan.MrapConf;
+import org.opass.mrap.settings.MrapConf;
 
 /**
  * The MRAP example job: pulls the regions an access pattern names out of files in HDFS, in one

@@ -14,9 +14,9 @@ import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.Reducer;
 import org.apache.hadoop.util.Tool;
 import org.opass.mrap.mapreduce.VariableInputFormat;
-import org.opass.mrap.plan.VariableSettings;
 import org.opass.mrap.science.ArrayIndex;
 import org.opass.mrap.science.ArrayPiece;
+import org.opass.mrap.settings.VariableSettings;
 
 /**
  * The scientific example job: per file and index of the first dimension (a time step, say),

@@ -16,9 +16,9 @@ import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.opass.mrap.pattern.PatternConfig;
 import org.opass.mrap.plan.AccessPlanner;
-import org.opass.mrap.plan.AccessSettings;
-import org.opass.mrap.plan.InvalidSettingsException;
-import org.opass.mrap.plan.RegionTask;
+import org.opass.mrap.settings.AccessSettings;
+import org.opass.mrap.settings.InvalidSettingsException;
+import org.opass.mrap.task.RegionTask;
 
 /**
  * MRAP's non-contiguous input (thesis §4.3.1): each map task reads only the regions of its

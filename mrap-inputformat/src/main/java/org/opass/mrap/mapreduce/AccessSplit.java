@@ -2,7 +2,7 @@ package org.opass.mrap.mapreduce;
 
 import org.apache.hadoop.classification.InterfaceAudience;
 import org.apache.hadoop.classification.InterfaceStability;
-import org.opass.mrap.plan.RegionTask;
+import org.opass.mrap.task.RegionTask;
 
 /**
  * An {@link AccessInputFormat} split: one {@link RegionTask} (the regions the task reads, in

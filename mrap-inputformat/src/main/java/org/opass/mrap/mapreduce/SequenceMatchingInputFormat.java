@@ -24,10 +24,10 @@ import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
 import org.apache.hadoop.util.ReflectionUtils;
-import org.opass.mrap.plan.InvalidSettingsException;
-import org.opass.mrap.plan.MrapConf;
-import org.opass.mrap.read.RestructuredFiles;
+import org.opass.mrap.fs.RestructuredFiles;
 import org.opass.mrap.read.SideKey;
+import org.opass.mrap.settings.InvalidSettingsException;
+import org.opass.mrap.settings.MrapConf;
 
 /**
  * MRAP's paired input (thesis §4.3.1, the SequenceMatching class): each map task gets pieces of

@@ -5,7 +5,7 @@ import java.io.DataOutput;
 import java.io.IOException;
 import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.mapreduce.InputSplit;
-import org.opass.mrap.plan.ReadTask;
+import org.opass.mrap.task.ReadTask;
 
 /** A split that is one task planned by mrap-core, in the task's own serialized form. */
 abstract class TaskSplit<T extends ReadTask> extends InputSplit implements Writable {

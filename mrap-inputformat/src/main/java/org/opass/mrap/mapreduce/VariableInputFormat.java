@@ -13,14 +13,14 @@ import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.opass.mrap.format.VariableTiles;
 import org.opass.mrap.locality.SplitLocality;
-import org.opass.mrap.plan.InvalidSettingsException;
 import org.opass.mrap.plan.VariablePlanner;
-import org.opass.mrap.plan.VariableSettings;
-import org.opass.mrap.plan.VariableTask;
 import org.opass.mrap.read.MrapCounter;
 import org.opass.mrap.science.ArrayIndex;
 import org.opass.mrap.science.ArrayPiece;
 import org.opass.mrap.science.ScienceFiles;
+import org.opass.mrap.settings.InvalidSettingsException;
+import org.opass.mrap.settings.VariableSettings;
+import org.opass.mrap.task.VariableTask;
 
 /**
  * MRAP over scientific files: one variable of NetCDF or HDF5 files, by name, and a slab of it,

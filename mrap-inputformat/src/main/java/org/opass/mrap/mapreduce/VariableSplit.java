@@ -2,7 +2,7 @@ package org.opass.mrap.mapreduce;
 
 import org.apache.hadoop.classification.InterfaceAudience;
 import org.apache.hadoop.classification.InterfaceStability;
-import org.opass.mrap.plan.VariableTask;
+import org.opass.mrap.task.VariableTask;
 
 /**
  * A {@link VariableInputFormat} split: one {@link VariableTask} (the parts of files the task

@@ -33,9 +33,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.PatternConfig;
 import org.opass.mrap.pattern.Region;
-import org.opass.mrap.plan.InvalidSettingsException;
-import org.opass.mrap.plan.MrapConf;
 import org.opass.mrap.read.MrapCounter;
+import org.opass.mrap.settings.InvalidSettingsException;
+import org.opass.mrap.settings.MrapConf;
 
 /**
  * {@link AccessInputFormat} on Hadoop's local file system, byte for byte against a naive reader

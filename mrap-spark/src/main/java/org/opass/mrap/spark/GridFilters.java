@@ -1,8 +1,6 @@
 package org.opass.mrap.spark;
 
 import java.math.BigDecimal;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -18,6 +16,7 @@ import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.Decimal;
 import org.apache.spark.unsafe.types.UTF8String;
+import org.opass.mrap.cf.Selection;
 
 /**
  * Spark's predicates on a table's dimension columns as a selection by value ({@code
@@ -77,39 +76,38 @@ final class GridFilters {
     return new ArrayList<>(byDimension.keySet());
   }
 
-  /** The selection's text ({@code dim=lo:hi|lo:hi, ...}), or null where nothing is pushed. */
-  String selection() {
+  /**
+   * The selection the pushed predicates make (per dimension a union of closed ranges), as a
+   * value for the planner; null where nothing is pushed.
+   */
+  Selection selection() {
     if (byDimension.isEmpty() || none) {
       return null;
     }
-    StringBuilder b = new StringBuilder();
+    Selection out = null;
     for (Map.Entry<String, List<Range>> e : byDimension.entrySet()) {
-      b.append(b.length() == 0 ? "" : ", ").append(e.getKey()).append('=');
-      boolean first = true;
+      List<Selection.Bound[]> ranges = new ArrayList<>();
       for (Range r : e.getValue()) {
-        b.append(first ? "" : "|").append(text(r.lo)).append(':').append(text(r.hi));
-        first = false;
+        ranges.add(new Selection.Bound[] {bound(r.lo), bound(r.hi)});
       }
+      Selection one = Selection.ranges(e.getKey(), ranges);
+      out = out == null ? one : out.and(one);
     }
-    return b.toString();
+    return out;
   }
 
-  private static String text(Object bound) {
-    if (bound == null) {
-      return "";
+  /** A range's end as the selection takes it; null: open. */
+  private static Selection.Bound bound(Object b) {
+    if (b == null) {
+      return null;
     }
-    if (bound instanceof Double) {
-      return Double.toString((Double) bound);
+    if (b instanceof Double) {
+      return Selection.Bound.number((Double) b);
     }
-    if (bound instanceof Long) { // microseconds of an instant, in UTC
-      long micros = (Long) bound;
-      LocalDateTime t = LocalDateTime.ofEpochSecond(Math.floorDiv(micros, 1_000_000L),
-          (int) Math.floorMod(micros, 1_000_000L) * 1000, ZoneOffset.UTC);
-      return String.format("%04d-%02d-%02dT%02d:%02d:%02d.%06dZ", t.getYear(),
-          t.getMonthValue(), t.getDayOfMonth(), t.getHour(), t.getMinute(), t.getSecond(),
-          t.getNano() / 1000);
+    if (b instanceof Long) { // microseconds of an instant, in UTC
+      return Selection.Bound.instant((Long) b);
     }
-    return bound.toString();
+    return Selection.Bound.date(b.toString());
   }
 
   /** A superset of the rows {@code p} keeps, per dimension; null where none is known. */

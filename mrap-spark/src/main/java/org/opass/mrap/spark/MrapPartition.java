@@ -8,9 +8,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import org.apache.hadoop.io.Writable;
 import org.apache.spark.sql.connector.read.InputPartition;
-import org.opass.mrap.plan.ReadTask;
-import org.opass.mrap.plan.RegionTask;
-import org.opass.mrap.plan.VariableTask;
+import org.opass.mrap.task.ReadTask;
+import org.opass.mrap.task.RegionTask;
+import org.opass.mrap.task.VariableTask;
 
 /**
  * A task planned by mrap-core, as the executor that reads it gets it: the task's own

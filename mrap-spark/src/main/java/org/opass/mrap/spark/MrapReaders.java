@@ -15,15 +15,15 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.unsafe.types.UTF8String;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.RegionCursor;
-import org.opass.mrap.plan.AccessSettings;
-import org.opass.mrap.plan.RegionTask;
-import org.opass.mrap.plan.VariableTask;
 import org.opass.mrap.read.PieceReader;
 import org.opass.mrap.read.ReadCounters;
 import org.opass.mrap.read.RegionReader;
 import org.opass.mrap.read.TaskReader;
 import org.opass.mrap.science.ArrayIndex;
 import org.opass.mrap.science.ArrayPiece;
+import org.opass.mrap.settings.AccessSettings;
+import org.opass.mrap.task.RegionTask;
+import org.opass.mrap.task.VariableTask;
 
 /**
  * Reads a partition on an executor: its task through mrap-core's {@link RegionReader}
@@ -52,7 +52,7 @@ final class MrapReaders implements PartitionReaderFactory {
       }
       RegionTask split = (RegionTask) p.task();
       return Arrays.asList(columns).contains("bytes") ? new Records(split, c)
-          : new OffsetsOnly(split, AccessSettings.recordBytes(c), columns);
+          : new OffsetsOnly(split, AccessSettings.of(c).recordBytes(), columns);
     } catch (IOException e) {
       throw new UncheckedIOException("mrap: " + e.getMessage(), e);
     }

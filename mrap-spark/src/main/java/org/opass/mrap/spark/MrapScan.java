@@ -16,14 +16,14 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.opass.mrap.array.ElementType;
 import org.opass.mrap.cf.CfDecoding;
+import org.opass.mrap.fs.InputFiles;
 import org.opass.mrap.plan.AccessPlanner;
-import org.opass.mrap.plan.InputFiles;
-import org.opass.mrap.plan.InvalidSettingsException;
-import org.opass.mrap.plan.ReadTask;
 import org.opass.mrap.plan.VariablePlanner;
-import org.opass.mrap.plan.VariableSettings;
-import org.opass.mrap.plan.VariableTask;
 import org.opass.mrap.science.ScienceFiles;
+import org.opass.mrap.settings.InvalidSettingsException;
+import org.opass.mrap.settings.VariableSettings;
+import org.opass.mrap.task.ReadTask;
+import org.opass.mrap.task.VariableTask;
 
 /**
  * One read's plan on the driver: the columns asked for, and a partition a task that mrap-core's

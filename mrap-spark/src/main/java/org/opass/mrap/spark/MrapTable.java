@@ -18,11 +18,11 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 import org.opass.mrap.array.ElementType;
 import org.opass.mrap.cf.CfDecoding;
 import org.opass.mrap.format.Variable;
-import org.opass.mrap.plan.InvalidSettingsException;
-import org.opass.mrap.plan.MrapConf;
 import org.opass.mrap.plan.VariablePlanner;
-import org.opass.mrap.plan.VariableSettings;
 import org.opass.mrap.science.ScienceFiles;
+import org.opass.mrap.settings.InvalidSettingsException;
+import org.opass.mrap.settings.MrapConf;
+import org.opass.mrap.settings.VariableSettings;
 
 /**
  * The files of one read and what it reads in them: the session's Hadoop configuration with the

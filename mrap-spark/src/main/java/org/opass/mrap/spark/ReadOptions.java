@@ -8,11 +8,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
-import org.opass.mrap.plan.AccessSettings;
-import org.opass.mrap.plan.InvalidSettingsException;
-import org.opass.mrap.plan.MrapConf;
-import org.opass.mrap.plan.VariableSettings;
 import org.opass.mrap.science.ScienceFiles;
+import org.opass.mrap.settings.AccessSettings;
+import org.opass.mrap.settings.InvalidSettingsException;
+import org.opass.mrap.settings.VariableSettings;
 
 /**
  * The options of one read, checked on the driver before anything runs: the paths, and the
@@ -89,8 +88,7 @@ final class ReadOptions {
       if (o.variable()) {
         VariableSettings.check(alone);
       } else {
-        MrapConf.checkKeys(alone, "mrap.access.", AccessSettings.KEYS);
-        AccessSettings.recordBytes(alone);
+        AccessSettings.of(alone);
         for (String key : settings.keySet()) {
           if (key.startsWith("mrap.science.")) {
             throw new IllegalArgumentException("mrap: " + key + " names a variable: set "

@@ -19,9 +19,9 @@ import org.opass.mrap.format.Positioned;
 import org.opass.mrap.format.ScienceFile;
 import org.opass.mrap.format.ScienceFormatException;
 import org.opass.mrap.format.Variable;
-import org.opass.mrap.plan.InvalidSettingsException;
-import org.opass.mrap.plan.VariableSettings;
 import org.opass.mrap.science.ScienceFiles;
+import org.opass.mrap.settings.InvalidSettingsException;
+import org.opass.mrap.settings.VariableSettings;
 
 /**
  * The columns of {@code mrap.science.layout=table}, from the first file: a column per dimension

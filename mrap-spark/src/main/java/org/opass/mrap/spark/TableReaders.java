@@ -20,10 +20,10 @@ import org.apache.spark.unsafe.types.UTF8String;
 import org.opass.mrap.array.ElementType;
 import org.opass.mrap.array.Slab;
 import org.opass.mrap.cf.Coordinates;
-import org.opass.mrap.plan.VariableTask;
 import org.opass.mrap.read.GridReader;
 import org.opass.mrap.read.ReadCounters;
 import org.opass.mrap.science.ArrayPiece;
+import org.opass.mrap.task.VariableTask;
 
 /**
  * Reads a table's partition on an executor, a row a grid point: a task's pieces of its first

@@ -18,15 +18,16 @@ import org.apache.spark.sql.connector.read.SupportsPushDownV2Filters;
 import org.apache.spark.sql.types.StructType;
 import org.opass.mrap.array.Slab;
 import org.opass.mrap.cf.CfDecoding;
+import org.opass.mrap.cf.Selection;
 import org.opass.mrap.format.Variable;
+import org.opass.mrap.fs.InputFiles;
 import org.opass.mrap.plan.FilePlan;
-import org.opass.mrap.plan.InputFiles;
-import org.opass.mrap.plan.InvalidSettingsException;
-import org.opass.mrap.plan.NothingSelectedException;
 import org.opass.mrap.plan.VariablePlanner;
-import org.opass.mrap.plan.VariableSettings;
-import org.opass.mrap.plan.VariableTask;
 import org.opass.mrap.science.ScienceFiles;
+import org.opass.mrap.settings.InvalidSettingsException;
+import org.opass.mrap.settings.NothingSelectedException;
+import org.opass.mrap.settings.VariableSettings;
+import org.opass.mrap.task.VariableTask;
 
 /**
  * A read of {@code mrap.science.layout=table} on the driver: the predicates on dimension
@@ -79,7 +80,9 @@ final class TableScan implements ScanBuilder, SupportsPushDownRequiredColumns,
 
   @Override
   public String description() {
-    String selection = filters.none() ? "none (the filters keep no row)" : selection();
+    Selection s = filters.none() ? null : selection();
+    String selection = filters.none() ? "none (the filters keep no row)"
+        : s == null ? null : s.toString();
     return "mrap table " + String.join(", ", paths) + " " + columns.simpleString()
         + " PushedFilters: " + Arrays.toString(filters.pushed()) + ", Selection: "
         + (selection == null ? "all" : selection);
@@ -103,14 +106,16 @@ final class TableScan implements ScanBuilder, SupportsPushDownRequiredColumns,
   }
 
   /**
-   * The selection of the read: {@code mrap.science.select} as given and the pushed filters'.
+   * The selection of the read, as a value: {@code mrap.science.select} as the user typed it
+   * (read once) and the pushed filters'.
    *
    * @throws IllegalArgumentException naming the option and the filter where both constrain
    *     one dimension
    */
-  private String selection() {
-    String pushed = filters.selection();
-    String given = conf.get(VariableSettings.SELECT);
+  private Selection selection() {
+    Selection pushed = filters.selection();
+    String text = conf.get(VariableSettings.SELECT);
+    Selection given = text == null ? null : Selection.parse(text);
     String slab = conf.get(VariableSettings.SLAB);
     if (pushed == null) {
       return given;
@@ -136,15 +141,15 @@ final class TableScan implements ScanBuilder, SupportsPushDownRequiredColumns,
     if (given == null) {
       return pushed;
     }
-    List<String> mine = org.opass.mrap.cf.Selection.parse(given).dimensions();
+    List<String> mine = given.dimensions();
     for (String dim : filters.dimensions()) {
       if (mine.contains(dim)) {
-        throw new IllegalArgumentException("mrap: " + VariableSettings.SELECT + "=" + given
+        throw new IllegalArgumentException("mrap: " + VariableSettings.SELECT + "=" + text
             + " and the filter on " + dim + " (" + pushed + ") both select along " + dim
             + ": give it once, as a filter or in the option");
       }
     }
-    return given + ", " + pushed;
+    return given.and(pushed);
   }
 
   /**
@@ -165,28 +170,24 @@ final class TableScan implements ScanBuilder, SupportsPushDownRequiredColumns,
     if (filters.none()) {
       return new InputPartition[0];
     }
-    Configuration c = new Configuration(conf);
-    String selection = selection();
-    if (selection != null) {
-      c.set(VariableSettings.SELECT, selection);
-    }
     List<String> variables = variablesRead();
     try {
-      List<FileStatus> files = InputFiles.list(c, paths);
+      VariableSettings settings = VariableSettings.of(conf).selecting(selection());
+      List<FileStatus> files = InputFiles.list(conf, paths);
       if (variables.isEmpty()) {
         List<InputPartition> out = new ArrayList<>();
-        for (FilePlan fp : new VariablePlanner(c).selectedPlans(files)) {
+        for (FilePlan fp : new VariablePlanner(conf, settings).selectedPlans(files)) {
           table.check(fp.name(), fp.coordinates());
           out.add(new GridPartition(fp.variable().shape(), fp.plan().slab(),
               fp.coordinates()));
         }
         return out.toArray(new InputPartition[0]);
       }
-      c.set(VariableSettings.VARIABLE, variables.get(0));
-      List<VariableTask> tasks = new VariablePlanner(c, variables.subList(1, variables.size()))
-          .tasks(files);
-      boolean netcdf = VariableSettings.kind(c) == ScienceFiles.Kind.NETCDF;
-      boolean decode = VariableSettings.decode(c);
+      VariableSettings read = settings.withVariable(variables.get(0))
+          .readingWith(variables.subList(1, variables.size()));
+      List<VariableTask> tasks = new VariablePlanner(conf, read).tasks(files);
+      boolean netcdf = read.kind() == ScienceFiles.Kind.NETCDF;
+      boolean decode = read.decode();
       InputPartition[] out = new InputPartition[tasks.size()];
       for (int i = 0; i < out.length; i++) {
         for (VariableTask.Part p : tasks.get(i).parts()) {

@@ -295,7 +295,7 @@ public final class ScienceQueryDriver {
     RegionCursor c = plan.pattern().cursor();
     while (c.next()) {
       byte[] region = Arrays.copyOfRange(all, (int) c.offset(), (int) (c.offset() + c.length()));
-      SlabPlan.pieces(v, slab, plan.chunks(), c.offset(), region, region.length,
+      plan.pieces(c.offset(), region, region.length,
           (origin, shape, step, bytes, off, len) -> {
             int m = len / stored;
             byte[] decoded = new byte[m * to.size()];

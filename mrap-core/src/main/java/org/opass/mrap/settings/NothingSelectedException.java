@@ -1,4 +1,4 @@
-package org.opass.mrap.plan;
+package org.opass.mrap.settings;
 
 /**
  * A selection by value ({@value VariableSettings#SELECT}) that picks nothing in any file: an
@@ -8,7 +8,7 @@ package org.opass.mrap.plan;
 public final class NothingSelectedException extends InvalidSettingsException {
   private static final long serialVersionUID = 1L;
 
-  NothingSelectedException(String message) {
+  public NothingSelectedException(String message) {
     super(message);
   }
 }

@@ -1,4 +1,4 @@
-package org.opass.mrap.science;
+package org.opass.mrap.task;
 
 import java.io.DataInput;
 import java.io.DataOutput;
@@ -9,10 +9,11 @@ import java.util.List;
 import org.opass.mrap.array.ElementType;
 import org.opass.mrap.array.Slab;
 import org.opass.mrap.format.Attributes;
-import org.opass.mrap.format.UnwrittenChunks;
 import org.opass.mrap.format.FilterSpec;
 import org.opass.mrap.format.Storage;
+import org.opass.mrap.format.UnwrittenChunks;
 import org.opass.mrap.format.Variable;
+import org.opass.mrap.science.ScienceFiles;
 
 /**
  * Writes a variable (with only the chunks a task reads, its dimensions' names and its kept

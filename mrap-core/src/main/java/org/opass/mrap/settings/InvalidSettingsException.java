@@ -1,4 +1,4 @@
-package org.opass.mrap.plan;
+package org.opass.mrap.settings;
 
 import java.io.IOException;
 

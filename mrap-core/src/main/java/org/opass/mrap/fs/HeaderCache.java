@@ -1,6 +1,5 @@
-package org.opass.mrap.plan;
+package org.opass.mrap.fs;
 
-import java.io.IOException;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -17,7 +16,7 @@ import org.opass.mrap.format.Positioned;
  * never served. At most {@value #MAX_BYTES} bytes in all, the files least recently planned
  * dropped first. Thread-safe (the planner reads eight headers at once).
  */
-final class HeaderCache {
+public final class HeaderCache {
   /** Bytes kept in all. */
   static final long MAX_BYTES = 64L << 20;
   private static final Map<String, TreeMap<Long, byte[]>> FILES =
@@ -28,31 +27,16 @@ final class HeaderCache {
   }
 
   /** {@code in}, the stream of {@code file}, read through this cache. */
-  static Positioned of(FSDataInputStream in, FileStatus file) {
+  public static Positioned of(FSDataInputStream in, FileStatus file) {
     String key = file.getPath() + "|" + file.getLen() + "|" + file.getModificationTime();
-    long length = file.getLen();
-    return new Positioned() {
-      @Override
-      public long length() {
-        return length;
-      }
-
-      @Override
-      protected int readAt(long pos, byte[] b, int off, int len) throws IOException {
-        if (pos >= length) {
-          return -1;
-        }
-        int n = (int) Math.min(len, length - pos);
-        if (served(key, pos, b, off, n)) {
-          return n;
-        }
+    return Positioned.window((pos, b, off, n) -> {
+      if (!served(key, pos, b, off, n)) {
         byte[] read = new byte[n];
         in.readFully(pos, read, 0, n);
         System.arraycopy(read, 0, b, off, n);
         keep(key, pos, read);
-        return n;
       }
-    };
+    }, 0, file.getLen());
   }
 
   /** Copies bytes {@code [pos, pos + n)} of file {@code key} to b if one entry holds them. */

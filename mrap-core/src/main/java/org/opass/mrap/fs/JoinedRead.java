@@ -1,4 +1,4 @@
-package org.opass.mrap.read;
+package org.opass.mrap.fs;
 
 /**
  * One positioned read that serves several runs lying in file order, as the readers of

@@ -1,4 +1,4 @@
-package org.opass.mrap.plan;
+package org.opass.mrap.task;
 
 import java.io.DataInput;
 import java.io.DataOutput;
@@ -15,7 +15,6 @@ import org.opass.mrap.cf.Coordinates;
 import org.opass.mrap.format.UnwrittenChunks;
 import org.opass.mrap.format.Variable;
 import org.opass.mrap.pattern.AccessPattern;
-import org.opass.mrap.science.VariableCodec;
 
 /**
  * What one task of a read of scientific variables reads: parts of one or more files (the thesis's ADAT
@@ -42,20 +41,39 @@ public final class VariableTask extends ReadTask {
     final List<Variable> readWith; // on the same grid, only their chunks in this part's box
     private CfDecoding decoding; // made on first use, in the task
 
-    Member(String file, long start, Variable variable, Slab slab, UnwrittenChunks unwritten,
-        Coordinates coordinates) {
-      this(file, start, variable, slab, unwritten, coordinates, List.of());
-    }
-
-    Member(String file, long start, Variable variable, Slab slab, UnwrittenChunks unwritten,
-        Coordinates coordinates, List<Variable> readWith) {
-      this.readWith = List.copyOf(readWith);
+    /**
+     * The file {@code file} (for a member, {@code container/member}) starting at {@code start}
+     * of its container's original (0 for a file of its own), its {@code variable} with only the
+     * chunks the part reads, the {@code slab} the read selects, the chunks never written whose
+     * fill values the part gives, and the coordinates over the part's indices.
+     */
+    public Member(String file, long start, Variable variable, Slab slab,
+        UnwrittenChunks unwritten, Coordinates coordinates) {
       this.file = file;
       this.start = start;
       this.variable = variable;
       this.slab = slab;
       this.unwritten = unwritten;
       this.coordinates = coordinates;
+      this.readWith = List.of();
+    }
+
+    private Member(Member m, List<Variable> readWith) {
+      this.file = m.file;
+      this.start = m.start;
+      this.variable = m.variable;
+      this.slab = m.slab;
+      this.unwritten = m.unwritten;
+      this.coordinates = m.coordinates;
+      this.readWith = List.copyOf(readWith);
+    }
+
+    /**
+     * This member also reading {@code variables} on its grid, each with only its chunks in the
+     * part's box.
+     */
+    public Member readingWith(List<Variable> variables) {
+      return new Member(this, variables);
     }
 
     /** The coordinates of the variable's dimensions over the slab's indices in this file. */
@@ -119,12 +137,13 @@ public final class VariableTask extends ReadTask {
     final long modificationTime;
     final List<Member> members;
 
-    Part(RegionTask regions, long modificationTime, List<Member> members) {
+    /** The regions of one file, and the files (members) they belong to, in order. */
+    public Part(RegionTask regions, long modificationTime, List<Member> members) {
       this(regions.path(), regions, modificationTime, members);
     }
 
     /** A part that reads nothing: its members' chunks never written, as fill values. */
-    static Part fillOnly(Path path, long modificationTime, List<Member> members) {
+    public static Part fillOnly(Path path, long modificationTime, List<Member> members) {
       return new Part(path, null, modificationTime, members);
     }
 
@@ -182,7 +201,7 @@ public final class VariableTask extends ReadTask {
   }
 
   /** The last of {@code items}, in order of {@code start}, that starts at or before {@code at}. */
-  static <T> int lastAtOrBefore(List<T> items, java.util.function.ToLongFunction<T> start,
+  public static <T> int lastAtOrBefore(List<T> items, java.util.function.ToLongFunction<T> start,
       long at) {
     int lo = 0;
     int hi = items.size() - 1;
@@ -203,7 +222,7 @@ public final class VariableTask extends ReadTask {
   public VariableTask() {
   }
 
-  VariableTask(List<Part> parts, String[] hosts) {
+  public VariableTask(List<Part> parts, String[] hosts) {
     super(hosts);
     this.parts = new ArrayList<>(parts);
   }
@@ -276,8 +295,8 @@ public final class VariableTask extends ReadTask {
         for (int k = 0; k < with; k++) {
           readWith.add(VariableCodec.read(in).variable);
         }
-        members.add(new Member(file, start, v.variable, v.slab, unwritten, coordinates,
-            readWith));
+        members.add(new Member(file, start, v.variable, v.slab, unwritten, coordinates)
+            .readingWith(readWith));
       }
       parts.add(new Part(path, regions, modified, members));
     }

@@ -1,4 +1,4 @@
-package org.opass.mrap.read;
+package org.opass.mrap.fs;
 
 import java.io.IOException;
 import java.util.Arrays;

@@ -1,4 +1,4 @@
-package org.opass.mrap.read;
+package org.opass.mrap.fs;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,4 +1,4 @@
-package org.opass.mrap.plan;
+package org.opass.mrap.task;
 
 import org.apache.hadoop.io.Writable;
 

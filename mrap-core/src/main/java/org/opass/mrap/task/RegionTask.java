@@ -1,4 +1,4 @@
-package org.opass.mrap.plan;
+package org.opass.mrap.task;
 
 import java.io.DataInput;
 import java.io.DataOutput;
@@ -9,11 +9,11 @@ import java.util.List;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.io.WritableUtils;
+import org.opass.mrap.fs.RestructuredFiles;
 import org.opass.mrap.layout.RestructuredLayout;
 import org.opass.mrap.layout.TaskPlacer;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.PatternCodec;
-import org.opass.mrap.read.RestructuredFiles;
 
 /**
  * The regions of one file one task reads: one or more parts, each a pattern (a slice of the

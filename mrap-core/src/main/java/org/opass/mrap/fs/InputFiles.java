@@ -1,4 +1,4 @@
-package org.opass.mrap.plan;
+package org.opass.mrap.fs;
 
 import java.io.IOException;
 import java.util.ArrayList;

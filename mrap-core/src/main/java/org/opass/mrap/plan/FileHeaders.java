@@ -1,0 +1,289 @@
+package org.opass.mrap.plan;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.opass.mrap.array.Slab;
+import org.opass.mrap.cf.Coordinates;
+import org.opass.mrap.cf.Selection;
+import org.opass.mrap.format.Attributes;
+import org.opass.mrap.format.Positioned;
+import org.opass.mrap.format.ScienceFile;
+import org.opass.mrap.format.ScienceFormatException;
+import org.opass.mrap.format.SlabPlan;
+import org.opass.mrap.format.Variable;
+import org.opass.mrap.format.VariableTiles;
+import org.opass.mrap.format.VariableValues;
+import org.opass.mrap.fs.HeaderCache;
+import org.opass.mrap.fs.InParallel;
+import org.opass.mrap.fs.LogicalReads;
+import org.opass.mrap.fs.RestructuredFiles;
+import org.opass.mrap.layout.Members;
+import org.opass.mrap.layout.RestructuredLayout;
+import org.opass.mrap.pattern.TiledPattern;
+import org.opass.mrap.science.ScienceFiles;
+import org.opass.mrap.settings.InvalidSettingsException;
+import org.opass.mrap.settings.VariableSettings;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Each file's header read into the plan of its variable ({@link FilePlan}): eight files at a
+ * time, each with a few positioned reads (a file planned before in this JVM from {@link
+ * HeaderCache}); a restructured file's header through its layout, a container's members one
+ * after another; with a selection by value, the coordinates read first and the chunk index only
+ * of a file the selection picks something in.
+ */
+final class FileHeaders {
+  private static final Logger LOG = LoggerFactory.getLogger(FileHeaders.class);
+  /** Headers read at once. */
+  static final int READERS = 8;
+
+  private final Configuration conf;
+  private final VariableSettings settings;
+  private final String variable;
+  private final String slab; // null: the whole variable
+  private final String tile; // null: a slab
+  private final Selection select; // null: by index
+  private final long recordBytes;
+  private final List<String> readWith;
+  private final AtomicBoolean warned = new AtomicBoolean();
+
+  /** {@code conf}: the file systems'; {@code settings}: the read's, checked. */
+  FileHeaders(Configuration conf, VariableSettings settings) {
+    this.conf = conf;
+    this.settings = settings;
+    this.variable = settings.variable();
+    this.slab = settings.slab();
+    this.tile = settings.tile();
+    this.select = settings.selection();
+    this.recordBytes = settings.access().recordBytes();
+    this.readWith = settings.readWith();
+  }
+
+  /** The plans of each of {@code files}, in order: one, or a container's members'. */
+  List<List<FilePlan>> read(List<FileStatus> files) throws IOException {
+    return InParallel.map(files, READERS, "headers", this::planFile);
+  }
+
+  /** The plans of one file: one, or a container's members'. */
+  private List<FilePlan> planFile(FileStatus f) throws IOException {
+    long t0 = System.nanoTime();
+    FileSystem fs = f.getPath().getFileSystem(conf);
+    String name = f.getPath().toString();
+    try (FSDataInputStream in = fs.open(f.getPath())) {
+      Positioned plain = HeaderCache.of(in, f); // a file planned before: no read again
+      // one read of the front tells a restructured file, and holds most headers
+      byte[] head = plain.keepHead(ScienceFiles.HEAD);
+      RestructuredFiles.Inspected inspected = RestructuredFiles.inspect(in, f, head);
+      RestructuredLayout layout = inspected.layout();
+      if (layout == null) {
+        return List.of(planVariable(plain, inspected, name, 0, 0, t0));
+      }
+      // a restructured file's header is read at its original offsets, through its layout
+      LogicalReads original = new LogicalReads(in, layout, 64 * 1024);
+      Members members = layout.members();
+      if (members == null) {
+        return List.of(planVariable(Positioned.window(original::read, 0,
+            layout.logicalLength()), inspected, name, 0, plain.reads(), t0));
+      }
+      List<FilePlan> out = new ArrayList<>();
+      for (int i = 0; i < members.count(); i++) { // a container: each member's header
+        out.add(planVariable(Positioned.window(original::read, members.start(i),
+            members.length(i)), inspected, name + "/" + members.name(i), members.start(i),
+            i == 0 ? plain.reads() : 0,
+            i == 0 ? t0 : System.nanoTime()));
+      }
+      return out;
+    }
+  }
+
+  /**
+   * The plan of one file's (or member's) variable, from its header read through {@code file}.
+   * With a selection by value, the variable's chunk index is read only once the file's
+   * coordinates show the selection picks something in it.
+   */
+  private FilePlan planVariable(Positioned file, RestructuredFiles.Inspected inspected,
+      String name, long start, long readsBefore, long t0) throws IOException {
+    Variable v;
+    List<Coordinates.Axis> axes;
+    List<Variable> with;
+    Slab s;
+    Selection.Resolved selected = null;
+    try (ScienceFile sf = ScienceFiles.open(file, name, settings.kind())) {
+      v = select == null ? sf.variable(variable) : sf.describe(variable);
+      if (select != null) {
+        checkSelected(sf, v, name);
+      }
+      axes = axes(sf, file, v, name);
+      if (select != null) {
+        try {
+          selected = select.resolve(v.shape(), axes);
+        } catch (IllegalArgumentException e) {
+          throw new InvalidSettingsException(VariableSettings.SELECT + "=" + select + ": "
+              + name + ": " + e.getMessage(), e);
+        }
+        if (selected.slab() == null) {
+          return FilePlan.header(new FilePlan.Source(inspected, name, start), v,
+              new Coordinates(axes), selected, readsBefore + file.reads(),
+              System.nanoTime() - t0);
+        }
+        v = sf.variable(variable); // now its chunks
+      }
+      with = readWith(sf, v, name);
+    } catch (ScienceFormatException e) {
+      throw new InvalidSettingsException(VariableSettings.VARIABLE + "=" + variable + ": "
+          + e.getMessage(), e);
+    }
+    if (selected != null) {
+      s = selected.slab();
+    } else {
+      try {
+        s = Slab.parse(slab, v.shape());
+      } catch (IllegalArgumentException | ArithmeticException e) {
+        throw new InvalidSettingsException(VariableSettings.SLAB + "=" + slab + " does not fit "
+            + name + "'s " + v + ": " + e.getMessage(), e);
+      }
+    }
+    Coordinates coordinates = new Coordinates(axes).window(s.bounds());
+    TiledPattern tiles = null;
+    if (tile != null) {
+      try {
+        tiles = VariableTiles.of(v, tile);
+      } catch (IllegalArgumentException | ArithmeticException e) {
+        throw new InvalidSettingsException(VariableSettings.TILE + "=" + tile + ": "
+            + e.getMessage(), e);
+      }
+    }
+    SlabPlan plan;
+    try {
+      plan = SlabPlan.of(v, s, recordBytes);
+    } catch (IllegalArgumentException | ArithmeticException e) {
+      throw new InvalidSettingsException(VariableSettings.VARIABLE + "=" + variable + ": "
+          + name + ": " + v + " cannot be planned: " + e.getMessage(), e);
+    }
+    return FilePlan.header(new FilePlan.Source(inspected, name, start), v, coordinates,
+        selected, readsBefore + file.reads(), System.nanoTime() - t0).planned(plan, tiles, with);
+  }
+
+  /**
+   * The variables read with {@code v}, their chunk indexes read.
+   *
+   * @throws InvalidSettingsException naming the file and the variable that is missing or lies
+   *     on another grid than {@code v}
+   */
+  private List<Variable> readWith(ScienceFile sf, Variable v, String name) throws IOException {
+    List<Variable> out = new ArrayList<>();
+    for (String w : readWith) {
+      Variable other;
+      try {
+        other = sf.variable(w);
+      } catch (ScienceFormatException e) {
+        throw new InvalidSettingsException(name + ": " + w + ", read with " + v.name() + ": "
+            + e.getMessage(), e);
+      }
+      if (!other.dimensions().equals(v.dimensions())
+          || !Arrays.equals(other.shape(), v.shape())) {
+        throw new InvalidSettingsException(name + ": " + w + " lies on "
+            + grid(other) + ", " + v.name() + " on " + grid(v) + ": variables read together "
+            + "share their dimensions; read " + w + " apart");
+      }
+      out.add(other);
+    }
+    return out;
+  }
+
+  private static String grid(Variable v) {
+    StringBuilder b = new StringBuilder("(");
+    for (int d = 0; d < v.rank(); d++) {
+      b.append(d == 0 ? "" : ", ").append(v.dimensions().size() > d ? v.dimensions().get(d)
+          : "?").append('=').append(v.shape()[d]);
+    }
+    return b.append(')').toString();
+  }
+
+  /**
+   * Refuses, naming them, the dimensions of the selection that {@code v} does not have: a 2-D
+   * (curvilinear) coordinate, or a name that is no dimension of it.
+   */
+  private void checkSelected(ScienceFile sf, Variable v, String name) throws IOException {
+    for (String dim : select.dimensions()) {
+      if (v.dimensions().contains(dim)) {
+        continue;
+      }
+      Variable other = null;
+      try {
+        other = sf.variable(dim);
+      } catch (ScienceFormatException e) {
+        // no variable of that name either
+      }
+      if (other != null && other.rank() > 1) {
+        throw new InvalidSettingsException(VariableSettings.SELECT + "=" + select + ": " + name
+            + ": " + dim + " is a " + other.rank() + "-D (curvilinear) coordinate "
+            + other.dimensions() + "; selection by value reads 1-D coordinates only (select its "
+            + "grid's dimensions by index with " + VariableSettings.SLAB + ")");
+      }
+      throw new InvalidSettingsException(VariableSettings.SELECT + "=" + select + ": " + name
+          + ": " + v.name() + " has no dimension " + dim + "; its dimensions: "
+          + String.join(", ", v.dimensions()));
+    }
+  }
+
+  /**
+   * Each dimension's coordinate values, read whole: those of its 1-D coordinate variable, none
+   * where it has none. A coordinate that cannot be carried (over {@link
+   * VariableValues#MAX_ELEMENTS} elements, or a time in a calendar not read) is refused where
+   * the selection names it, else left out (too long) or carried as plain numbers, logged once.
+   */
+  private List<Coordinates.Axis> axes(ScienceFile sf, Positioned file, Variable v, String name)
+      throws IOException {
+    List<Coordinates.Axis> out = new ArrayList<>();
+    for (int d = 0; d < v.rank(); d++) {
+      String dim = v.dimensions().get(d);
+      boolean selected = select != null && select.dimensions().contains(dim);
+      Variable c = dim.isEmpty() ? null : sf.coordinate(v, d);
+      if (c == null || c.rank() != 1) {
+        out.add(Coordinates.Axis.none(dim));
+        continue;
+      }
+      if (c.shape()[0] > VariableValues.MAX_ELEMENTS) {
+        String why = "the coordinate " + dim + " has " + c.shape()[0] + " values, more than "
+            + VariableValues.MAX_ELEMENTS + " a read carries";
+        if (selected) {
+          throw new InvalidSettingsException(VariableSettings.SELECT + "=" + select + ": "
+              + name + ": " + why);
+        }
+        warnOnce(name, why + ": records give its indices");
+        out.add(Coordinates.Axis.none(dim));
+        continue;
+      }
+      double[] values = VariableValues.read(file, c);
+      Attributes a = c.attributes();
+      try {
+        out.add(new Coordinates.Axis(dim, 0, values, a.text("units"), a.text("calendar"),
+            a.text("standard_name")));
+      } catch (IllegalArgumentException e) {
+        if (selected) {
+          throw new InvalidSettingsException(VariableSettings.SELECT + "=" + select + ": "
+              + name + ": " + e.getMessage(), e);
+        }
+        warnOnce(name, e.getMessage() + ": its values are carried as plain numbers");
+        out.add(new Coordinates.Axis(dim, 0, values, null, null, a.text("standard_name")));
+      }
+    }
+    return out;
+  }
+
+  /** Logs the first of a read's warnings about its coordinates (a series has many files). */
+  private void warnOnce(String file, String what) {
+    if (warned.compareAndSet(false, true)) {
+      LOG.warn("{}: {} (said once for this read)", file, what);
+    }
+  }
+}
