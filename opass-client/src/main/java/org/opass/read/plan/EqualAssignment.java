@@ -10,7 +10,7 @@ import java.util.Objects;
 import java.util.Set;
 import org.apache.hadoop.classification.InterfaceAudience;
 import org.apache.hadoop.classification.InterfaceStability;
-import org.opass.read.flow.IntMaxFlow;
+import org.opass.maxflow.IntMaxFlow;
 
 /**
  * Equal-data assignment of single-input tasks (Opass §4.2, Fig. 5): every chunk goes to exactly

@@ -14,7 +14,7 @@
  * The algorithms take plain value types ({@link org.opass.read.plan.Chunk},
  * {@link org.opass.read.plan.Proc}, {@link org.opass.read.plan.Task}) so that they are testable
  * without a cluster; only {@code HdfsChunks} touches Hadoop client types. Max flows are
- * {@link org.opass.read.flow.IntMaxFlow}'s. The command line is {@code org.opass.read.cli}; this
+ * {@link org.opass.maxflow.IntMaxFlow}'s. The command line is {@code org.opass.read.cli}; this
  * package depends on neither it nor the NameNode glue ({@code org.opass.read.nn}).
  */
 package org.opass.read.plan;

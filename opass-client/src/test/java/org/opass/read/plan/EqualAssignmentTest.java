@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
-import org.opass.read.flow.ReferenceMaxFlow;
+import org.opass.maxflow.ReferenceMaxFlow;
 
 class EqualAssignmentTest {
 

@@ -3,7 +3,7 @@ package org.opass.read.plan;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import org.opass.read.flow.ReferenceMaxFlow;
+import org.opass.maxflow.ReferenceMaxFlow;
 
 /** Random instances and independent reference solutions shared by the planner tests. */
 final class PlanTestSupport {

@@ -1,6 +1,6 @@
 package org.opass.read.balance;
 
-import org.opass.read.flow.IntMaxFlow;
+import org.opass.maxflow.IntMaxFlow;
 
 /**
  * The Fig. 7 network of a batch: source -> read (cap 1), read -> holder (cap 1), DataNode ->

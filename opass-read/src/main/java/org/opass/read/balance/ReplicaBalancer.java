@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 import org.apache.hadoop.classification.InterfaceAudience;
 import org.apache.hadoop.classification.InterfaceStability;
-import org.opass.read.flow.IntMaxFlow;
+import org.opass.maxflow.IntMaxFlow;
 
 /**
  * NameNode-side batch replica chooser (Opass §4.5): for a batch of chunk reads, from any

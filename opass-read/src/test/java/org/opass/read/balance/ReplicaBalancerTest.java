@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
-import org.opass.read.flow.ReferenceMaxFlow;
+import org.opass.maxflow.ReferenceMaxFlow;
 
 class ReplicaBalancerTest {
 

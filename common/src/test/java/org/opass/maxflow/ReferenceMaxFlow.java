@@ -1,4 +1,4 @@
-package org.opass.read.flow;
+package org.opass.maxflow;
 
 import org.jgrapht.Graph;
 import org.jgrapht.alg.flow.PushRelabelMFImpl;

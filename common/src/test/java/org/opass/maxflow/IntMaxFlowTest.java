@@ -1,4 +1,4 @@
-package org.opass.read.flow;
+package org.opass.maxflow;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,4 +1,4 @@
-package org.opass.read.flow;
+package org.opass.maxflow;
 
 import java.util.Arrays;
 import org.apache.hadoop.classification.InterfaceAudience;
