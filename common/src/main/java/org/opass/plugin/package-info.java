@@ -1,7 +1,7 @@
 /**
- * What every Opass plugin loaded into a Hadoop daemon shares: strict reading of its
- * configuration keys ({@link org.opass.plugin.StrictConf}) and falling back to stock behaviour
- * with one log line ({@link org.opass.plugin.FallbackLog}). Plain Java over Hadoop's
- * {@code Configuration} and SLF4J; in the {@code opass-common} jar, which every Opass jar needs.
+ * What a NameNode plugin of ours falls back with when its own code fails: stock behaviour,
+ * counted and logged once ({@link org.opass.plugin.FallbackLog}). Plain Java over SLF4J; in the
+ * {@code opass-common} jar, which every Opass jar needs. Strict configuration reads are
+ * {@code org.opass.conf}.
  */
 package org.opass.plugin;

@@ -25,12 +25,12 @@ import org.apache.hadoop.net.NetworkTopology;
 import org.apache.hadoop.net.Node;
 import org.apache.hadoop.net.NodeBase;
 import org.apache.hadoop.util.Time;
+import org.opass.conf.StrictConf;
 import org.opass.heatmap.HeatRules;
 import org.opass.heatmap.Heatmap;
 import org.opass.heatmap.nn.HeatmapFeed;
 import org.opass.heatmap.nn.HeatmapRegistry;
 import org.opass.plugin.FallbackLog;
-import org.opass.plugin.StrictConf;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -15,12 +15,12 @@ import org.apache.hadoop.hdfs.net.DFSNetworkTopology;
 import org.apache.hadoop.hdfs.protocol.DatanodeInfo;
 import org.apache.hadoop.net.Node;
 import org.apache.hadoop.util.functional.CallableRaisingIOE;
+import org.opass.conf.StrictConf;
 import org.opass.heatmap.HeatRules;
 import org.opass.heatmap.Heatmap;
 import org.opass.heatmap.nn.HeatmapFeed;
 import org.opass.heatmap.nn.HeatmapRegistry;
 import org.opass.plugin.FallbackLog;
-import org.opass.plugin.StrictConf;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -41,7 +41,7 @@ import org.apache.hadoop.security.AccessControlException;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.util.Time;
 import org.apache.hadoop.util.functional.CallableRaisingIOE;
-import org.opass.plugin.StrictConf;
+import org.opass.conf.StrictConf;
 import org.opass.read.balance.BalanceResult;
 import org.opass.read.balance.ChunkRead;
 import org.opass.read.balance.ReplicaBalancer;

@@ -1,4 +1,4 @@
-package org.opass.plugin;
+package org.opass.conf;
 
 import org.apache.hadoop.classification.InterfaceAudience;
 import org.apache.hadoop.classification.InterfaceStability;

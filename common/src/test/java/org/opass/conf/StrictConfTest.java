@@ -1,4 +1,4 @@
-package org.opass.plugin;
+package org.opass.conf;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
