@@ -13,7 +13,7 @@ import org.apache.hadoop.classification.InterfaceStability;
  * own transfer average over in-service DataNodes plus our grants spread evenly, the mean
  * stock {@code considerLoad} uses in the same policy; the topology is given no cluster
  * statistics by the NameNode and every live node serves reads, decommissioning ones too, so it
- * passes {@link Heatmap#meanHeat}, the mean over the nodes it tracks.
+ * passes {@link HeatTable#meanHeat}, the mean over the nodes it tracks.
  *
  * <p><b>Cooler.</b> Of two candidates the one with less heat, and of equal heat the one
  * selected longer ago (least recently used).
@@ -49,15 +49,15 @@ public final class HeatRules {
   }
 
   /**
-   * {@link #compare} &lt; 0 for two rows of the heatmap (null: an untracked node, never
+   * {@link #compare} &lt; 0 for two rows of the heat table (null: an untracked node, never
    * selected), reading a row's last-selected time only on a tie of heat: read balancing asks
    * this for every replica of every located block.
    */
-  public static boolean cooler(int heatA, Heatmap.Row a, int heatB, Heatmap.Row b) {
+  public static boolean cooler(int heatA, HeatTable.Row a, int heatB, HeatTable.Row b) {
     return heatA != heatB ? heatA < heatB : lastSelected(a) < lastSelected(b);
   }
 
-  private static long lastSelected(Heatmap.Row row) {
+  private static long lastSelected(HeatTable.Row row) {
     return row == null ? Long.MIN_VALUE : row.lastSelectedNanos();
   }
 }

@@ -36,9 +36,9 @@ class HeatRulesTest {
   @Test
   void rowsCompareAsTheirFigures() {
     AtomicLong clock = new AtomicLong(5);
-    Heatmap h = Heatmap.builder().nanoClock(clock::get).build();
-    Heatmap.Row a = h.observeRow("a", "a", 0, 1, true);
-    Heatmap.Row b = h.observeRow("b", "b", 0, 1, true);
+    HeatTable h = HeatTable.builder().nanoClock(clock::get).build();
+    HeatTable.Row a = h.observeRow("a", "a", 0, 1, true);
+    HeatTable.Row b = h.observeRow("b", "b", 0, 1, true);
     h.grant(a);
     clock.set(9);
     h.grant(b);

@@ -27,9 +27,9 @@ import org.apache.hadoop.net.NodeBase;
 import org.apache.hadoop.util.Time;
 import org.opass.conf.StrictConf;
 import org.opass.heatmap.HeatRules;
-import org.opass.heatmap.Heatmap;
-import org.opass.heatmap.nn.HeatmapFeed;
-import org.opass.heatmap.nn.HeatmapRegistry;
+import org.opass.heatmap.HeatTable;
+import org.opass.heatmap.nn.HeatTableFeed;
+import org.opass.heatmap.nn.HeatTableRegistry;
 import org.opass.plugin.FallbackLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,7 +47,7 @@ import org.slf4j.LoggerFactory;
  * rack fault tolerance, excluded and favored nodes, storage types, stale, decommissioning and
  * overloaded exclusion, max nodes per rack, verification — is the parent's, because the parent
  * still checks every node we return. Every chosen target is recorded in the NameNode's
- * {@link Heatmap} so that the next choice sees it before the next heartbeat does.
+ * {@link HeatTable} so that the next choice sees it before the next heartbeat does.
  *
  * <p>Any failure in our code falls back to the default's own random draw, logged once.
  */
@@ -56,7 +56,7 @@ import org.slf4j.LoggerFactory;
 public class HmLruPlacementPolicy extends OpassPlacementPolicyBase {
   private static final Logger LOG = LoggerFactory.getLogger(HmLruPlacementPolicy.class);
 
-  private volatile Heatmap heatmap;
+  private volatile HeatTable heatmap;
   private FSClusterStats clusterStats;
   private int candidates = HmLruKeys.CANDIDATES_DEFAULT;
   private double localMaxHeatRatio = HmLruKeys.LOCAL_MAX_HEAT_RATIO_DEFAULT;
@@ -91,20 +91,20 @@ public class HmLruPlacementPolicy extends OpassPlacementPolicyBase {
         "rank-sum", "heat-first", "in-flight");
     ranking = Ranking.valueOf(rankingName.toUpperCase(Locale.ROOT).replace('-', '_'));
     clusterStats = stats;
-    heatmap = HeatmapRegistry.forTopology(clusterMap, conf);
+    heatmap = HeatTableRegistry.forTopology(clusterMap, conf);
     LOG.info("HM-LRU block placement initialized: {} = {}, {} = {}, {} = {}",
         HmLruKeys.CANDIDATES, candidates, HmLruKeys.LOCAL_MAX_HEAT_RATIO, localMaxHeatRatio,
         HmLruKeys.RANKING, rankingName);
   }
 
   /** The heatmap this policy reads and feeds. */
-  public Heatmap heatmap() {
+  public HeatTable heatmap() {
     return heatmap;
   }
 
   /** Replaces the heatmap; for fault-injection tests. */
   @VisibleForTesting
-  public void setHeatmap(Heatmap heatmap) {
+  public void setHeatmap(HeatTable heatmap) {
     this.heatmap = heatmap;
   }
 
@@ -136,7 +136,7 @@ public class HmLruPlacementPolicy extends OpassPlacementPolicyBase {
     }
     DatanodeDescriptor[] drawn;
     int n;
-    Heatmap h;
+    HeatTable h;
     try {
       h = heatmap;
       refreshIfDue(h);
@@ -164,7 +164,7 @@ public class HmLruPlacementPolicy extends OpassPlacementPolicyBase {
       long[] lastSelected = new long[n];
       for (int i = 0; i < n; i++) {
         // one lookup per candidate: the row answers both (null: untracked, heat 0, never chosen)
-        Heatmap.Row row = HeatmapFeed.observeRow(h, drawn[i]);
+        HeatTable.Row row = HeatTableFeed.observeRow(h, drawn[i]);
         heat[i] = row == null ? 0 : row.heat();
         lastSelected[i] = row == null ? Long.MIN_VALUE : row.lastSelectedNanos();
       }
@@ -244,8 +244,8 @@ public class HmLruPlacementPolicy extends OpassPlacementPolicyBase {
 
   private boolean tooHotForLocalReplica(DatanodeDescriptor local) {
     try {
-      Heatmap h = heatmap;
-      return HeatRules.tooHot(HeatmapFeed.observe(h, local), localMaxHeatRatio, meanHeat(h));
+      HeatTable h = heatmap;
+      return HeatRules.tooHot(HeatTableFeed.observe(h, local), localMaxHeatRatio, meanHeat(h));
     } catch (RuntimeException | LinkageError e) {
       fellBack(e);
       return false;
@@ -256,7 +256,7 @@ public class HmLruPlacementPolicy extends OpassPlacementPolicyBase {
    * Heartbeat transfers averaged by the NameNode itself, plus our grants spread evenly (why
    * this mean for writes: {@link HeatRules}).
    */
-  private double meanHeat(Heatmap h) {
+  private double meanHeat(HeatTable h) {
     FSClusterStats stats = clusterStats;
     int nodes = stats == null ? 0 : stats.getNumDatanodesInService();
     if (nodes <= 0) {
@@ -308,7 +308,7 @@ public class HmLruPlacementPolicy extends OpassPlacementPolicyBase {
   private DatanodeStorageInfo[] recorded(DatanodeStorageInfo[] targets,
       List<DatanodeStorageInfo> alreadyChosen, Node writer) {
     try {
-      Heatmap h = heatmap;
+      HeatTable h = heatmap;
       refreshIfDue(h);
       for (DatanodeStorageInfo t : targets) {
         if ((alreadyChosen != null && alreadyChosen.contains(t))
@@ -329,7 +329,7 @@ public class HmLruPlacementPolicy extends OpassPlacementPolicyBase {
    * the candidate index and observes every node (candidates are observed when drawn, but the
    * cluster mean needs every node's latest heartbeat).
    */
-  private void refreshIfDue(Heatmap h) {
+  private void refreshIfDue(HeatTable h) {
     long now = Time.monotonicNow();
     long due = nextRefreshMillis.get();
     ScopeIndex<DatanodeDescriptor> index = scopeIndex;
@@ -338,7 +338,7 @@ public class HmLruPlacementPolicy extends OpassPlacementPolicyBase {
     if ((now >= due || (changed && now - lastRefresh >= 1000))
         && nextRefreshMillis.compareAndSet(due, now + heartbeatInterval)) {
       List<DatanodeDescriptor> nodes = new ArrayList<>();
-      for (Node n : HeatmapFeed.observeAll(h, clusterMap)) {
+      for (Node n : HeatTableFeed.observeAll(h, clusterMap)) {
         if (n instanceof DatanodeDescriptor) {
           nodes.add((DatanodeDescriptor) n);
         }

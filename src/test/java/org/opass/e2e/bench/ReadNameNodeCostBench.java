@@ -25,7 +25,7 @@ import org.apache.hadoop.hdfs.server.namenode.NameNodeReads;
 import org.apache.hadoop.hdfs.server.namenode.NnThroughputRounds;
 import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.e2e.cluster.EmulatedClusterBuilder;
-import org.opass.heatmap.Heatmap;
+import org.opass.heatmap.HeatTable;
 import org.opass.placement.HmLruPlacementPolicy;
 import org.opass.read.nn.BalancingNetworkTopology;
 import org.opass.read.nn.ReadPlanPlugin;
@@ -152,7 +152,7 @@ final class ReadNameNodeCostBench implements BenchMain.Bench {
     BalancingNetworkTopology topology = (BalancingNetworkTopology) ours.datanodeManager()
         .getNetworkTopology();
     // the topology and HM-LRU share one heatmap, which counts the choices of both
-    Heatmap heat = topology.heatmap();
+    HeatTable heat = topology.heatmap();
     if (((HmLruPlacementPolicy) ours.blockManager().getBlockPlacementPolicy()).heatmap()
         != heat) {
       throw new IllegalStateException("HM-LRU and the balancing topology do not share a heatmap");

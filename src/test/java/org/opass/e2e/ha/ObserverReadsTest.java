@@ -31,7 +31,7 @@ import org.opass.e2e.cluster.DataNodeCounter;
 import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.e2e.cluster.Release;
 import org.opass.e2e.cluster.TestFiles;
-import org.opass.heatmap.Heatmap;
+import org.opass.heatmap.HeatTable;
 import org.opass.read.client.ReadPlanClient;
 import org.opass.read.nn.BalancingNetworkTopology;
 import org.opass.read.nn.ReadPlanTable;
@@ -104,7 +104,7 @@ class ObserverReadsTest {
   private static long[][] sortsAndGrants() {
     long[][] out = new long[3][];
     for (int k = 0; k < 3; k++) {
-      Heatmap h = topology(k).heatmap();
+      HeatTable h = topology(k).heatmap();
       out[k] = new long[] {h.choices(), h.grantsTotal()};
     }
     return out;

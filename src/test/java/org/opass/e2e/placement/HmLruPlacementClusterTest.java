@@ -38,7 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.e2e.cluster.EmulatedClusterBuilder;
 import org.opass.e2e.cluster.Workload;
-import org.opass.heatmap.Heatmap;
+import org.opass.heatmap.HeatTable;
 import org.opass.heatmap.NodeHeat;
 import org.opass.placement.HmLruPlacementPolicy;
 
@@ -98,7 +98,7 @@ class HmLruPlacementClusterTest {
   @Test
   void filesFromHostsAndFromOutsideAlwaysHaveEveryBlockOnBothRacks() throws Exception {
     try (EmulatedCluster cluster = start()) {
-      Heatmap heatmap = policy(cluster).heatmap();
+      HeatTable heatmap = policy(cluster).heatmap();
       Map<Path, byte[]> files = new LinkedHashMap<>();
       int blocks = 0;
       for (int round = 0; round < 3; round++) {
@@ -190,7 +190,7 @@ class HmLruPlacementClusterTest {
       int stopped = 5;
       String uuid = cluster.dataNode(stopped).getDatanodeUuid();
       String xferAddr = cluster.datanodeDescriptor(stopped).getXferAddr();
-      Heatmap heatmap = policy(cluster).heatmap();
+      HeatTable heatmap = policy(cluster).heatmap();
       long stoppedAt = System.nanoTime();
       assertNotNull(cluster.miniCluster().stopDataNode(xferAddr));
       assertTrue(cluster.datanodeDescriptor(stopped).isAlive(),
@@ -282,7 +282,7 @@ class HmLruPlacementClusterTest {
   @Test
   void writesSucceedWithTheDefaultPlacementWhenTheHeatmapFails() throws Exception {
     try (EmulatedCluster cluster = start()) {
-      FailingHeatmap failing = new FailingHeatmap();
+      FailingHeatTable failing = new FailingHeatTable();
       policy(cluster).setHeatmap(failing);
 
       Map<Path, byte[]> files = writeFromEach(cluster, "/failing", new int[] {1, 2, 5, 6,
@@ -305,7 +305,7 @@ class HmLruPlacementClusterTest {
   @Test
   void thirtyTwoConcurrentWritersAllGetFullyReplicatedRackSpreadFiles() throws Exception {
     try (EmulatedCluster cluster = start()) {
-      Heatmap heatmap = policy(cluster).heatmap();
+      HeatTable heatmap = policy(cluster).heatmap();
       int processes = 32;
       int blocks = 3;
       Path dir = new Path("/concurrent");

@@ -31,8 +31,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.opass.heatmap.Heatmap;
-import org.opass.heatmap.nn.HeatmapFeed;
+import org.opass.heatmap.HeatTable;
+import org.opass.heatmap.nn.HeatTableFeed;
 import org.opass.placement.HmLruKeys;
 import org.opass.placement.HmLruPlacementPolicy;
 
@@ -65,7 +65,7 @@ class HmLruPolicySimulatedTest {
     return c;
   }
 
-  private static Heatmap heatmap(SimulatedPlacementCluster c) {
+  private static HeatTable heatmap(SimulatedPlacementCluster c) {
     return ((HmLruPlacementPolicy) c.policy()).heatmap();
   }
 
@@ -229,7 +229,7 @@ class HmLruPolicySimulatedTest {
       Thread.sleep(2); // heartbeat times are monotonic milliseconds
       c.heartbeatAll(0);
       for (DatanodeDescriptor dn : c.dataNodes()) {
-        HeatmapFeed.observe(heatmap(c), dn);
+        HeatTableFeed.observe(heatmap(c), dn);
       }
       assertEquals(0, heatmap(c).outstandingGrants());
       assertEquals(16, heatmap(c).trackedNodes());
@@ -240,7 +240,7 @@ class HmLruPolicySimulatedTest {
   @ValueSource(strings = {"rank-sum", "in-flight"})
   void injectedHeatmapFailureFallsBackToTheDefault(String ranking) throws Exception {
     try (SimulatedPlacementCluster c = start(16, 2, null, RANKING, ranking)) {
-      ((HmLruPlacementPolicy) c.policy()).setHeatmap(new FailingHeatmap());
+      ((HmLruPlacementPolicy) c.policy()).setHeatmap(new FailingHeatTable());
       for (int i = 0; i < 200; i++) {
         assertRackFaultTolerant(c, c.chooseTarget(3, c.dataNode(i % 16)), 3);
         assertRackFaultTolerant(c, c.chooseTarget(3, null), 3);

@@ -17,7 +17,7 @@ import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeDescriptor;
 import org.apache.hadoop.net.NodeBase;
 import org.apache.hadoop.util.Time;
 import org.junit.jupiter.api.Test;
-import org.opass.heatmap.Heatmap;
+import org.opass.heatmap.HeatTable;
 import org.opass.read.nn.BalancingNetworkTopology;
 import org.opass.read.nn.ReadBalanceKeys;
 
@@ -109,9 +109,9 @@ class BalancingTopologyTest {
   }
 
   @Test
-  void aFailingHeatmapLeavesTheStockOrder() {
+  void aFailingHeatTableLeavesTheStockOrder() {
     BalancingNetworkTopology t = topology();
-    t.setHeatmap(new Heatmap(Heatmap.builder()) {
+    t.setHeatmap(new HeatTable(HeatTable.builder()) {
       @Override
       public Row observeRow(String nodeId, String name, int xceivers, long hb,
           boolean alive) {

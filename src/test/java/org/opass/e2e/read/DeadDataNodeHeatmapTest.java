@@ -18,7 +18,7 @@ import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeDescriptor;
 import org.apache.hadoop.test.GenericTestUtils;
 import org.junit.jupiter.api.Test;
 import org.opass.e2e.cluster.EmulatedCluster;
-import org.opass.heatmap.Heatmap;
+import org.opass.heatmap.HeatTable;
 import org.opass.heatmap.NodeHeat;
 import org.opass.read.nn.BalancingNetworkTopology;
 
@@ -36,7 +36,7 @@ class DeadDataNodeHeatmapTest {
         .set(DFSConfigKeys.DFS_NET_TOPOLOGY_IMPL_KEY, BalancingNetworkTopology.class.getName())
         .start()) {
       BlockManager bm = cluster.blockManager();
-      Heatmap heat = ((BalancingNetworkTopology) bm.getDatanodeManager().getNetworkTopology())
+      HeatTable heat = ((BalancingNetworkTopology) bm.getDatanodeManager().getNetworkTopology())
           .heatmap();
       Path f = new Path("/heat/f");
       byte[] data = new byte[64 * 1024];

@@ -40,8 +40,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.opass.e2e.cluster.DataNodeCounter;
 import org.opass.e2e.cluster.EmulatedCluster;
-import org.opass.e2e.placement.FailingHeatmap;
-import org.opass.heatmap.Heatmap;
+import org.opass.e2e.placement.FailingHeatTable;
+import org.opass.heatmap.HeatTable;
 import org.opass.read.cli.PlanCli;
 import org.opass.read.client.ReadPlanClient;
 import org.opass.read.nn.BalancingNetworkTopology;
@@ -147,7 +147,7 @@ class ReadPlanClusterTest {
    */
   @Test
   void planningLocatesBlocksWithoutBalancingThem() throws Exception {
-    Heatmap heat = topology().heatmap();
+    HeatTable heat = topology().heatmap();
     long choices = heat.choices();
     long grants = heat.grantsTotal();
     int[] readerOf = new int[FILES];
@@ -347,8 +347,8 @@ class ReadPlanClusterTest {
       readerOf[f] = firstNonHolder(f, 0);
     }
     client().submit(batch(readerOf));
-    Heatmap real = topology().heatmap();
-    FailingHeatmap failing = new FailingHeatmap();
+    HeatTable real = topology().heatmap();
+    FailingHeatTable failing = new FailingHeatTable();
     topology().setHeatmap(failing);
     try {
       long[] served = readAll(readerOf); // content checked inside

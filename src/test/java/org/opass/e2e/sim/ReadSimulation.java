@@ -19,7 +19,7 @@ import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeDescriptor;
 import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeStorageInfo;
 import org.apache.hadoop.hdfs.server.blockmanagement.SimulatedPlacementCluster;
 import org.apache.hadoop.util.Time;
-import org.opass.heatmap.nn.HeatmapFeed;
+import org.opass.heatmap.nn.HeatTableFeed;
 import org.opass.read.balance.BalanceResult;
 import org.opass.read.balance.ChunkRead;
 import org.opass.read.balance.ReplicaBalancer;
@@ -330,7 +330,7 @@ public final class ReadSimulation {
         }
         if (beat && balancing != null && balancing.heatmap() != null) {
           // what the topology's own refresh does once a heartbeat interval of wall time
-          HeatmapFeed.observeAll(balancing.heatmap(), balancing);
+          HeatTableFeed.observeAll(balancing.heatmap(), balancing);
         }
         for (Flow f : flows) {
           if (f.remaining <= EPS_BYTES * s.blockBytes) {

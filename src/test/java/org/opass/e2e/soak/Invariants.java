@@ -25,7 +25,7 @@ import org.apache.hadoop.net.NetworkTopology;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.util.ExitUtil;
 import org.opass.e2e.cluster.EmulatedCluster;
-import org.opass.heatmap.Heatmap;
+import org.opass.heatmap.HeatTable;
 import org.opass.heatmap.NodeHeat;
 import org.opass.read.nn.BalancingNetworkTopology;
 import org.opass.read.nn.ReadPlanPlugin;
@@ -178,7 +178,7 @@ final class Invariants {
     List<String> wrong = new ArrayList<>();
     NetworkTopology topology = cluster.datanodeManager().getNetworkTopology();
     if (topology instanceof BalancingNetworkTopology) {
-      Heatmap h = ((BalancingNetworkTopology) topology).heatmap();
+      HeatTable h = ((BalancingNetworkTopology) topology).heatmap();
       if (h.trackedNodes() > h.maxNodes()) {
         wrong.add("the heatmap tracks " + h.trackedNodes() + " nodes, over its bound "
             + h.maxNodes());

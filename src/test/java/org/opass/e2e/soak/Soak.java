@@ -20,7 +20,7 @@ import org.apache.hadoop.net.NetworkTopology;
 import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.e2e.cluster.Faults;
 import org.opass.e2e.read.PlanFuzzer;
-import org.opass.heatmap.Heatmap;
+import org.opass.heatmap.HeatTable;
 import org.opass.heatmap.nn.HeatmapKeys;
 import org.opass.placement.HmLruPlacementPolicy;
 import org.opass.read.nn.BalancingNetworkTopology;
@@ -105,9 +105,9 @@ public final class Soak implements AutoCloseable {
   private final LogWatch logWatch;
   private final Ledger ledger = new Ledger();
   private final Invariants invariants;
-  private final HeatmapClock clock = new HeatmapClock();
+  private final HeatTableClock clock = new HeatTableClock();
   // every heatmap and plan service the soak's NameNodes had, to sum their failure counts
-  private final Set<Heatmap> heatmaps = Collections.newSetFromMap(new IdentityHashMap<>());
+  private final Set<HeatTable> heatmaps = Collections.newSetFromMap(new IdentityHashMap<>());
   private final Set<ReadPlanService> planServices =
       Collections.newSetFromMap(new IdentityHashMap<>());
   private final SoakReport report = new SoakReport();
@@ -360,7 +360,7 @@ public final class Soak implements AutoCloseable {
   /** Fallbacks of every heatmap and 500s of every plan service the soak has seen. */
   private long fallbacks() {
     long n = 0;
-    for (Heatmap h : heatmaps) {
+    for (HeatTable h : heatmaps) {
       n += h.fallbacks();
     }
     for (ReadPlanService s : planServices) {

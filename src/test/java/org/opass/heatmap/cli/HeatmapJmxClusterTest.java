@@ -28,8 +28,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.opass.e2e.cluster.EmulatedCluster;
-import org.opass.heatmap.Heatmap;
-import org.opass.heatmap.nn.HeatmapRegistry;
+import org.opass.heatmap.HeatTable;
+import org.opass.heatmap.nn.HeatTableRegistry;
 import org.opass.placement.HmLruPlacementPolicy;
 
 /**
@@ -50,7 +50,7 @@ class HeatmapJmxClusterTest {
   private static final int BLOCKS_PER_FILE = 2;
 
   private EmulatedCluster cluster;
-  private Heatmap heatmap;
+  private HeatTable heatmap;
   private String httpAddress;
   // DataNode UUID -> transfer address ("127.0.0.N:port"), as the NameNode has them
   private final Map<String, String> xferAddrByUuid = new HashMap<>();
@@ -97,7 +97,7 @@ class HeatmapJmxClusterTest {
   void theNameNodesJmxServletPublishesThisClustersHeatmap() throws Exception {
     JsonNode bean = thisClustersBean(fetchBeans());
 
-    assertTrue(bean.path("name").asText().startsWith(HeatmapRegistry.MBEAN_NAME),
+    assertTrue(bean.path("name").asText().startsWith(HeatTableRegistry.MBEAN_NAME),
         bean.path("name").asText());
     assertEquals(DATANODES, bean.path("TrackedNodes").asInt());
     assertEquals(heatmap.trackedNodes(), bean.path("TrackedNodes").asInt());
@@ -265,7 +265,7 @@ class HeatmapJmxClusterTest {
     StringBuilder section = new StringBuilder();
     boolean in = false;
     for (String line : output.split("\n")) {
-      if (line.startsWith(HeatmapRegistry.MBEAN_NAME)) {
+      if (line.startsWith(HeatTableRegistry.MBEAN_NAME)) {
         in = line.startsWith(beanName + ":");
       }
       if (in) {

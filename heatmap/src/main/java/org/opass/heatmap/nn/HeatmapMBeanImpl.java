@@ -1,20 +1,20 @@
 package org.opass.heatmap.nn;
 
 import java.lang.ref.WeakReference;
-import org.opass.heatmap.Heatmap;
+import org.opass.heatmap.HeatTable;
 import org.opass.heatmap.NodeHeat;
 
 /** JMX view of one heatmap; holds it weakly so a stopped NameNode's table can be collected. */
 final class HeatmapMBeanImpl implements HeatmapMXBean {
-  private final WeakReference<Heatmap> ref;
+  private final WeakReference<HeatTable> ref;
 
-  HeatmapMBeanImpl(WeakReference<Heatmap> ref) {
+  HeatmapMBeanImpl(WeakReference<HeatTable> ref) {
     this.ref = ref;
   }
 
-  private Heatmap heatmap() {
-    Heatmap h = ref.get();
-    return h != null ? h : Heatmap.builder().maxNodes(1).build();
+  private HeatTable heatmap() {
+    HeatTable h = ref.get();
+    return h != null ? h : HeatTable.builder().maxNodes(1).build();
   }
 
   @Override

@@ -7,7 +7,7 @@ import org.apache.hadoop.metrics2.MetricsRecordBuilder;
 import org.apache.hadoop.metrics2.MetricsSource;
 import org.apache.hadoop.metrics2.MetricsTag;
 import org.apache.hadoop.metrics2.lib.Interns;
-import org.opass.heatmap.Heatmap;
+import org.opass.heatmap.HeatTable;
 import org.opass.heatmap.NodeHeat;
 
 /**
@@ -46,15 +46,15 @@ final class HeatmapMetrics implements MetricsSource {
   private static final MetricsInfo LAST_SELECTED = Interns.info("LastSelectedMillisAgo",
       "Milliseconds since the DataNode was last granted work, -1 if never");
 
-  private final WeakReference<Heatmap> heatmap;
+  private final WeakReference<HeatTable> heatmap;
 
-  HeatmapMetrics(WeakReference<Heatmap> heatmap) {
+  HeatmapMetrics(WeakReference<HeatTable> heatmap) {
     this.heatmap = heatmap;
   }
 
   @Override
   public void getMetrics(MetricsCollector collector, boolean all) {
-    Heatmap h = heatmap.get();
+    HeatTable h = heatmap.get();
     if (h == null) {
       return; // its NameNode is gone
     }

@@ -36,7 +36,7 @@ import org.apache.hadoop.util.ToolRunner;
 @InterfaceStability.Evolving
 public final class HeatTableCli extends Configured implements Tool {
   static final String ADDRESS_KEY = "dfs.namenode.http-address";
-  /** The heatmap plugin's JMX bean ({@code HeatmapRegistry.MBEAN_NAME} in opass-heatmap). */
+  /** The heatmap plugin's JMX bean ({@code HeatTableRegistry.MBEAN_NAME} in opass-heatmap). */
   static final String MBEAN_NAME = "Hadoop:service=NameNode,name=OpassHeatmap";
   private static final String NAME = "opass-client heat";
 

@@ -10,7 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.opass.heatmap.NodeHeat;
-import org.opass.heatmap.nn.HeatmapRegistry;
+import org.opass.heatmap.nn.HeatTableRegistry;
 
 class HeatTableCliTest {
   private final ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -23,7 +23,7 @@ class HeatTableCliTest {
 
   @Test
   void asksForTheBeanThePluginRegisters() {
-    assertEquals(HeatmapRegistry.MBEAN_NAME, HeatTableCli.MBEAN_NAME);
+    assertEquals(HeatTableRegistry.MBEAN_NAME, HeatTableCli.MBEAN_NAME);
   }
 
   @Test
@@ -57,7 +57,7 @@ class HeatTableCliTest {
         new NodeHeat("u1", "127.0.0.2:9866", 3, 2, 15, 800),
         new NodeHeat("u2", "127.0.0.3:9866", 0, 0, -1, 1200)));
     String bean = new ObjectMapper().createObjectNode()
-        .put("name", HeatmapRegistry.MBEAN_NAME).put("TrackedNodes", 2).put("MeanHeat", 2.5)
+        .put("name", HeatTableRegistry.MBEAN_NAME).put("TrackedNodes", 2).put("MeanHeat", 2.5)
         .put("GrantsTotal", 9).put("Choices", 4).put("Fallbacks", 0).put("Nodes", nodes)
         .toString();
     String table = HeatTableCli.table(new ObjectMapper().readTree(bean));

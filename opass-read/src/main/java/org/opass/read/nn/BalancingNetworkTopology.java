@@ -17,9 +17,9 @@ import org.apache.hadoop.net.Node;
 import org.apache.hadoop.util.functional.CallableRaisingIOE;
 import org.opass.conf.StrictConf;
 import org.opass.heatmap.HeatRules;
-import org.opass.heatmap.Heatmap;
-import org.opass.heatmap.nn.HeatmapFeed;
-import org.opass.heatmap.nn.HeatmapRegistry;
+import org.opass.heatmap.HeatTable;
+import org.opass.heatmap.nn.HeatTableFeed;
+import org.opass.heatmap.nn.HeatTableRegistry;
 import org.opass.plugin.FallbackLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -63,7 +63,7 @@ public class BalancingNetworkTopology extends DFSNetworkTopology implements Conf
   private static final ThreadLocal<Boolean> SUSPENDED = new ThreadLocal<>();
 
   private Configuration conf;
-  private volatile Heatmap heatmap;
+  private volatile HeatTable heatmap;
   private volatile ReadPlanTable plans;
   private boolean enabled = ReadBalanceKeys.ENABLED_DEFAULT;
   private double localMaxHeatRatio = ReadBalanceKeys.LOCAL_MAX_HEAT_RATIO_DEFAULT;
@@ -81,7 +81,7 @@ public class BalancingNetworkTopology extends DFSNetworkTopology implements Conf
         ReadBalanceKeys.LOCAL_MAX_HEAT_RATIO_DEFAULT);
     refreshPeriodMillis = conf.getTimeDuration(DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_KEY,
         DFSConfigKeys.DFS_HEARTBEAT_INTERVAL_DEFAULT, TimeUnit.SECONDS, TimeUnit.MILLISECONDS);
-    heatmap = HeatmapRegistry.forTopology(this, conf);
+    heatmap = HeatTableRegistry.forTopology(this, conf);
     LOG.info("Opass read balancing {}: {} = {}", enabled ? "on" : "off",
         ReadBalanceKeys.LOCAL_MAX_HEAT_RATIO, localMaxHeatRatio);
   }
@@ -92,7 +92,7 @@ public class BalancingNetworkTopology extends DFSNetworkTopology implements Conf
   }
 
   /** The heatmap this topology reads and feeds (shared with our placement policy). */
-  public Heatmap heatmap() {
+  public HeatTable heatmap() {
     return heatmap;
   }
 
@@ -118,7 +118,7 @@ public class BalancingNetworkTopology extends DFSNetworkTopology implements Conf
 
   /** Replaces the heatmap; for fault-injection tests. */
   @VisibleForTesting
-  public void setHeatmap(Heatmap heatmap) {
+  public void setHeatmap(HeatTable heatmap) {
     this.heatmap = heatmap;
   }
 
@@ -138,7 +138,7 @@ public class BalancingNetworkTopology extends DFSNetworkTopology implements Conf
 
   /** Moves the chosen replica to the front of {@code nodes[0..activeLen)} and grants it. */
   private <T extends Node> void balance(Node reader, T[] nodes, int activeLen) {
-    Heatmap h = heatmap;
+    HeatTable h = heatmap;
     if (!enabled || h == null || SUSPENDED.get() != null) {
       return;
     }
@@ -155,7 +155,7 @@ public class BalancingNetworkTopology extends DFSNetworkTopology implements Conf
         return;
       }
       boolean localFirst = reader != null && reader.equals(first);
-      Heatmap.Row firstRow = HeatmapFeed.observeRow(h, first);
+      HeatTable.Row firstRow = HeatTableFeed.observeRow(h, first);
       int firstHeat = heat(firstRow);
       h.countChoice();
       if (localFirst && !(HeatRules.mayBeTooHot(firstHeat, localMaxHeatRatio)
@@ -165,7 +165,7 @@ public class BalancingNetworkTopology extends DFSNetworkTopology implements Conf
         // transfers that really run at once show in the heartbeat's count.
         return;
       }
-      Heatmap.Row chosen = moveCoolestFirst(h, nodes, activeLen, firstRow);
+      HeatTable.Row chosen = moveCoolestFirst(h, nodes, activeLen, firstRow);
       // an untracked node (null row) is only counted
       effects.grant(h, chosen, ((DatanodeInfo) nodes[0]).getDatanodeUuid());
     } catch (RuntimeException | LinkageError e) {
@@ -181,7 +181,7 @@ public class BalancingNetworkTopology extends DFSNetworkTopology implements Conf
    * reader off an active local replica: whoever submitted it, it only chooses among remote
    * replicas.
    */
-  private static <T extends Node> boolean servePlanned(ReadPlanTable p, Heatmap h,
+  private static <T extends Node> boolean servePlanned(ReadPlanTable p, HeatTable h,
       CallEffects effects, Node reader, T[] nodes, int activeLen) {
     String readerKey = reader instanceof DatanodeInfo ? ((DatanodeInfo) reader).getIpAddr()
         : reader == null ? null : reader.getName();
@@ -220,16 +220,16 @@ public class BalancingNetworkTopology extends DFSNetworkTopology implements Conf
    * Moves the coolest replica of {@code nodes[0..activeLen)}, least recently chosen on ties,
    * to the front (the rest keep their order) and returns its heat row.
    */
-  private static <T extends Node> Heatmap.Row moveCoolestFirst(Heatmap h, T[] nodes,
-      int activeLen, Heatmap.Row firstRow) {
-    Heatmap.Row best = firstRow;
+  private static <T extends Node> HeatTable.Row moveCoolestFirst(HeatTable h, T[] nodes,
+      int activeLen, HeatTable.Row firstRow) {
+    HeatTable.Row best = firstRow;
     int bestIndex = 0;
     int bestHeat = heat(firstRow);
     for (int i = 1; i < activeLen; i++) {
       if (!(nodes[i] instanceof DatanodeInfo)) {
         continue;
       }
-      Heatmap.Row row = HeatmapFeed.observeRow(h, (DatanodeInfo) nodes[i]);
+      HeatTable.Row row = HeatTableFeed.observeRow(h, (DatanodeInfo) nodes[i]);
       int heat = heat(row);
       if (HeatRules.cooler(heat, row, bestHeat, best)) {
         best = row;
@@ -246,7 +246,7 @@ public class BalancingNetworkTopology extends DFSNetworkTopology implements Conf
   }
 
   /** An untracked node (the table is full) has heat 0. */
-  private static int heat(Heatmap.Row row) {
+  private static int heat(HeatTable.Row row) {
     return row == null ? 0 : row.heat();
   }
 
@@ -255,11 +255,11 @@ public class BalancingNetworkTopology extends DFSNetworkTopology implements Conf
    * interval is read off the heartbeat times of the replicas located, not a clock: that costs
    * nothing per block, and the heat changes only when heartbeats arrive.
    */
-  private void refreshIfDue(Heatmap h, long heartbeatMillis) {
+  private void refreshIfDue(HeatTable h, long heartbeatMillis) {
     long due = nextRefreshMillis.get();
     if (heartbeatMillis >= due
         && nextRefreshMillis.compareAndSet(due, heartbeatMillis + refreshPeriodMillis)) {
-      HeatmapFeed.observeAll(h, this);
+      HeatTableFeed.observeAll(h, this);
     }
   }
 
@@ -271,7 +271,7 @@ public class BalancingNetworkTopology extends DFSNetworkTopology implements Conf
   @Override
   public void remove(Node node) {
     super.remove(node);
-    Heatmap h = heatmap;
+    HeatTable h = heatmap;
     if (h != null && node instanceof DatanodeInfo) {
       try {
         h.forget(((DatanodeInfo) node).getDatanodeUuid());

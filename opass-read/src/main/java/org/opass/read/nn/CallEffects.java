@@ -1,7 +1,7 @@
 package org.opass.read.nn;
 
 import org.apache.hadoop.ipc.Server;
-import org.opass.heatmap.Heatmap;
+import org.opass.heatmap.HeatTable;
 
 /**
  * What one replica sort takes (a heat grant, a plan's claim), held back until it is known to
@@ -22,8 +22,8 @@ final class CallEffects {
       ThreadLocal.withInitial(CallEffects::new);
 
   private Server.Call call;
-  private Heatmap heatmap;
-  private Heatmap.Row row;
+  private HeatTable heatmap;
+  private HeatTable.Row row;
   private String uuid;
   private ReadPlanTable plans;
   private ReadPlanTable.Claim claim;
@@ -47,7 +47,7 @@ final class CallEffects {
   }
 
   /** Grants {@code granted} (an untracked node: {@code nodeId}) once this sort is a read. */
-  void grant(Heatmap h, Heatmap.Row granted, String nodeId) {
+  void grant(HeatTable h, HeatTable.Row granted, String nodeId) {
     if (call == null) {
       grantNow(h, granted, nodeId);
     } else {
@@ -76,7 +76,7 @@ final class CallEffects {
     }
   }
 
-  private static void grantNow(Heatmap h, Heatmap.Row granted, String nodeId) {
+  private static void grantNow(HeatTable h, HeatTable.Row granted, String nodeId) {
     if (granted != null) {
       h.grant(granted);
     } else {

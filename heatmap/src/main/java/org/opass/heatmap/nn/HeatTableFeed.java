@@ -10,31 +10,31 @@ import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeDescriptor;
 import org.apache.hadoop.net.NetworkTopology;
 import org.apache.hadoop.net.Node;
 import org.apache.hadoop.net.NodeBase;
-import org.opass.heatmap.Heatmap;
+import org.opass.heatmap.HeatTable;
 
 /**
- * Feeds the pure {@link Heatmap} from the NameNode's DataNode records (heartbeat transfer
+ * Feeds the pure {@link HeatTable} from the NameNode's DataNode records (heartbeat transfer
  * counts and times, liveness): the thin glue between the two.
  */
 @InterfaceAudience.Private
 @InterfaceStability.Unstable
-public final class HeatmapFeed {
-  private HeatmapFeed() {
+public final class HeatTableFeed {
+  private HeatTableFeed() {
   }
 
   /**
-   * Feeds the heatmap what the latest heartbeat of {@code dn} said and returns its heat. A
+   * Feeds the table what the latest heartbeat of {@code dn} said and returns its heat. A
    * {@code DatanodeInfo} that is no descriptor (a located block's copy) is taken as alive.
    */
-  public static int observe(Heatmap heatmap, DatanodeInfo dn) {
-    Heatmap.Row row = observeRow(heatmap, dn);
+  public static int observe(HeatTable table, DatanodeInfo dn) {
+    HeatTable.Row row = observeRow(table, dn);
     return row == null ? 0 : row.heat();
   }
 
-  /** {@link #observe} returning the node's row ({@link Heatmap#observeRow}). */
-  public static Heatmap.Row observeRow(Heatmap heatmap, DatanodeInfo dn) {
+  /** {@link #observe} returning the node's row ({@link HeatTable#observeRow}). */
+  public static HeatTable.Row observeRow(HeatTable table, DatanodeInfo dn) {
     boolean alive = !(dn instanceof DatanodeDescriptor) || ((DatanodeDescriptor) dn).isAlive();
-    return heatmap.observeRow(dn.getDatanodeUuid(), dn.getXferAddr(), dn.getXceiverCount(),
+    return table.observeRow(dn.getDatanodeUuid(), dn.getXferAddr(), dn.getXceiverCount(),
         dn.getLastUpdateMonotonic(), alive);
   }
 
@@ -45,18 +45,18 @@ public final class HeatmapFeed {
    *
    * @return the topology's leaves, as listed for this walk
    */
-  public static List<Node> observeAll(Heatmap heatmap, NetworkTopology topology) {
-    long walkStart = heatmap.clockNanos();
+  public static List<Node> observeAll(HeatTable table, NetworkTopology topology) {
+    long walkStart = table.clockNanos();
     List<Node> leaves = topology.getLeaves(NodeBase.ROOT);
     Set<String> live = new HashSet<>(leaves.size() * 2);
     for (Node n : leaves) {
       if (n instanceof DatanodeInfo) {
         DatanodeInfo dn = (DatanodeInfo) n;
         live.add(dn.getDatanodeUuid());
-        observe(heatmap, dn);
+        observe(table, dn);
       }
     }
-    heatmap.retainOnly(live, walkStart);
+    table.retainOnly(live, walkStart);
     return leaves;
   }
 }

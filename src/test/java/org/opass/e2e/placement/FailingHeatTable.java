@@ -1,11 +1,11 @@
 package org.opass.e2e.placement;
 
-import org.opass.heatmap.Heatmap;
+import org.opass.heatmap.HeatTable;
 
-/** A heatmap whose every read and write fails, as a bug or a corrupted table would. */
-public final class FailingHeatmap extends Heatmap {
-  public FailingHeatmap() {
-    super(Heatmap.builder());
+/** A heat table whose every read and write fails, as a bug or a corrupted table would. */
+public final class FailingHeatTable extends HeatTable {
+  public FailingHeatTable() {
+    super(HeatTable.builder());
   }
 
   @Override

@@ -16,9 +16,11 @@ import org.apache.hadoop.classification.InterfaceStability;
 import org.opass.plugin.FallbackLog;
 
 /**
- * Heat of every DataNode as one NameNode sees it (Opass §4.6): the active transfers the
- * DataNode reported in its latest heartbeat, plus the reads and writes the NameNode granted
- * to it since that heartbeat, plus the time it was last selected (for LRU tie-breaking).
+ * The heat table: the heat of every DataNode as one NameNode sees it (Opass §4.6), the active
+ * transfers the DataNode reported in its latest heartbeat, plus the reads and writes the
+ * NameNode granted to it since that heartbeat, plus the time it was last selected (for LRU
+ * tie-breaking). The heatmap plugin publishes it over JMX and metrics2
+ * ({@code org.opass.heatmap.nn}).
  *
  * <p>Heartbeats are not pushed here; callers {@link #observe observe} a node whenever they
  * look at it, passing the heartbeat time they see, and a newer heartbeat resets the grants
@@ -33,7 +35,7 @@ import org.opass.plugin.FallbackLog;
  */
 @InterfaceAudience.Private
 @InterfaceStability.Unstable
-public class Heatmap implements FallbackLog.Counter {
+public class HeatTable implements FallbackLog.Counter {
 
   private final ConcurrentHashMap<String, Row> nodes = new ConcurrentHashMap<>();
   /** Entries in {@link #nodes} plus inserts under way; reserved before an insert, so <= max. */
@@ -51,7 +53,7 @@ public class Heatmap implements FallbackLog.Counter {
   private final LongAdder choices = new LongAdder();
   private final LongAdder fallbacks = new LongAdder();
 
-  protected Heatmap(Builder b) {
+  protected HeatTable(Builder b) {
     this.maxNodes = b.maxNodes;
     this.forgetAfterNanos = b.forgetAfter.toNanos();
     this.nanoClock = b.nanoClock;
@@ -172,7 +174,7 @@ public class Heatmap implements FallbackLog.Counter {
     });
   }
 
-  /** This heatmap's monotonic clock, in nanoseconds. */
+  /** This table's monotonic clock, in nanoseconds. */
   public long clockNanos() {
     return nanoClock.getAsLong();
   }
@@ -191,7 +193,7 @@ public class Heatmap implements FallbackLog.Counter {
     return maxNodes;
   }
 
-  /** Count one decision made with the heatmap (a placement or a replica choice). */
+  /** Count one decision made with the table (a placement or a replica choice). */
   public void countChoice() {
     choices.increment();
   }
@@ -357,7 +359,7 @@ public class Heatmap implements FallbackLog.Counter {
       return xceivers + grantsSinceHeartbeat;
     }
 
-    /** As {@link Heatmap#lastSelectedNanos}. */
+    /** As {@link HeatTable#lastSelectedNanos}. */
     public long lastSelectedNanos() {
       return lastSelectedNanos;
     }
@@ -373,7 +375,7 @@ public class Heatmap implements FallbackLog.Counter {
     }
   }
 
-  /** Configuration of a {@link Heatmap}. */
+  /** Configuration of a {@link HeatTable}. */
   public static final class Builder {
     private int maxNodes = 100_000;
     private Duration forgetAfter = Duration.ofMinutes(30);
@@ -406,8 +408,8 @@ public class Heatmap implements FallbackLog.Counter {
       return this;
     }
 
-    public Heatmap build() {
-      return new Heatmap(this);
+    public HeatTable build() {
+      return new HeatTable(this);
     }
   }
 }

@@ -11,18 +11,18 @@ import java.util.Set;
 import javax.management.ObjectName;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
-import org.opass.heatmap.Heatmap;
+import org.opass.heatmap.HeatTable;
 
-class HeatmapRegistryTest {
+class HeatTableRegistryTest {
 
   @Test
-  void oneHeatmapPerOwnerAndNoneShared() {
+  void oneHeatTablePerOwnerAndNoneShared() {
     Object nn1 = new Object();
     Object nn2 = new Object();
     Configuration conf = new Configuration(false);
-    Heatmap a = HeatmapRegistry.forTopology(nn1, conf);
-    assertSame(a, HeatmapRegistry.forTopology(nn1, conf));
-    Heatmap b = HeatmapRegistry.forTopology(nn2, conf);
+    HeatTable a = HeatTableRegistry.forTopology(nn1, conf);
+    assertSame(a, HeatTableRegistry.forTopology(nn1, conf));
+    HeatTable b = HeatTableRegistry.forTopology(nn2, conf);
     assertNotSame(a, b);
     a.observe("x", "x", 1, 1, true);
     assertEquals(0, b.trackedNodes());
@@ -30,11 +30,11 @@ class HeatmapRegistryTest {
 
   @Test
   void publishedOverJmx() throws Exception {
-    Heatmap h = HeatmapRegistry.forTopology(new Object(), new Configuration(false));
+    HeatTable h = HeatTableRegistry.forTopology(new Object(), new Configuration(false));
     h.observe("dn-1", "127.0.0.2:9866", 2, 1, true);
     h.grant("dn-1");
     Set<ObjectName> names = ManagementFactory.getPlatformMBeanServer()
-        .queryNames(new ObjectName(HeatmapRegistry.MBEAN_NAME + "*"), null);
+        .queryNames(new ObjectName(HeatTableRegistry.MBEAN_NAME + "*"), null);
     boolean found = false;
     for (ObjectName n : names) {
       String json = (String) ManagementFactory.getPlatformMBeanServer().getAttribute(n, "Nodes");
@@ -48,12 +48,12 @@ class HeatmapRegistryTest {
     Configuration conf = new Configuration(false);
     conf.setInt(HeatmapKeys.MAX_NODES, 0);
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> HeatmapRegistry.forTopology(new Object(), conf));
+        () -> HeatTableRegistry.forTopology(new Object(), conf));
     assertTrue(e.getMessage().contains(HeatmapKeys.MAX_NODES), e.getMessage());
     Configuration conf2 = new Configuration(false);
     conf2.set(HeatmapKeys.FORGET_AFTER_MS, "-5");
     e = assertThrows(IllegalArgumentException.class,
-        () -> HeatmapRegistry.forTopology(new Object(), conf2));
+        () -> HeatTableRegistry.forTopology(new Object(), conf2));
     assertTrue(e.getMessage().contains(HeatmapKeys.FORGET_AFTER_MS), e.getMessage());
   }
 }

@@ -17,65 +17,65 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.metrics2.MetricsSystem;
 import org.apache.hadoop.metrics2.lib.DefaultMetricsSystem;
 import org.opass.conf.StrictConf;
-import org.opass.heatmap.Heatmap;
+import org.opass.heatmap.HeatTable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One {@link Heatmap} per NameNode, shared by everything of ours inside it.
+ * One {@link HeatTable} per NameNode, shared by everything of ours inside it.
  *
  * <p>The placement policy and the network topology of one NameNode have no common object of
  * ours, but both see the NameNode's {@code NetworkTopology} instance: the policy is handed it
  * in {@code initialize} and the topology is it. That instance is the key. Keys are weak, so a
- * stopped NameNode's heatmap goes with it and two clusters in one JVM never share state.
+ * stopped NameNode's table goes with it and two clusters in one JVM never share state.
  */
 @InterfaceAudience.Private
 @InterfaceStability.Unstable
-public final class HeatmapRegistry {
-  private static final Logger LOG = LoggerFactory.getLogger(HeatmapRegistry.class);
+public final class HeatTableRegistry {
+  private static final Logger LOG = LoggerFactory.getLogger(HeatTableRegistry.class);
 
   /** JMX name of the first heatmap in a JVM; later ones get "-2", "-3", ... */
   public static final String MBEAN_NAME = "Hadoop:service=NameNode,name=OpassHeatmap";
 
-  private static final Map<Object, Heatmap> HEATMAPS = new WeakHashMap<>();
-  private static final Map<ObjectName, WeakReference<Heatmap>> BEANS = new java.util.HashMap<>();
-  private static final Map<String, WeakReference<Heatmap>> SOURCES = new java.util.HashMap<>();
+  private static final Map<Object, HeatTable> TABLES = new WeakHashMap<>();
+  private static final Map<ObjectName, WeakReference<HeatTable>> BEANS = new java.util.HashMap<>();
+  private static final Map<String, WeakReference<HeatTable>> SOURCES = new java.util.HashMap<>();
 
-  private HeatmapRegistry() {
+  private HeatTableRegistry() {
   }
 
   /**
-   * The heatmap of the NameNode that owns {@code topology}, created (and published over JMX)
+   * The heat table of the NameNode that owns {@code topology}, created (and published over JMX)
    * on first use from {@code conf}.
    *
    * @throws IllegalArgumentException naming the key if the configuration is invalid
    */
-  public static synchronized Heatmap forTopology(Object topology, Configuration conf) {
-    Heatmap h = HEATMAPS.get(topology);
+  public static synchronized HeatTable forTopology(Object topology, Configuration conf) {
+    HeatTable h = TABLES.get(topology);
     if (h == null) {
       h = fromConf(conf);
-      HEATMAPS.put(topology, h);
+      TABLES.put(topology, h);
       publish(h);
       publishMetrics(h);
     }
     return h;
   }
 
-  /** Replaces the heatmap of a NameNode; for fault-injection tests. */
+  /** Replaces the heat table of a NameNode; for fault-injection tests. */
   @VisibleForTesting
-  public static synchronized void install(Object topology, Heatmap heatmap) {
-    HEATMAPS.put(topology, heatmap);
+  public static synchronized void install(Object topology, HeatTable table) {
+    TABLES.put(topology, table);
   }
 
-  static Heatmap fromConf(Configuration conf) {
+  static HeatTable fromConf(Configuration conf) {
     int maxNodes = StrictConf.atLeast(conf, HeatmapKeys.MAX_NODES, 1,
         HeatmapKeys.MAX_NODES_DEFAULT);
     long forgetMs = StrictConf.atLeast(conf, HeatmapKeys.FORGET_AFTER_MS, 1L,
         HeatmapKeys.FORGET_AFTER_MS_DEFAULT);
-    return Heatmap.builder().maxNodes(maxNodes).forgetAfter(Duration.ofMillis(forgetMs)).build();
+    return HeatTable.builder().maxNodes(maxNodes).forgetAfter(Duration.ofMillis(forgetMs)).build();
   }
 
-  private static void publish(Heatmap heatmap) {
+  private static void publish(HeatTable heatmap) {
     MBeanServer server = ManagementFactory.getPlatformMBeanServer();
     try {
       // Drop beans of NameNodes that are gone, then take the first free name.
@@ -100,12 +100,12 @@ public final class HeatmapRegistry {
    * Registers the heatmap as metrics2 source {@link HeatmapMetrics#NAME} ("-2", "-3", ... for
    * later NameNodes in one JVM), after unregistering the sources of heatmaps that are gone.
    */
-  private static void publishMetrics(Heatmap heatmap) {
+  private static void publishMetrics(HeatTable heatmap) {
     try {
       MetricsSystem metrics = DefaultMetricsSystem.instance();
       prune(SOURCES, metrics::unregisterSource);
       String name = firstFree(HeatmapMetrics.NAME, n -> metrics.getSource(n) != null);
-      WeakReference<Heatmap> ref = new WeakReference<>(heatmap);
+      WeakReference<HeatTable> ref = new WeakReference<>(heatmap);
       metrics.register(name, "Opass heatmap: per-DataNode heat", new HeatmapMetrics(ref));
       SOURCES.put(name, ref);
       LOG.info("Opass heatmap published as metrics source {}", name);
@@ -117,7 +117,7 @@ public final class HeatmapRegistry {
   }
 
   /** Forgets, and unregisters, the names of heatmaps that are gone. */
-  private static <K> void prune(Map<K, WeakReference<Heatmap>> names, Consumer<K> unregister) {
+  private static <K> void prune(Map<K, WeakReference<HeatTable>> names, Consumer<K> unregister) {
     names.entrySet().removeIf(e -> {
       if (e.getValue().get() != null) {
         return false;

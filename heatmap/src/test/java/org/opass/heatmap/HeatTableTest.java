@@ -17,146 +17,146 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
-class HeatmapTest {
+class HeatTableTest {
   private final AtomicLong clock = new AtomicLong(1_000_000_000L);
-  private final Heatmap heatmap = Heatmap.builder().nanoClock(clock::get)
+  private final HeatTable table = HeatTable.builder().nanoClock(clock::get)
       .forgetAfter(Duration.ofSeconds(60)).maxNodes(4).build();
 
   @Test
   void heatIsHeartbeatTransfersPlusGrantsSinceThatHeartbeat() {
-    heatmap.observe("a", "a:1", 5, 100, true);
-    heatmap.grant("a");
-    heatmap.grant("a");
-    assertEquals(7, heatmap.heat("a"));
+    table.observe("a", "a:1", 5, 100, true);
+    table.grant("a");
+    table.grant("a");
+    assertEquals(7, table.heat("a"));
     // the same heartbeat seen again changes nothing
-    heatmap.observe("a", "a:1", 5, 100, true);
-    assertEquals(7, heatmap.heat("a"));
+    table.observe("a", "a:1", 5, 100, true);
+    assertEquals(7, table.heat("a"));
     // a newer heartbeat replaces transfers and clears grants
-    heatmap.observe("a", "a:1", 3, 200, true);
-    assertEquals(3, heatmap.heat("a"));
-    assertEquals(0, heatmap.outstandingGrants());
-    assertEquals(2, heatmap.grantsTotal());
+    table.observe("a", "a:1", 3, 200, true);
+    assertEquals(3, table.heat("a"));
+    assertEquals(0, table.outstandingGrants());
+    assertEquals(2, table.grantsTotal());
   }
 
   @Test
   void aRowAnswersAndGrantsWithoutAnotherLookup() {
-    Heatmap.Row a = heatmap.observeRow("a", "a:1", 5, 100, true);
+    HeatTable.Row a = table.observeRow("a", "a:1", 5, 100, true);
     clock.addAndGet(7);
-    heatmap.grant(a);
+    table.grant(a);
     assertEquals(6, a.heat());
-    assertEquals(6, heatmap.heat("a"));
+    assertEquals(6, table.heat("a"));
     assertEquals(clock.get(), a.lastSelectedNanos());
-    assertEquals(1, heatmap.outstandingGrants());
-    assertEquals(null, heatmap.observeRow("b", "b:1", 0, 100, false), "dead: no row");
+    assertEquals(1, table.outstandingGrants());
+    assertEquals(null, table.observeRow("b", "b:1", 0, 100, false), "dead: no row");
 
-    heatmap.forget("a");
-    heatmap.grant(a); // a row held across a forget: counted in the total, not in the sums
-    assertEquals(0, heatmap.outstandingGrants());
-    assertEquals(2, heatmap.grantsTotal());
-    assertEquals(5, heatmap.observeRow("a", "a:1", 5, 100, true).heat(),
+    table.forget("a");
+    table.grant(a); // a row held across a forget: counted in the total, not in the sums
+    assertEquals(0, table.outstandingGrants());
+    assertEquals(2, table.grantsTotal());
+    assertEquals(5, table.observeRow("a", "a:1", 5, 100, true).heat(),
         "tracked afresh, without the old row's grants");
   }
 
   @Test
   void missingHeartbeatsLetGrantsAccumulate() {
-    heatmap.observe("a", "a:1", 0, 100, true);
+    table.observe("a", "a:1", 0, 100, true);
     for (int i = 0; i < 10; i++) {
-      heatmap.grant("a");
-      heatmap.observe("a", "a:1", 0, 100, true);
+      table.grant("a");
+      table.observe("a", "a:1", 0, 100, true);
     }
-    assertEquals(10, heatmap.heat("a"));
+    assertEquals(10, table.heat("a"));
   }
 
   @Test
   void unknownNodesAreCoolAndNeverSelected() {
-    assertEquals(0, heatmap.heat("nobody"));
-    assertEquals(Long.MIN_VALUE, heatmap.lastSelectedNanos("nobody"));
-    heatmap.grant("nobody"); // not tracked: counted in the total only
-    assertEquals(0, heatmap.trackedNodes());
-    assertEquals(1, heatmap.grantsTotal());
+    assertEquals(0, table.heat("nobody"));
+    assertEquals(Long.MIN_VALUE, table.lastSelectedNanos("nobody"));
+    table.grant("nobody"); // not tracked: counted in the total only
+    assertEquals(0, table.trackedNodes());
+    assertEquals(1, table.grantsTotal());
   }
 
   @Test
   void lastSelectedFollowsGrants() {
-    heatmap.observe("a", "a:1", 0, 1, true);
-    heatmap.observe("b", "b:1", 0, 1, true);
-    heatmap.grant("a");
+    table.observe("a", "a:1", 0, 1, true);
+    table.observe("b", "b:1", 0, 1, true);
+    table.grant("a");
     clock.addAndGet(10);
-    heatmap.grant("b");
-    assertTrue(heatmap.lastSelectedNanos("a") < heatmap.lastSelectedNanos("b"));
+    table.grant("b");
+    assertTrue(table.lastSelectedNanos("a") < table.lastSelectedNanos("b"));
   }
 
   @Test
   void meanIsOverTrackedNodes() {
-    heatmap.observe("a", "a:1", 4, 1, true);
-    heatmap.observe("b", "b:1", 0, 1, true);
-    heatmap.grant("b");
-    heatmap.grant("b");
-    assertEquals(3.0, heatmap.meanHeat(), 1e-9);
+    table.observe("a", "a:1", 4, 1, true);
+    table.observe("b", "b:1", 0, 1, true);
+    table.grant("b");
+    table.grant("b");
+    assertEquals(3.0, table.meanHeat(), 1e-9);
   }
 
   @Test
   void deadNodesAreForgottenAndTheirHeatLeavesTheMean() {
-    heatmap.observe("a", "a:1", 4, 1, true);
-    heatmap.observe("b", "b:1", 2, 1, true);
-    heatmap.grant("b");
-    heatmap.observe("b", "b:1", 2, 1, false);
-    assertEquals(1, heatmap.trackedNodes());
-    assertEquals(4.0, heatmap.meanHeat(), 1e-9);
-    assertEquals(0, heatmap.outstandingGrants());
+    table.observe("a", "a:1", 4, 1, true);
+    table.observe("b", "b:1", 2, 1, true);
+    table.grant("b");
+    table.observe("b", "b:1", 2, 1, false);
+    assertEquals(1, table.trackedNodes());
+    assertEquals(4.0, table.meanHeat(), 1e-9);
+    assertEquals(0, table.outstandingGrants());
   }
 
   @Test
   void nodesNotSeenForAWhileAreForgotten() {
-    heatmap.observe("old", "old:1", 1, 1, true);
+    table.observe("old", "old:1", 1, 1, true);
     clock.addAndGet(Duration.ofSeconds(61).toNanos());
-    heatmap.observe("new", "new:1", 1, 1, true);
+    table.observe("new", "new:1", 1, 1, true);
     clock.addAndGet(Duration.ofSeconds(16).toNanos());
-    heatmap.observe("new", "new:1", 1, 2, true); // a sweep runs at most every forgetAfter/4
-    assertEquals(List.of("new"), heatmap.snapshot().stream().map(NodeHeat::nodeId).toList());
+    table.observe("new", "new:1", 1, 2, true); // a sweep runs at most every forgetAfter/4
+    assertEquals(List.of("new"), table.snapshot().stream().map(NodeHeat::nodeId).toList());
   }
 
   @Test
   void sizeIsBounded() {
     for (int i = 0; i < 10; i++) {
-      heatmap.observe("n" + i, "n" + i, 0, 1, true);
+      table.observe("n" + i, "n" + i, 0, 1, true);
     }
-    assertEquals(4, heatmap.trackedNodes());
-    assertEquals(0, heatmap.heat("n9"));
+    assertEquals(4, table.trackedNodes());
+    assertEquals(0, table.heat("n9"));
   }
 
   @Test
   void snapshotIsHottestFirst() {
-    heatmap.observe("a", "a:1", 1, 1, true);
-    heatmap.observe("b", "b:1", 3, 1, true);
-    heatmap.grant("a");
-    List<NodeHeat> rows = heatmap.snapshot();
+    table.observe("a", "a:1", 1, 1, true);
+    table.observe("b", "b:1", 3, 1, true);
+    table.grant("a");
+    List<NodeHeat> rows = table.snapshot();
     assertEquals("b", rows.get(0).nodeId());
     assertEquals(new NodeHeat("a", "a:1", 1, 1, 0, 0), rows.get(1));
   }
 
   @Test
   void aRowSaysHowOldItsHeartbeatIs() {
-    heatmap.observe("a", "a:1", 5, 1, true);
-    heatmap.grant("a");
+    table.observe("a", "a:1", 5, 1, true);
+    table.grant("a");
     clock.addAndGet(15_000_000_000L); // 15 s without anyone looking at the node
-    NodeHeat row = heatmap.snapshot().get(0);
+    NodeHeat row = table.snapshot().get(0);
     assertEquals(6, row.heat(), "the state as last seen");
     assertEquals(15_000, row.heartbeatAgeMillis(), "and how old it is");
-    heatmap.observe("a", "a:1", 0, 2, true); // a newer heartbeat
-    assertEquals(new NodeHeat("a", "a:1", 0, 0, 15_000, 0), heatmap.snapshot().get(0));
+    table.observe("a", "a:1", 0, 2, true); // a newer heartbeat
+    assertEquals(new NodeHeat("a", "a:1", 0, 0, 15_000, 0), table.snapshot().get(0));
   }
 
   @Test
   void builderRejectsNonsense() {
-    assertThrows(IllegalArgumentException.class, () -> Heatmap.builder().maxNodes(0));
+    assertThrows(IllegalArgumentException.class, () -> HeatTable.builder().maxNodes(0));
     assertThrows(IllegalArgumentException.class,
-        () -> Heatmap.builder().forgetAfter(Duration.ZERO));
+        () -> HeatTable.builder().forgetAfter(Duration.ZERO));
   }
 
   @Test
   void concurrentGrantsAndHeartbeatsKeepSumsExact() throws Exception {
-    Heatmap h = Heatmap.builder().build();
+    HeatTable h = HeatTable.builder().build();
     int threads = 8;
     int perThread = 20_000;
     ExecutorService pool = Executors.newFixedThreadPool(threads);
@@ -188,7 +188,7 @@ class HeatmapTest {
     // Sweeps keep emptying the table (the clock runs past forgetAfter), so it fills up again
     // and again with 8 threads racing for the last places.
     int cap = 50;
-    Heatmap h = Heatmap.builder().maxNodes(cap).nanoClock(clock::get)
+    HeatTable h = HeatTable.builder().maxNodes(cap).nanoClock(clock::get)
         .forgetAfter(Duration.ofNanos(400)).build();
     int threads = 8;
     CountDownLatch go = new CountDownLatch(1);
@@ -222,7 +222,7 @@ class HeatmapTest {
   @Test
   void aFullTableOfLiveNodesDoesNotSweepForEveryNewNode() {
     AtomicInteger clockReads = new AtomicInteger();
-    Heatmap h = Heatmap.builder().maxNodes(2).forgetAfter(Duration.ofSeconds(60))
+    HeatTable h = HeatTable.builder().maxNodes(2).forgetAfter(Duration.ofSeconds(60))
         .nanoClock(() -> {
           clockReads.incrementAndGet();
           return clock.get();
@@ -240,22 +240,22 @@ class HeatmapTest {
 
   @Test
   void retainOnlyForgetsNodesTheNameNodeNoLongerHasButKeepsNewcomers() {
-    heatmap.observe("a", "a:1", 4, 1, true);
-    heatmap.observe("dead", "dead:1", 8, 1, true);
-    long walkStart = heatmap.clockNanos();
+    table.observe("a", "a:1", 4, 1, true);
+    table.observe("dead", "dead:1", 8, 1, true);
+    long walkStart = table.clockNanos();
     clock.addAndGet(1);
-    heatmap.observe("joined", "joined:1", 0, 1, true); // registered while the walk ran
-    heatmap.retainOnly(Set.of("a"), walkStart);
+    table.observe("joined", "joined:1", 0, 1, true); // registered while the walk ran
+    table.retainOnly(Set.of("a"), walkStart);
     assertEquals(Set.of("a", "joined"),
-        Set.copyOf(heatmap.snapshot().stream().map(NodeHeat::nodeId).toList()));
-    assertEquals(2.0, heatmap.meanHeat(), 1e-9, "the dead node's 8 transfers left the mean");
+        Set.copyOf(table.snapshot().stream().map(NodeHeat::nodeId).toList()));
+    assertEquals(2.0, table.meanHeat(), 1e-9, "the dead node's 8 transfers left the mean");
   }
 
   @Test
   void sweepsRacingHeartbeatsKeepSumsAndSizeExact() throws Exception {
     // The clock jumps past forgetAfter all the time, so sweeps keep retiring entries that
     // other threads are refreshing, granting and re-creating.
-    Heatmap h = Heatmap.builder().nanoClock(clock::get).forgetAfter(Duration.ofNanos(1000))
+    HeatTable h = HeatTable.builder().nanoClock(clock::get).forgetAfter(Duration.ofNanos(1000))
         .maxNodes(8).build();
     ExecutorService pool = Executors.newFixedThreadPool(4);
     List<Future<?>> fs = new ArrayList<>();

@@ -5,8 +5,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicy;
 import org.apache.hadoop.net.NetworkTopology;
 import org.opass.e2e.cluster.EmulatedCluster;
-import org.opass.heatmap.Heatmap;
-import org.opass.heatmap.nn.HeatmapRegistry;
+import org.opass.heatmap.HeatTable;
+import org.opass.heatmap.nn.HeatTableRegistry;
 import org.opass.placement.HmLruPlacementPolicy;
 import org.opass.read.nn.BalancingNetworkTopology;
 
@@ -16,22 +16,22 @@ import org.opass.read.nn.BalancingNetworkTopology;
  * (past the forget-after time: every row is swept) and back (sweeps stop until the clock catches
  * up). The table keeps the NameNode's limits.
  */
-final class HeatmapClock {
+final class HeatTableClock {
   private final AtomicLong offsetNanos = new AtomicLong();
-  private Heatmap installedIn;
+  private HeatTable installedIn;
 
   /** Jumps by {@code by} (negative: back), installing the clock first if the NameNode is new. */
   synchronized void jump(EmulatedCluster cluster, Duration by) {
     NetworkTopology topology = cluster.datanodeManager().getNetworkTopology();
-    Heatmap current = topology instanceof BalancingNetworkTopology
+    HeatTable current = topology instanceof BalancingNetworkTopology
         ? ((BalancingNetworkTopology) topology).heatmap() : null;
     if (current != null && current != installedIn) {
-      Heatmap h = Heatmap.builder().maxNodes(current.maxNodes())
+      HeatTable h = HeatTable.builder().maxNodes(current.maxNodes())
           .forgetAfter(Duration.ofMillis(cluster.conf().getLong(
               org.opass.heatmap.nn.HeatmapKeys.FORGET_AFTER_MS,
               org.opass.heatmap.nn.HeatmapKeys.FORGET_AFTER_MS_DEFAULT)))
           .nanoClock(() -> System.nanoTime() + offsetNanos.get()).build();
-      HeatmapRegistry.install(topology, h);
+      HeatTableRegistry.install(topology, h);
       ((BalancingNetworkTopology) topology).setHeatmap(h);
       BlockPlacementPolicy policy = cluster.blockManager().getBlockPlacementPolicy();
       if (policy instanceof HmLruPlacementPolicy) {
