@@ -1,19 +1,10 @@
 package org.opass.read.nn;
 
 import java.security.SecureRandom;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.Collections;
-import java.util.HashMap;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
-import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import java.util.function.LongSupplier;
 import org.apache.hadoop.classification.InterfaceAudience;
 import org.apache.hadoop.classification.InterfaceStability;
@@ -48,6 +39,12 @@ import org.apache.hadoop.classification.InterfaceStability;
  * plan touches only that plan's slots (copy-on-write, one per (reader, holders) of the plan),
  * never all live plans. Expired plans stop serving at once and are unlinked by
  * {@link #expire}, which the plugin runs on a thread of its own and every change runs first.
+ *
+ * <h2>Where the work is</h2>
+ * This class is the table's face: the types its callers pass and get, the plan ids, and the
+ * lock every change takes. The lock-free lookups and claims are {@link PlanSlots}'s; the
+ * plans kept, their counts against the limits, expiry and eviction are {@link LivePlans}'s;
+ * one plan is a {@link StoredPlan}.
  */
 @InterfaceAudience.Private
 @InterfaceStability.Unstable
@@ -235,9 +232,6 @@ public final class ReadPlanTable {
     }
   }
 
-  /** Value of a part's claim counter once it is closed; takes past it find nothing. */
-  private static final int CLOSED = Integer.MAX_VALUE / 2;
-
   private final Limits limits;
   private final LongSupplier clock;
   /** Plan numbers are drawn from 1 to this (12 digits). */
@@ -255,17 +249,10 @@ public final class ReadPlanTable {
   private final SecureRandom ids = new SecureRandom();
 
   private final Object lock = new Object();
-  /** Live plans in submission order, which is expiry order (one ttl); guarded by lock. */
-  private final LinkedHashMap<String, StoredPlan> plans = new LinkedHashMap<>();
-  /** Per owner: {live plans, live planned reads}; guarded by lock. */
-  private final Map<String, int[]> usage = new HashMap<>();
-  private int plannedReads; // guarded by lock
-
-  /** reader -> holders key -> slot. Slots are immutable; writers replace them under lock. */
-  private final ConcurrentHashMap<String, ConcurrentHashMap<Long, Slot>> index =
-      new ConcurrentHashMap<>();
-  /** Planned reads not served yet, by serving DataNode; absent means 0. */
-  private final ConcurrentHashMap<String, Integer> outstanding = new ConcurrentHashMap<>();
+  /** The lock-free lookups of the NameNode's sort; changed under lock. */
+  private final PlanSlots slots = new PlanSlots();
+  /** The plans kept and their counts against the limits; guarded by lock. */
+  private final LivePlans live;
 
   /**
    * @param limits bounds
@@ -277,6 +264,7 @@ public final class ReadPlanTable {
     }
     this.limits = limits;
     this.clock = clock;
+    this.live = new LivePlans(limits, slots);
   }
 
   public Limits limits() {
@@ -313,12 +301,12 @@ public final class ReadPlanTable {
 
   /** True when no plan is linked: the fast path of every {@code getBlockLocations}. */
   public boolean isEmpty() {
-    return index.isEmpty();
+    return slots.isEmpty();
   }
 
   /** True if {@code reader} may have a live plan (cheap; lets callers skip building a key). */
   public boolean hasReader(String reader) {
-    return index.containsKey(reader);
+    return slots.hasReader(reader);
   }
 
   /**
@@ -340,12 +328,7 @@ public final class ReadPlanTable {
    * Lock-free.
    */
   public Claim claimFor(String reader, long holdersKey) {
-    Map<Long, Slot> byHolders = index.get(reader);
-    if (byHolders == null) {
-      return null;
-    }
-    Slot slot = byHolders.get(holdersKey);
-    return slot == null ? null : peek(slot, clock.getAsLong());
+    return slots.claimFor(reader, holdersKey, clock);
   }
 
   /**
@@ -353,55 +336,18 @@ public final class ReadPlanTable {
    * nothing is counted); a pick among plans already served in full always succeeds.
    */
   public boolean take(Claim claim) {
-    if (claim.part == null) {
-      Slot.CYCLE.incrementAndGet(claim.slot);
-      return true;
-    }
-    if (!Part.TAKEN.compareAndSet(claim.part, claim.index, claim.index + 1)) {
-      return false;
-    }
-    claim.part.plan.served.incrementAndGet();
-    outstanding.computeIfPresent(claim.server, (dn, n) -> n == 1 ? null : n - 1);
-    return true;
-  }
-
-  // Planned reads of live parts in plan order; once all are served, round-robin over them.
-  private static Claim peek(Slot slot, long now) {
-    int live = 0;
-    for (Part p : slot.parts) {
-      if (!p.plan.liveAt(now)) {
-        continue;
-      }
-      int i = p.taken;
-      if (i < p.servers.length) {
-        return new Claim(slot, p, i, p.servers[i]);
-      }
-      live += p.servers.length;
-    }
-    if (live == 0) {
-      return null;
-    }
-    long c = Math.floorMod(slot.cycle, (long) live);
-    for (Part p : slot.parts) {
-      if (p.plan.liveAt(now)) {
-        if (c < p.servers.length) {
-          return new Claim(slot, null, 0, p.servers[(int) c]);
-        }
-        c -= p.servers.length;
-      }
-    }
-    return null; // a plan expired between the two passes
+    return slots.take(claim);
   }
 
   /** A planned read found by {@link #claimFor}, counted as served by {@link #take}. */
   public static final class Claim {
-    private final Slot slot;
+    final PlanSlots.Slot slot;
     /** Null for a pick among plans already served in full (round-robin). */
-    private final Part part;
-    private final int index;
+    final PlanSlots.Part part;
+    final int index;
     private final String server;
 
-    private Claim(Slot slot, Part part, int index, String server) {
+    Claim(PlanSlots.Slot slot, PlanSlots.Part part, int index, String server) {
       this.slot = slot;
       this.part = part;
       this.index = index;
@@ -422,29 +368,8 @@ public final class ReadPlanTable {
    */
   public int room(String owner) throws PlanLimitException {
     synchronized (lock) {
-      expire(clock.getAsLong());
-      int userPlans = 0;
-      int userReads = 0;
-      int allPlans = 0;
-      int allReads = 0;
-      for (StoredPlan p : plans.values()) {
-        if (p.finished()) {
-          continue;
-        }
-        allPlans++;
-        allReads += p.reads;
-        if (p.owner.equals(owner)) {
-          userPlans++;
-          userReads += p.reads;
-        }
-      }
-      if (userPlans >= limits.maxPlansPerUser || userReads >= limits.maxReadsPerUser) {
-        throw userFull(owner, userPlans, userReads, 1);
-      }
-      if (allPlans >= limits.maxPlans || allReads >= limits.maxReads) {
-        throw totalFull(allPlans, allReads, 1);
-      }
-      return Math.min(limits.maxReadsPerUser - userReads, limits.maxReads - allReads);
+      live.expire(clock.getAsLong());
+      return live.room(owner);
     }
   }
 
@@ -484,29 +409,17 @@ public final class ReadPlanTable {
     }
     synchronized (lock) {
       long now = clock.getAsLong();
-      expire(now);
-      if (id != null && plans.containsKey(id)) {
+      live.expire(now);
+      if (id != null && live.contains(id)) {
         throw new IdInUseException(id);
       }
-      if (!userFits(owner, n)) {
-        evictFinished(owner, n);
-        if (!userFits(owner, n)) {
-          int[] u = usage.get(owner);
-          throw userFull(owner, u[0], u[1], n);
-        }
-      }
-      if (!totalFits(n)) {
-        evictFinished(null, n);
-        if (!totalFits(n)) {
-          throw totalFull(plans.size(), plannedReads, n);
-        }
-      }
+      live.makeRoom(owner, n);
       String planId = id;
-      while (planId == null || plans.containsKey(planId)) {
+      while (planId == null || live.contains(planId)) {
         planId = "plan-" + instance + "-" + (1 + (ids.nextLong() >>> 1) % MAX_PLAN_NUMBER);
       }
       StoredPlan plan = new StoredPlan(planId, owner, now, now + limits.ttlMillis, reads);
-      link(plan);
+      live.link(plan);
       return plan.info();
     }
   }
@@ -514,13 +427,8 @@ public final class ReadPlanTable {
   /** Removes a plan; false if there is none with that id (or it expired). */
   public boolean remove(String id) {
     synchronized (lock) {
-      expire(clock.getAsLong());
-      StoredPlan p = plans.remove(id);
-      if (p == null) {
-        return false;
-      }
-      unlink(p);
-      return true;
+      live.expire(clock.getAsLong());
+      return live.remove(id);
     }
   }
 
@@ -532,14 +440,14 @@ public final class ReadPlanTable {
    */
   public int expire() {
     synchronized (lock) {
-      return expire(clock.getAsLong());
+      return live.expire(clock.getAsLong());
     }
   }
 
   /** The owner of a live plan, or null. */
   public String owner(String id) {
     synchronized (lock) {
-      StoredPlan p = plans.get(id);
+      StoredPlan p = live.get(id);
       return p == null || !p.liveAt(clock.getAsLong()) ? null : p.owner;
     }
   }
@@ -547,14 +455,8 @@ public final class ReadPlanTable {
   /** Live plans, oldest first: all of them ({@code owner} null) or one owner's. */
   public List<PlanInfo> plans(String owner) {
     synchronized (lock) {
-      expire(clock.getAsLong());
-      List<PlanInfo> out = new ArrayList<>();
-      for (StoredPlan p : plans.values()) {
-        if (owner == null || p.owner.equals(owner)) {
-          out.add(p.info());
-        }
-      }
-      return out;
+      live.expire(clock.getAsLong());
+      return live.infos(owner);
     }
   }
 
@@ -566,202 +468,12 @@ public final class ReadPlanTable {
   /** Planned reads kept over all linked plans (expired ones until {@link #expire} runs). */
   public int plannedReads() {
     synchronized (lock) {
-      return plannedReads;
+      return live.plannedReads();
     }
   }
 
   /** Planned reads not yet served, by serving DataNode, over every live plan. */
   public Map<String, Integer> outstanding() {
-    return Collections.unmodifiableMap(new HashMap<>(outstanding));
-  }
-
-  // ---- under lock ----
-
-  private boolean userFits(String owner, int n) {
-    int[] u = usage.get(owner);
-    return u == null || (u[0] < limits.maxPlansPerUser && u[1] + n <= limits.maxReadsPerUser);
-  }
-
-  private boolean totalFits(int n) {
-    return plans.size() < limits.maxPlans && plannedReads + n <= limits.maxReads;
-  }
-
-  /** Evicts finished plans (of {@code owner}, or anyone's), oldest first, until n fit. */
-  private void evictFinished(String owner, int n) {
-    for (Iterator<StoredPlan> it = plans.values().iterator(); it.hasNext(); ) {
-      if (owner == null ? totalFits(n) : userFits(owner, n)) {
-        return;
-      }
-      StoredPlan p = it.next();
-      if (p.finished() && (owner == null || p.owner.equals(owner))) {
-        it.remove();
-        unlink(p);
-      }
-    }
-  }
-
-  private PlanLimitException userFull(String owner, int livePlans, int liveReads, int more) {
-    return new PlanLimitException(true, "user " + owner + " has " + livePlans
-        + " live plans with " + liveReads + " planned reads, and " + more + " more exceed "
-        + ReadBalanceKeys.PLAN_MAX_PLANS_PER_USER + "=" + limits.maxPlansPerUser + " or "
-        + ReadBalanceKeys.PLAN_MAX_READS_PER_USER + "=" + limits.maxReadsPerUser
-        + "; delete finished plans, wait for them to expire (" + ReadBalanceKeys.PLAN_TTL
-        + "), or submit a smaller batch");
-  }
-
-  private PlanLimitException totalFull(int livePlans, int liveReads, int more) {
-    return new PlanLimitException(false, livePlans + " plans with " + liveReads
-        + " planned reads are live, and " + more + " more exceed "
-        + ReadBalanceKeys.PLAN_MAX_PLANS + "=" + limits.maxPlans + " or "
-        + ReadBalanceKeys.PLAN_MAX_READS + "=" + limits.maxReads
-        + "; try again when plans expire");
-  }
-
-  private int expire(long now) {
-    int dropped = 0;
-    for (Iterator<StoredPlan> it = plans.values().iterator(); it.hasNext(); ) {
-      StoredPlan p = it.next();
-      if (p.liveAt(now)) {
-        break; // expiry order
-      }
-      it.remove();
-      unlink(p);
-      dropped++;
-    }
-    return dropped;
-  }
-
-  private void link(StoredPlan plan) {
-    plans.put(plan.id, plan);
-    int[] u = usage.computeIfAbsent(plan.owner, o -> new int[2]);
-    u[0]++;
-    u[1] += plan.reads;
-    plannedReads += plan.reads;
-    for (Part part : plan.parts) {
-      for (String server : part.servers) {
-        outstanding.merge(server, 1, Integer::sum);
-      }
-      index.computeIfAbsent(part.reader, r -> new ConcurrentHashMap<>())
-          .merge(part.holdersKey, new Slot(new Part[] {part}), (old, one) -> old.with(part));
-    }
-  }
-
-  /** Caller has taken the plan out of {@link #plans}. */
-  private void unlink(StoredPlan plan) {
-    plan.removed = true; // stops serving now
-    int[] u = usage.get(plan.owner);
-    if (--u[0] == 0) {
-      usage.remove(plan.owner);
-    } else {
-      u[1] -= plan.reads;
-    }
-    plannedReads -= plan.reads;
-    for (Part part : plan.parts) {
-      // Close the part: claims after this find nothing; a claim made before it is served
-      // and was (or will be) taken off outstanding by the claimer.
-      int from = Math.min(Part.TAKEN.getAndSet(part, CLOSED), part.servers.length);
-      for (int i = from; i < part.servers.length; i++) {
-        outstanding.computeIfPresent(part.servers[i], (dn, n) -> n == 1 ? null : n - 1);
-      }
-      index.computeIfPresent(part.reader, (r, byKey) -> {
-        byKey.computeIfPresent(part.holdersKey, (k, slot) -> slot.without(part));
-        return byKey.isEmpty() ? null : byKey;
-      });
-    }
-  }
-
-  /** One plan's reads of one (reader, holders) key. */
-  private static final class Part {
-    // field updaters rather than atomics: one object less per planned (reader, holders)
-    static final AtomicIntegerFieldUpdater<Part> TAKEN =
-        AtomicIntegerFieldUpdater.newUpdater(Part.class, "taken");
-    final StoredPlan plan;
-    final String reader;
-    final long holdersKey;
-    final String[] servers;
-    /** Planned reads claimed so far ({@link #CLOSED} once the plan is gone). */
-    volatile int taken;
-
-    Part(StoredPlan plan, String reader, long holdersKey, String[] servers) {
-      this.plan = plan;
-      this.reader = reader;
-      this.holdersKey = holdersKey;
-      this.servers = servers;
-    }
-  }
-
-  /** The parts of every plan sharing a key, in plan order. Immutable but for the cycle. */
-  private static final class Slot {
-    static final AtomicLongFieldUpdater<Slot> CYCLE =
-        AtomicLongFieldUpdater.newUpdater(Slot.class, "cycle");
-    final Part[] parts;
-    volatile long cycle;
-
-    Slot(Part[] parts) {
-      this.parts = parts;
-    }
-
-    Slot with(Part p) {
-      Part[] more = Arrays.copyOf(parts, parts.length + 1);
-      more[parts.length] = p;
-      return new Slot(more);
-    }
-
-    /** This slot without {@code p}, or null if nothing is left. */
-    Slot without(Part p) {
-      List<Part> rest = new ArrayList<>(parts.length);
-      for (Part q : parts) {
-        if (q != p) {
-          rest.add(q);
-        }
-      }
-      return rest.isEmpty() ? null : new Slot(rest.toArray(new Part[0]));
-    }
-  }
-
-  private static final class StoredPlan {
-    final String id;
-    final String owner;
-    final long createdMillis;
-    final long expiresMillis;
-    final int reads;
-    final List<Part> parts;
-    final AtomicInteger served = new AtomicInteger();
-    volatile boolean removed;
-
-    StoredPlan(String id, String owner, long createdMillis, long expiresMillis,
-        List<PlannedRead> reads) {
-      this.id = id;
-      this.owner = owner;
-      this.createdMillis = createdMillis;
-      this.expiresMillis = expiresMillis;
-      this.reads = reads.size();
-      Map<String, Map<Long, List<String>>> grouped = new LinkedHashMap<>();
-      for (PlannedRead r : reads) {
-        grouped.computeIfAbsent(r.reader, k -> new LinkedHashMap<>())
-            .computeIfAbsent(r.holdersKey, k -> new ArrayList<>()).add(r.server);
-      }
-      List<Part> built = new ArrayList<>();
-      for (Map.Entry<String, Map<Long, List<String>>> byReader : grouped.entrySet()) {
-        for (Map.Entry<Long, List<String>> e : byReader.getValue().entrySet()) {
-          built.add(new Part(this, byReader.getKey(), e.getKey(),
-              e.getValue().toArray(new String[0])));
-        }
-      }
-      this.parts = Collections.unmodifiableList(built);
-    }
-
-    boolean liveAt(long now) {
-      return !removed && now < expiresMillis;
-    }
-
-    boolean finished() {
-      return served.get() >= reads;
-    }
-
-    PlanInfo info() {
-      return new PlanInfo(id, owner, createdMillis, expiresMillis, reads,
-          Math.min(served.get(), reads));
-    }
+    return slots.outstanding();
   }
 }
