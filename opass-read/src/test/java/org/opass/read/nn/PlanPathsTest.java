@@ -50,13 +50,13 @@ class PlanPathsTest {
 
   @Test
   void readersThatAreIpLiteralsAreCanonicalAndNothingElseIsLookedUp() {
-    assertEquals("10.0.0.1", ReadPlanService.ipLiteral("10.0.0.1"));
-    assertEquals("10.0.0.1", ReadPlanService.ipLiteral("010.000.0.01"));
-    assertEquals("0:0:0:0:0:0:0:1", ReadPlanService.ipLiteral("::1"));
-    assertNull(ReadPlanService.ipLiteral("10.0.0.256"));
-    assertNull(ReadPlanService.ipLiteral("10.0.1"));
-    assertNull(ReadPlanService.ipLiteral("localhost"), "a name is not an address");
-    assertNull(ReadPlanService.ipLiteral("dead:beef:zz"));
-    assertNull(ReadPlanService.ipLiteral("fe80::1%eth0"));
+    assertEquals("10.0.0.1", PlanRequestResolver.ipLiteral("10.0.0.1"));
+    assertEquals("10.0.0.1", PlanRequestResolver.ipLiteral("010.000.0.01"));
+    assertEquals("0:0:0:0:0:0:0:1", PlanRequestResolver.ipLiteral("::1"));
+    assertNull(PlanRequestResolver.ipLiteral("10.0.0.256"));
+    assertNull(PlanRequestResolver.ipLiteral("10.0.1"));
+    assertNull(PlanRequestResolver.ipLiteral("localhost"), "a name is not an address");
+    assertNull(PlanRequestResolver.ipLiteral("dead:beef:zz"));
+    assertNull(PlanRequestResolver.ipLiteral("fe80::1%eth0"));
   }
 }
