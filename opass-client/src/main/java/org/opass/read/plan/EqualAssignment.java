@@ -81,7 +81,7 @@ public final class EqualAssignment {
     Arrays.fill(owner, -1);
     int[] count = new int[m];
 
-    int local = matchLocal(chunks, processes, floor, extra, owner, count);
+    int local = matchLocal(chunks, processes, new Quotas(floor, extra), owner, count);
     int atCeil = 0;
     for (int c : count) {
       if (c > floor) {
@@ -89,15 +89,17 @@ public final class EqualAssignment {
       }
     }
     if (local < n) {
-      fillRackLocal(chunks, processes, racks, floor, extra - atCeil, owner, count);
+      fillRackLocal(chunks, processes, racks, new Quotas(floor, extra - atCeil), owner, count);
     }
     fillRest(n, m, floor, owner, count);
     return new Plan(chunks, processes, owner, racks, local);
   }
 
   /** Stage 1: max flow from processes to co-located chunks; returns the optimum. */
-  private static int matchLocal(List<Chunk> chunks, List<Proc> processes, int floor, int extra,
+  private static int matchLocal(List<Chunk> chunks, List<Proc> processes, Quotas quotas,
       int[] owner, int[] count) {
+    int floor = quotas.floor;
+    int extra = quotas.extras;
     int n = chunks.size();
     int m = processes.size();
     Map<String, Integer> hostIndex = new HashMap<>();
@@ -192,7 +194,9 @@ public final class EqualAssignment {
    * rack to unassigned chunks with a replica in that rack.
    */
   private static void fillRackLocal(List<Chunk> chunks, List<Proc> processes, RackResolver racks,
-      int floor, int extrasLeft, int[] owner, int[] count) {
+      Quotas quotas, int[] owner, int[] count) {
+    int floor = quotas.floor;
+    int extrasLeft = quotas.extras;
     int n = chunks.size();
     int m = processes.size();
     Map<String, Integer> rackIndex = new HashMap<>();
@@ -270,6 +274,21 @@ public final class EqualAssignment {
         owner[list.get(taken[rackOf[p]]++)] = p;
       }
       count[p] += f;
+    }
+  }
+
+  /**
+   * The equal quotas a stage fills: every process reads {@code floor} chunks, and
+   * {@code extras} more processes may read one more (stage 1: n mod m of them; stage 2: those
+   * stage 1 did not fill). Immutable.
+   */
+  private static final class Quotas {
+    final int floor;
+    final int extras;
+
+    Quotas(int floor, int extras) {
+      this.floor = floor;
+      this.extras = extras;
     }
   }
 

@@ -120,13 +120,14 @@ public final class ReadRounds {
       Arrays.fill(row, -1);
     }
     int[] colourOf = new int[n];
+    Edges edges = new Edges(reader, server, readers);
     for (int e = 0; e < n; e++) {
       int u = reader[e];
       int v = readers + server[e];
       int a = free(at[u]);
       int b = free(at[v]);
       if (at[v][a] != -1) {
-        swapPath(at, colourOf, reader, server, readers, v, a, b);
+        swapPath(edges, at, colourOf, v, a, b);
       }
       colourOf[e] = a;
       at[u][a] = e;
@@ -148,8 +149,11 @@ public final class ReadRounds {
    * Swaps colours a and b along the path that leaves {@code start} by its a-edge and alternates
    * b, a, ...; afterwards a is free at {@code start} (b was free there).
    */
-  private static void swapPath(int[][] at, int[] colourOf, int[] reader, int[] server,
-      int readers, int start, int a, int b) {
+  private static void swapPath(Edges edges, int[][] at, int[] colourOf, int start, int a,
+      int b) {
+    int[] reader = edges.reader;
+    int[] server = edges.server;
+    int readers = edges.readers;
     // collect the path first, then recolour, so the lookups see the old colours
     int[] path = new int[8];
     int len = 0;
@@ -178,6 +182,23 @@ public final class ReadRounds {
       colourOf[e] = colourOf[e] == a ? b : a;
       at[reader[e]][colourOf[e]] = e;
       at[readers + server[e]][colourOf[e]] = e;
+    }
+  }
+
+  /**
+   * The edges of the bipartite graph {@link #colour} colours: edge e joins reader vertex
+   * {@code reader[e]} and server vertex {@code readers + server[e]}. Immutable (the arrays
+   * are not changed).
+   */
+  private static final class Edges {
+    final int[] reader;
+    final int[] server;
+    final int readers;
+
+    Edges(int[] reader, int[] server, int readers) {
+      this.reader = reader;
+      this.server = server;
+      this.readers = readers;
     }
   }
 }
