@@ -59,15 +59,72 @@ public final class ReadPlanClient {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /**
+   * The most planned reads of any DataNode, over every live plan (this one's local and remote
+   * reads included), three ways: as planned ({@link #planned}), and what Algorithm 2
+   * ({@link #algorithm2}) and the exact optimum ({@link #optimal}) give on the same batch. What
+   * a {@link Result} reports of the balance. Immutable.
+   */
+  public static final class MaxLoads {
+    private final long planned;
+    private final long algorithm2;
+    private final long optimal;
+
+    /**
+     * @param planned    the most planned reads of any DataNode, over every live plan
+     * @param algorithm2 Algorithm 2's max on the same batch
+     * @param optimal    the exact minimum of the max
+     */
+    public MaxLoads(long planned, long algorithm2, long optimal) {
+      this.planned = planned;
+      this.algorithm2 = algorithm2;
+      this.optimal = optimal;
+    }
+
+    public long planned() {
+      return planned;
+    }
+
+    public long algorithm2() {
+      return algorithm2;
+    }
+
+    public long optimal() {
+      return optimal;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      if (this == o) {
+        return true;
+      }
+      if (!(o instanceof MaxLoads)) {
+        return false;
+      }
+      MaxLoads other = (MaxLoads) o;
+      return planned == other.planned && algorithm2 == other.algorithm2
+          && optimal == other.optimal;
+    }
+
+    @Override
+    public int hashCode() {
+      return Objects.hash(planned, algorithm2, optimal);
+    }
+
+    @Override
+    public String toString() {
+      return "MaxLoads[planned=" + planned + ", algorithm2=" + algorithm2 + ", optimal="
+          + optimal + "]";
+    }
+  }
+
+  /**
    * The NameNode's answer.
    */
   public static final class Result {
     private final String id;
     private final int reads;
     private final int local;
-    private final long maxLoad;
-    private final long algorithm2MaxLoad;
-    private final long optimalMaxLoad;
+    private final MaxLoads maxLoads;
     private final Map<String, Integer> servedByDatanode;
     private final String json;
 
@@ -76,23 +133,33 @@ public final class ReadPlanClient {
      *                           chunk was skipped: striped, or no usable replica)
      * @param reads              planned chunk reads
      * @param local              of which on the reader's own DataNode
-     * @param maxLoad            the most planned reads of any DataNode, over every live plan
-     *                           (this one's local and remote reads included)
-     * @param algorithm2MaxLoad  Algorithm 2's max on the same batch
-     * @param optimalMaxLoad     the exact minimum of the max
+     * @param maxLoads           the most planned reads of any DataNode: as planned, Algorithm
+     *                           2's and the optimum
      * @param servedByDatanode   chunk reads of this plan per serving DataNode (transfer address)
      * @param json               the whole response document
      */
-    public Result(String id, int reads, int local, long maxLoad, long algorithm2MaxLoad,
-        long optimalMaxLoad, Map<String, Integer> servedByDatanode, String json) {
+    public Result(String id, int reads, int local, MaxLoads maxLoads,
+        Map<String, Integer> servedByDatanode, String json) {
       this.id = id;
       this.reads = reads;
       this.local = local;
-      this.maxLoad = maxLoad;
-      this.algorithm2MaxLoad = algorithm2MaxLoad;
-      this.optimalMaxLoad = optimalMaxLoad;
+      this.maxLoads = Objects.requireNonNull(maxLoads, "maxLoads");
       this.servedByDatanode = servedByDatanode;
       this.json = json;
+    }
+
+    /**
+     * The answer with its three max loads given one by one.
+     *
+     * @deprecated since 0.1.0, to be removed in the release after it: use
+     *     {@link #Result(String, int, int, MaxLoads, Map, String)} with
+     *     {@code new MaxLoads(maxLoad, algorithm2MaxLoad, optimalMaxLoad)}
+     */
+    @Deprecated
+    public Result(String id, int reads, int local, long maxLoad, long algorithm2MaxLoad,
+        long optimalMaxLoad, Map<String, Integer> servedByDatanode, String json) {
+      this(id, reads, local, new MaxLoads(maxLoad, algorithm2MaxLoad, optimalMaxLoad),
+          servedByDatanode, json);
     }
 
     public String id() {
@@ -107,16 +174,24 @@ public final class ReadPlanClient {
       return local;
     }
 
+    /** {@link MaxLoads#planned()} of {@link #maxLoads()}. */
     public long maxLoad() {
-      return maxLoad;
+      return maxLoads.planned();
     }
 
+    /** {@link MaxLoads#algorithm2()} of {@link #maxLoads()}. */
     public long algorithm2MaxLoad() {
-      return algorithm2MaxLoad;
+      return maxLoads.algorithm2();
     }
 
+    /** {@link MaxLoads#optimal()} of {@link #maxLoads()}. */
     public long optimalMaxLoad() {
-      return optimalMaxLoad;
+      return maxLoads.optimal();
+    }
+
+    /** The most planned reads of any DataNode: as planned, Algorithm 2's and the optimum. */
+    public MaxLoads maxLoads() {
+      return maxLoads;
     }
 
     public Map<String, Integer> servedByDatanode() {
@@ -159,16 +234,14 @@ public final class ReadPlanClient {
       return Objects.equals(id, other.id)
           && reads == other.reads
           && local == other.local
-          && maxLoad == other.maxLoad
-          && algorithm2MaxLoad == other.algorithm2MaxLoad
-          && optimalMaxLoad == other.optimalMaxLoad
+          && maxLoads.equals(other.maxLoads)
           && Objects.equals(servedByDatanode, other.servedByDatanode)
           && Objects.equals(json, other.json);
     }
 
     @Override
     public int hashCode() {
-      return Objects.hash(id, reads, local, maxLoad, algorithm2MaxLoad, optimalMaxLoad,
+      return Objects.hash(id, reads, local, maxLoad(), algorithm2MaxLoad(), optimalMaxLoad(),
           servedByDatanode, json);
     }
 
@@ -178,9 +251,9 @@ public final class ReadPlanClient {
           + "id=" + id
           + ", reads=" + reads
           + ", local=" + local
-          + ", maxLoad=" + maxLoad
-          + ", algorithm2MaxLoad=" + algorithm2MaxLoad
-          + ", optimalMaxLoad=" + optimalMaxLoad
+          + ", maxLoad=" + maxLoad()
+          + ", algorithm2MaxLoad=" + algorithm2MaxLoad()
+          + ", optimalMaxLoad=" + optimalMaxLoad()
           + ", servedByDatanode=" + servedByDatanode
           + ", json=" + json
           + "]";
@@ -314,10 +387,11 @@ public final class ReadPlanClient {
     Map<String, Integer> served = new LinkedHashMap<>();
     out.get(PlanWire.SERVED_BY_DATANODE).fields()
         .forEachRemaining(e -> served.put(e.getKey(), e.getValue().asInt()));
-    return new Result(id.isNull() ? null : id.asText(), out.get(PlanWire.READS).asInt(),
-        out.get(PlanWire.LOCAL).asInt(), out.get(PlanWire.MAX_LOAD).asLong(),
+    MaxLoads maxLoads = new MaxLoads(out.get(PlanWire.MAX_LOAD).asLong(),
         out.get(PlanWire.ALGORITHM2_MAX_LOAD).asLong(),
-        out.get(PlanWire.OPTIMAL_MAX_LOAD).asLong(), Collections.unmodifiableMap(served),
+        out.get(PlanWire.OPTIMAL_MAX_LOAD).asLong());
+    return new Result(id.isNull() ? null : id.asText(), out.get(PlanWire.READS).asInt(),
+        out.get(PlanWire.LOCAL).asInt(), maxLoads, Collections.unmodifiableMap(served),
         out.toString());
   }
 
