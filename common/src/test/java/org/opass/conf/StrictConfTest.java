@@ -48,4 +48,27 @@ class StrictConfTest {
     assertNamesKey(() -> StrictConf.bool(conf, "k.bool", true), "k.bool", "ture");
     assertNamesKey(() -> StrictConf.oneOf(conf, "k.enum", "a", "a", "b"), "k.enum", "c");
   }
+
+  @Test
+  void byteCountsTakeBinarySuffixesAndRefuseAllElseByKey() {
+    assertEquals(64, StrictConf.bytes(conf, "k.bytes", 1, 64));
+    String[][] good = {{"0", "0"}, {" 12 ", "12"}, {"64k", "65536"}, {"1M", "1048576"},
+        {"2 g", "2147483648"}, {"1t", "1099511627776"}, {"8191t", Long.toString(8191L << 40)}};
+    for (String[] g : good) {
+      conf.set("k.bytes", g[0]);
+      assertEquals(Long.parseLong(g[1]), StrictConf.bytes(conf, "k.bytes", 0, -1), g[0]);
+    }
+    for (String bad : new String[] {"-1", "+5", "1.5k", "12kb", "٣", "8388608t",
+        "99999999999999999999"}) {
+      assertNamesKey(() -> StrictConf.bytes(conf, "k.bytes", 0, -1), "k.bytes", bad);
+    }
+    assertThrows(IllegalArgumentException.class, () -> StrictConf.parseBytes("k", " ", 0));
+    assertNamesKey(() -> StrictConf.bytes(conf, "k.bytes", 100, -1), "k.bytes", "99");
+    assertEquals(7, StrictConf.parseNumber("k.n", "7", 1, 7));
+    for (String bad : new String[] {"0", "8", "x", "-3", "7k"}) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> StrictConf.parseNumber("k.n", bad, 1, 7));
+      assertTrue(e.getMessage().startsWith("k.n=" + bad), e.getMessage());
+    }
+  }
 }

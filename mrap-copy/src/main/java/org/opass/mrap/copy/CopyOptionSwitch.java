@@ -4,8 +4,7 @@ import java.util.Locale;
 import org.apache.hadoop.classification.InterfaceAudience;
 import org.apache.hadoop.classification.InterfaceStability;
 import org.apache.hadoop.conf.Configuration;
-import org.opass.mrap.pattern.PatternConfig;
-import org.opass.mrap.pattern.PatternException;
+import org.opass.conf.StrictConf;
 
 /**
  * The options of {@code mrap-copy}, as DistCp's {@code DistCpOptionSwitch} holds DistCp's: each
@@ -40,9 +39,9 @@ enum CopyOptionSwitch {
     @Override
     void parse(String bytes, MrapCopy.Arguments into) throws CopyException {
       try {
-        into.options.taskBytes(PatternConfig.parseBytes(flag(), bytes, 1));
-      } catch (PatternException e) {
-        throw new CopyException(true, flag() + " '" + PatternConfig.shorten(bytes) + "': give "
+        into.options.taskBytes(StrictConf.parseBytes(flag(), bytes, 1));
+      } catch (IllegalArgumentException e) {
+        throw new CopyException(true, flag() + " '" + StrictConf.shorten(bytes) + "': give "
             + "a byte count > 0 (ASCII digits, k, m, g or t suffix)");
       }
     }

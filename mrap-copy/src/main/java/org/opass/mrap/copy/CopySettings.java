@@ -9,9 +9,8 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
+import org.opass.conf.StrictConf;
 import org.opass.mrap.layout.RestructuredLayout;
-import org.opass.mrap.pattern.PatternConfig;
-import org.opass.mrap.pattern.PatternException;
 import org.opass.mrap.settings.InvalidSettingsException;
 import org.opass.mrap.settings.MrapConf;
 
@@ -79,7 +78,7 @@ final class CopySettings {
       try {
         permission = FsPermission.getFileDefault().applyUMask(FsPermission.getUMask(conf));
       } catch (IllegalArgumentException | IllegalStateException e) {
-        throw new CopyException(true, "fs.permissions.umask-mode=" + PatternConfig.shorten(
+        throw new CopyException(true, "fs.permissions.umask-mode=" + StrictConf.shorten(
             conf.getRaw("fs.permissions.umask-mode")) + " is not a umask (octal, as 022, or "
             + "symbolic)");
       }
@@ -96,13 +95,7 @@ final class CopySettings {
   }
 
   private static long wholeNumber(Configuration conf, String key, long min, long max)
-      throws CopyException, InvalidSettingsException {
-    String raw = MrapConf.get(conf, key);
-    try {
-      return PatternConfig.parseNumber(key, raw, min, max);
-    } catch (PatternException e) {
-      throw new CopyException(true, key + "=" + PatternConfig.shorten(raw) + " must be a whole "
-          + "number from " + min + " to " + max + " in ASCII digits");
-    }
+      throws InvalidSettingsException {
+    return MrapConf.number(conf, key, min, max);
   }
 }

@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.Reader;
 import java.util.Arrays;
+import org.opass.conf.StrictConf;
 
 /**
  * A list of regions given one by one (MPI's {@code MPI_Type_indexed}): any offsets and
@@ -114,8 +115,8 @@ public final class IndexedPattern implements AccessPattern {
           if (parts.length != 2) {
             throw new NumberFormatException();
           }
-          off = PatternConfig.parseDigits(parts[0]);
-          len = PatternConfig.parseDigits(parts[1]);
+          off = StrictConf.parseDigits(parts[0]);
+          len = StrictConf.parseDigits(parts[1]);
           check(n, off, len);
         } catch (IllegalArgumentException e) { // NumberFormatException is one too
           throw new IllegalArgumentException(source + " line " + lineNo + ": '"

@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import org.opass.conf.StrictConf;
 
 /**
  * An access pattern described by configuration properties (a Hadoop XML file, {@code -D}), as
@@ -321,48 +322,9 @@ public final class PatternConfig {
         + "of " + files;
   }
 
-  /**
-   * A byte count as the pattern properties write one: ASCII digits with an optional {@code k},
-   * {@code m}, {@code g} or {@code t} suffix, at least {@code min}.
-   *
-   * @throws PatternException naming {@code key} and the value
-   */
-  public static long parseBytes(String key, String value, long min) {
-    Values v = new Values(Collections.singletonMap(key, value));
-    return v.bytes(key, min);
-  }
-
-  /**
-   * A whole number in ASCII digits from {@code min} to {@code max}.
-   *
-   * @throws PatternException naming {@code key} and the value
-   */
-  public static long parseNumber(String key, String value, long min, long max) {
-    Values v = new Values(Collections.singletonMap(key, value));
-    return v.longValue(key, v.required(key), min, max);
-  }
-
   /** At most 80 characters of {@code s}, for a message. */
   public static String shorten(String s) {
-    return s.length() > 80 ? s.substring(0, 80) + "..." : s;
-  }
-
-  /**
-   * A whole number written in ASCII digits (no sign, no other script's digits).
-   *
-   * @throws NumberFormatException otherwise, or past 2^63 - 1
-   */
-  static long parseDigits(String s) {
-    if (s.isEmpty() || s.length() > 19) {
-      throw new NumberFormatException(s);
-    }
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (c < '0' || c > '9') {
-        throw new NumberFormatException(s);
-      }
-    }
-    return Long.parseLong(s); // 19 digits may still overflow: NumberFormatException
+    return StrictConf.shorten(s);
   }
 
   @Override
@@ -410,37 +372,19 @@ public final class PatternConfig {
     }
 
     long bytesValue(String key, String s, long min) {
-      long scale = 1;
-      String digits = s;
-      char last = s.isEmpty() ? ' ' : Character.toLowerCase(s.charAt(s.length() - 1));
-      int shift = "kmgt".indexOf(last);
-      if (shift >= 0) {
-        scale = 1L << (10 * (shift + 1));
-        digits = s.substring(0, s.length() - 1).trim();
-      }
       try {
-        long v = Math.multiplyExact(parseDigits(digits), scale);
-        if (v >= min) {
-          return v;
-        }
-      } catch (NumberFormatException | ArithmeticException e) {
-        // below
+        return StrictConf.parseBytes(key, s, min);
+      } catch (IllegalArgumentException e) { // its message begins with key=value
+        throw new PatternException(key, e.getMessage().substring(key.length()));
       }
-      throw new PatternException(key, "=" + shorten(s) + " must be a byte count from " + min
-          + " (ASCII digits, k, m, g or t suffix) below 2^63");
     }
 
     long longValue(String key, String s, long min, long max) {
       try {
-        long v = parseDigits(s.trim());
-        if (v >= min && v <= max) {
-          return v;
-        }
-      } catch (NumberFormatException e) {
-        // below
+        return StrictConf.parseNumber(key, s, min, max);
+      } catch (IllegalArgumentException e) { // its message begins with key=value
+        throw new PatternException(key, e.getMessage().substring(key.length()));
       }
-      throw new PatternException(key, "=" + shorten(s) + " must be a whole number from " + min
-          + (max == Long.MAX_VALUE ? " below 2^63" : " to " + max) + " in ASCII digits");
     }
 
     /** A comma list of {@code n} values (any number if n < 0), each >= min. */

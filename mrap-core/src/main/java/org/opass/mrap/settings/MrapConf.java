@@ -10,6 +10,7 @@ import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.security.AccessControlException;
+import org.opass.conf.StrictConf;
 import org.opass.mrap.pattern.PatternConfig;
 import org.opass.mrap.pattern.PatternException;
 
@@ -65,7 +66,7 @@ public final class MrapConf {
           try {
             out.put(key, conf.get(key));
           } catch (IllegalStateException | IllegalArgumentException bad) {
-            throw new InvalidSettingsException(key + "=" + PatternConfig.shorten(e.getValue())
+            throw new InvalidSettingsException(key + "=" + StrictConf.shorten(e.getValue())
                 + " cannot be read: " + bad.getMessage());
           }
           break;
@@ -97,14 +98,21 @@ public final class MrapConf {
   public static long bytes(Configuration conf, String key, long dflt, long min)
       throws InvalidSettingsException {
     String raw = get(conf, key);
-    if (raw == null) {
-      return dflt;
-    }
     try {
-      return PatternConfig.parseBytes(key, raw, min);
-    } catch (PatternException e) {
-      throw new InvalidSettingsException(key + "=" + PatternConfig.shorten(raw) + " must be a "
-          + "byte count from " + min + " (ASCII digits, k, m, g or t suffix) below 2^63");
+      return raw == null ? dflt : StrictConf.parseBytes(key, raw, min);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidSettingsException(e.getMessage(), e);
+    }
+  }
+
+  /** A whole number from {@code min} to {@code max}; a bad or missing value names the key. */
+  public static long number(Configuration conf, String key, long min, long max)
+      throws InvalidSettingsException {
+    String raw = get(conf, key);
+    try {
+      return StrictConf.parseNumber(key, raw == null ? "" : raw, min, max);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidSettingsException(e.getMessage(), e);
     }
   }
 
@@ -126,7 +134,7 @@ public final class MrapConf {
         return c;
       }
     }
-    throw new InvalidSettingsException(key + "=" + PatternConfig.shorten(raw) + " must be "
+    throw new InvalidSettingsException(key + "=" + StrictConf.shorten(raw) + " must be "
         + String.join(" or ", choices));
   }
 
