@@ -36,7 +36,8 @@ final class TileTasks {
       FileBlocks blocks = new FileBlocks(fp.status(), conf);
       RestructuredLayout layout = fp.file().layout();
       if (!readWith.isEmpty()) {
-        throw new InvalidSettingsException(VariableSettings.TILE + "=" + settings.tile() + ": tiles are read one variable at a time; read "
+        throw new InvalidSettingsException(VariableSettings.TILE + "=" + settings.tile()
+            + ": tiles are read one variable at a time; read "
             + String.join(", ", readWith) + " apart");
       }
       if (layout != null && layout.members() != null) {

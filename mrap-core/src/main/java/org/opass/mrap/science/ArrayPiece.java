@@ -97,7 +97,8 @@ public final class ArrayPiece implements Writable {
    * indices {@code origin[d] + j * step[d]}.
    */
   public void setCoordinates(Coordinates coordinates, long[] origin) {
-    this.axes = coordinates == null ? PieceAxes.NONE : new PieceAxes(coordinates, origin, shape, step);
+    this.axes = coordinates == null ? PieceAxes.NONE
+        : new PieceAxes(coordinates, origin, shape, step);
   }
 
   /** Whether the elements are decoded as CF says; else they are the stored values. */

@@ -59,7 +59,8 @@ class ArrayPieceTest {
   @Test
   void aDecodedPieceWithItsCoordinatesSurvivesAShuffle() throws IOException {
     Variable v = Variable.of("f.nc", "t2m", new long[] {2, 3}, ElementType.INT16,
-        ByteOrder.BIG_ENDIAN, Storage.strided(0, new long[] {6, 2})).withMetadata(List.of("time", "lat"),
+        ByteOrder.BIG_ENDIAN, Storage.strided(0, new long[] {6, 2})).withMetadata(
+        List.of("time", "lat"),
         Attributes.of(Map.of("scale_factor", Attributes.Attribute.of(ElementType.FLOAT64, 0.5),
             "add_offset", Attributes.Attribute.of(ElementType.FLOAT64, 250),
             "_FillValue", Attributes.Attribute.of(ElementType.INT16, -32767))));

@@ -24,9 +24,9 @@ import org.opass.mrap.pattern.RegionCursor;
 /**
  * Damaged files, as a user's bad copies would be: small files written by netCDF-C, HDF5 and
  * scipy (NetCDF-3 classic, 64-bit offset and CDF-5, NetCDF-4, HDF5 with every chunk index,
- * old- and new-style groups and the filter plugins' chunks), cut short, bit-flipped, or with whole fields overwritten by
- * extreme numbers, each read as a task reads it: the header, the slab's plan, every region read
- * and decoded into pieces, every chunk never written filled. Each read either gives values or
+ * old- and new-style groups and the filter plugins' chunks), cut short, bit-flipped, or with
+ * whole fields overwritten by extreme numbers, each read as a task reads it: the header, the
+ * slab's plan, every region read and decoded into pieces, every chunk never written filled. Each read either gives values or
  * is refused with a {@link ScienceFormatException} naming the file; never another exception, an
  * {@link OutOfMemoryError} or a hang; the header and the plan allocate memory bounded by the
  * file's length, never by a number read from it; and every region planned lies in the file.
