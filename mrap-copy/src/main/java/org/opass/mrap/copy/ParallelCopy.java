@@ -17,7 +17,6 @@ import org.opass.mrap.copy.mapred.ChunkWriter;
 import org.opass.mrap.copy.mapred.CopyCommitter;
 import org.opass.mrap.copy.mapred.CopyOutputFormat;
 import org.opass.mrap.copy.mapred.WorkFiles;
-import org.opass.mrap.layout.RestructuredLayout;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,46 +50,38 @@ final class ParallelCopy {
    */
   static void run(Configuration conf, CopyWork w, RestructuringCopy.Progress progress)
       throws IOException {
-    SourceFile source = w.source;
-    RestructuredLayout layout = w.layout;
-    long physicalLength = w.physicalLength;
-    Path parts = w.parts;
-    Path temp = w.temp;
-    Path dst = w.dst;
-    CopySettings settings = w.settings;
-    CopyOptions options = w.options;
     long t0 = System.nanoTime();
-    FileSystem dstFs = dst.getFileSystem(conf);
-    CopyPlan plan = CopyPlan.plan(source, layout, settings.blockSize, physicalLength,
-        settings.writers);
-    dstFs.mkdirs(parts);
-    if (layout != null) { // the destination's layout, for every writer
-      WorkFiles.writeLayout(dstFs, parts, layout);
+    FileSystem dstFs = w.dst.getFileSystem(conf);
+    CopyPlan plan = CopyPlan.plan(w.source, w.layout, w.settings.blockSize, w.physicalLength,
+        w.settings.writers);
+    dstFs.mkdirs(w.parts);
+    if (w.layout != null) { // the destination's w.layout, for every writer
+      WorkFiles.writeLayout(dstFs, w.parts, w.layout);
     }
     File splits = File.createTempFile("mrap-copy-splits-", ".bin");
     Job job;
     try {
       int writers = ChunkInputFormat.writeSplits(plan, splits);
-      job = Job.getInstance(conf, "mrap-copy " + source.path().getName());
+      job = Job.getInstance(conf, "mrap-copy " + w.source.path().getName());
       Configuration jc = job.getConfiguration();
       jc.set(CopyJobKeys.SPLITS, splits.getAbsolutePath());
       // qualified: the tasks resolve paths in their own working folders
-      jc.set(CopyJobKeys.SOURCE, source.fs().makeQualified(source.path()).toString());
-      jc.setLong(CopyJobKeys.SOURCE_LENGTH, source.status().getLen());
-      jc.setBoolean(CopyJobKeys.SOURCE_PLAIN, source.layout() == null);
-      jc.set(CopyJobKeys.PARTS, dstFs.makeQualified(parts).toString());
-      jc.set(CopyJobKeys.TEMP, dstFs.makeQualified(temp).toString());
-      jc.set(CopyJobKeys.DESTINATION, dstFs.makeQualified(dst).toString());
+      jc.set(CopyJobKeys.SOURCE, w.source.fs().makeQualified(w.source.path()).toString());
+      jc.setLong(CopyJobKeys.SOURCE_LENGTH, w.source.status().getLen());
+      jc.setBoolean(CopyJobKeys.SOURCE_PLAIN, w.source.layout() == null);
+      jc.set(CopyJobKeys.PARTS, dstFs.makeQualified(w.parts).toString());
+      jc.set(CopyJobKeys.TEMP, dstFs.makeQualified(w.temp).toString());
+      jc.set(CopyJobKeys.DESTINATION, dstFs.makeQualified(w.dst).toString());
       for (CopyOptionSwitch option : CopyOptionSwitch.values()) {
-        option.addToConf(jc, options);
+        option.addToConf(jc, w.options);
       }
       jc.setLong(CopyJobKeys.CHUNK, plan.chunkSize());
-      jc.setLong(CopyJobKeys.LENGTH, physicalLength);
-      jc.setLong(CopyJobKeys.LOGICAL, source.length());
-      jc.setInt(CopyJobKeys.REPLICATION, settings.replication);
-      jc.setInt(CopyJobKeys.PERMISSION, settings.permission.toShort());
+      jc.setLong(CopyJobKeys.LENGTH, w.physicalLength);
+      jc.setLong(CopyJobKeys.LOGICAL, w.source.length());
+      jc.setInt(CopyJobKeys.REPLICATION, w.settings.replication);
+      jc.setInt(CopyJobKeys.PERMISSION, w.settings.permission.toShort());
       jc.setBoolean("mapreduce.map.speculative", false); // a chunk a writer
-      // the tool's options were parsed by ToolRunner; a library caller has none
+      // the tool's w.options were parsed by ToolRunner; a library caller has none
       jc.setBoolean("mapreduce.client.genericoptionsparser.used", true);
       job.setJarByClass(ParallelCopy.class);
       job.setInputFormatClass(ChunkInputFormat.class);
@@ -108,7 +99,7 @@ final class ParallelCopy {
         job.submit(); // the splits are read from the local file here, in this process
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new InterruptedIOException("the copy of " + source.path() + " was interrupted");
+        throw new InterruptedIOException("the copy of " + w.source.path() + " was interrupted");
       } catch (ClassNotFoundException e) {
         throw new IOException(e);
       }
@@ -119,21 +110,21 @@ final class ParallelCopy {
     try {
       while (!job.isComplete()) {
         if (progress != null) {
-          progress.copied((long) (job.mapProgress() * physicalLength), physicalLength);
+          progress.copied((long) (job.mapProgress() * w.physicalLength), w.physicalLength);
         }
         Thread.sleep(200);
       }
       if (!job.isSuccessful()) {
         throw new CopyException(false, "the copy job " + job.getJobID() + " failed: "
-            + why(job, dstFs, temp));
+            + why(job, dstFs, w.temp));
       }
     } catch (InterruptedException e) {
       kill(job);
       Thread.currentThread().interrupt();
-      throw new InterruptedIOException("the copy of " + source.path() + " was interrupted");
+      throw new InterruptedIOException("the copy of " + w.source.path() + " was interrupted");
     }
     LOG.info("{}: {} chunks, {} writers; planned and submitted in {} ms, job {} ran, joined, "
-        + "checked and published in {} ms", source.path(), plan.chunks(), plan.writers(),
+        + "checked and published in {} ms", w.source.path(), plan.chunks(), plan.writers(),
         (submitted - t0) / 1_000_000, job.getJobID(), (System.nanoTime() - submitted)
         / 1_000_000);
   }

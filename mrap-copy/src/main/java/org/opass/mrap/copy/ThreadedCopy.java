@@ -14,8 +14,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.Path;
-import org.opass.mrap.layout.RestructuredLayout;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,22 +38,14 @@ final class ThreadedCopy {
    */
   static void run(Configuration conf, CopyWork w, RestructuringCopy.Progress progress)
       throws IOException {
-    SourceFile source = w.source;
-    RestructuredLayout layout = w.layout;
-    long physicalLength = w.physicalLength;
-    Path parts = w.parts;
-    Path temp = w.temp;
-    Path dst = w.dst;
-    CopySettings settings = w.settings;
-    CopyOptions options = w.options;
     long t0 = System.nanoTime();
-    FileSystem fs = dst.getFileSystem(conf);
-    long chunk = settings.blockSize;
-    int chunks = CopyPlan.chunks(chunk, physicalLength);
-    int threads = Math.min(settings.threads, chunks);
-    fs.mkdirs(parts);
+    FileSystem fs = w.dst.getFileSystem(conf);
+    long chunk = w.settings.blockSize;
+    int chunks = CopyPlan.chunks(chunk, w.physicalLength);
+    int threads = Math.min(w.settings.threads, chunks);
+    fs.mkdirs(w.parts);
     int[] chunkCrc = new int[chunks];
-    Crc32c.Accumulator original = new Crc32c.Accumulator(source.length());
+    Crc32c.Accumulator original = new Crc32c.Accumulator(w.source.length());
     AtomicInteger next = new AtomicInteger();
     AtomicLong done = new AtomicLong();
     ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
@@ -67,18 +57,18 @@ final class ThreadedCopy {
       List<Future<?>> writers = new ArrayList<>();
       for (int i = 0; i < threads; i++) {
         writers.add(pool.submit(() -> {
-          try (SourceFile.Reader in = source.open()) {
-            PhysicalWriter writer = new PhysicalWriter(in, layout, source.length());
+          try (SourceFile.Reader in = w.source.open()) {
+            PhysicalWriter writer = new PhysicalWriter(in, w.layout, w.source.length());
             for (int c = next.getAndIncrement(); c < chunks; c = next.getAndIncrement()) {
               long lo = c * chunk;
               PhysicalWriter.Sums sums;
-              try (FSDataOutputStream out = fs.createNonRecursive(Parts.part(parts, c),
-                  settings.permission, false, 1 << 20, settings.replication, chunk, null)) {
-                sums = writer.write(lo, Math.min(physicalLength, lo + chunk), out, n -> {
+              try (FSDataOutputStream out = fs.createNonRecursive(Parts.part(w.parts, c),
+                  w.settings.permission, false, 1 << 20, w.settings.replication, chunk, null)) {
+                sums = writer.write(lo, Math.min(w.physicalLength, lo + chunk), out, n -> {
                   long sent = done.addAndGet(n);
                   if (progress != null) {
                     synchronized (progress) { // one caller at a time, as from one stream
-                      progress.copied(sent, physicalLength);
+                      progress.copied(sent, w.physicalLength);
                     }
                   }
                 });
@@ -96,10 +86,10 @@ final class ThreadedCopy {
         }));
       }
       for (Future<?> writer : writers) {
-        await(writer, source);
+        await(writer, w.source);
       }
     } finally {
-      // a failed or interrupted copy stops its other writers before its parts are removed
+      // a failed or interrupted copy stops its other writers before its w.parts are removed
       pool.shutdownNow();
       try {
         pool.awaitTermination(30, TimeUnit.SECONDS);
@@ -108,14 +98,14 @@ final class ThreadedCopy {
       }
     }
     long t1 = System.nanoTime();
-    int written = Parts.join(fs, parts, temp, chunk, physicalLength, chunkCrc);
-    if (options.verify()) {
-      Publisher.verifyWritten(conf, fs, temp, physicalLength, written, dst);
-      Publisher.verifySource(conf, source, original.value());
+    int written = Parts.join(fs, w.parts, w.temp, chunk, w.physicalLength, chunkCrc);
+    if (w.options.verify()) {
+      Publisher.verifyWritten(conf, fs, w.temp, w.physicalLength, written, w.dst);
+      Publisher.verifySource(conf, w.source, original.value());
     }
-    Publisher.publish(conf, fs, temp, dst, options.overwrite());
+    Publisher.publish(conf, fs, w.temp, w.dst, w.options.overwrite());
     LOG.info("{}: {} chunks in {} streams written in {} ms; joined, checked and published in "
-        + "{} ms", source, chunks, threads, (t1 - t0) / 1_000_000,
+        + "{} ms", w.source, chunks, threads, (t1 - t0) / 1_000_000,
         (System.nanoTime() - t1) / 1_000_000);
   }
 
