@@ -1,5 +1,5 @@
 # Sourced by bin/demo, bin/bench and bin/try-mrap-copy: builds what they need, then runs a main class of
-# src/test/ (the embedded cluster's side) with Hadoop's own log lines in a file. With
+# tools/ (the embedded cluster's side) with Hadoop's own log lines in a file. With
 # EMBEDDED_SPARK=1 it also builds mrap-spark and passes its test classpath (a file) to the main.
 #   run_embedded <main class> <log file> [args...]
 build_failed() {
@@ -18,8 +18,8 @@ run_embedded() {
   # Maven's own output (escape codes even when quiet) goes to a file, shown if the build fails
   # the Spark data source is not needed here (nor Spark's jars on a first run)
   if ! { mvn -q -B install -DskipTests -DskipSpark \
-      && mvn -q -B -DskipSpark -pl src/test dependency:build-classpath \
-      -Dmdep.includeScope=test -Dmdep.outputFile="$PWD/target/bench/classpath.txt"; } \
+      && mvn -q -B -DskipSpark -pl tools dependency:build-classpath \
+      -Dmdep.includeScope=runtime -Dmdep.outputFile="$PWD/target/bench/classpath.txt"; } \
       > target/bench/build.log 2>&1; then
     build_failed
   fi
@@ -46,5 +46,5 @@ run_embedded() {
     --add-opens java.base/java.io=ALL-UNNAMED --add-opens java.base/sun.nio.ch=ALL-UNNAMED \
     -Dlog4j.configuration=log4j-bench.properties -Dopass.bench.log="$PWD/$log" \
     ${spark[@]+"${spark[@]}"} \
-    -cp "$PWD/target/e2e/test-classes:$(cat target/bench/classpath.txt)" "$main" "$@"
+    -cp "$PWD/tools/target/classes:$(cat target/bench/classpath.txt)" "$main" "$@"
 }

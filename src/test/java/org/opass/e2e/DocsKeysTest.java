@@ -26,11 +26,11 @@ import java.util.stream.Stream;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.junit.jupiter.api.Test;
-import org.opass.e2e.cluster.Release;
 import org.opass.heatmap.nn.HeatmapKeys;
 import org.opass.placement.HmLruKeys;
 import org.opass.read.nn.ReadBalanceKeys;
 import org.opass.read.nn.ReadPlanTable;
+import org.opass.tools.cluster.Release;
 import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 

@@ -21,9 +21,9 @@ import org.apache.hadoop.io.SequenceFile;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.opass.e2e.cluster.ProcessHdfs;
-import org.opass.e2e.cluster.Release;
-import org.opass.e2e.cluster.TestFiles;
+import org.opass.tools.cluster.ProcessHdfs;
+import org.opass.tools.cluster.Release;
+import org.opass.tools.cluster.TestFiles;
 
 /**
  * The release installed as INSTALL.md says, on Hadoop's jars alone: a NameNode in a process of

@@ -22,12 +22,12 @@ import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.opass.e2e.cluster.EmulatedCluster;
-import org.opass.e2e.cluster.Release;
-import org.opass.e2e.cluster.TestFiles;
 import org.opass.placement.HmLruPlacementPolicy;
 import org.opass.read.nn.BalancingNetworkTopology;
 import org.opass.read.nn.ReadPlanPlugin;
+import org.opass.tools.cluster.EmulatedCluster;
+import org.opass.tools.cluster.Release;
+import org.opass.tools.cluster.TestFiles;
 
 /**
  * Every command of the release's {@code bin/} the docs show ({@code README.md},

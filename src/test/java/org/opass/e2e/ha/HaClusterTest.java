@@ -37,16 +37,16 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.opass.e2e.cluster.DataNodeCounter;
-import org.opass.e2e.cluster.EmulatedCluster;
-import org.opass.e2e.cluster.Release;
-import org.opass.e2e.cluster.TestFiles;
 import org.opass.placement.HmLruPlacementPolicy;
 import org.opass.read.cli.PlanCli;
 import org.opass.read.client.ReadPlanClient;
 import org.opass.read.nn.BalancingNetworkTopology;
 import org.opass.read.wire.PlanRead;
 import org.opass.read.wire.PlanRefusedException;
+import org.opass.tools.cluster.DataNodeCounter;
+import org.opass.tools.cluster.EmulatedCluster;
+import org.opass.tools.cluster.Release;
+import org.opass.tools.cluster.TestFiles;
 
 /**
  * Issue 26, part 2: our three NameNode plugins on an HA nameservice (two NameNodes, edits

@@ -8,9 +8,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.fs.Path;
-import org.opass.e2e.cluster.EmulatedCluster;
-import org.opass.e2e.cluster.TestFiles;
 import org.opass.read.wire.PlanRead;
+import org.opass.tools.cluster.EmulatedCluster;
+import org.opass.tools.cluster.TestFiles;
 
 /** Files and planned reads of the HA tests. */
 final class HaFiles {

@@ -27,16 +27,16 @@ import org.apache.hadoop.test.GenericTestUtils;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.opass.e2e.cluster.DataNodeCounter;
-import org.opass.e2e.cluster.EmulatedCluster;
-import org.opass.e2e.cluster.Release;
-import org.opass.e2e.cluster.TestFiles;
 import org.opass.heatmap.HeatTable;
 import org.opass.read.client.ReadPlanClient;
 import org.opass.read.nn.BalancingNetworkTopology;
 import org.opass.read.nn.ReadPlanTable;
 import org.opass.read.wire.PlanRead;
 import org.opass.read.wire.PlanRefusedException;
+import org.opass.tools.cluster.DataNodeCounter;
+import org.opass.tools.cluster.EmulatedCluster;
+import org.opass.tools.cluster.Release;
+import org.opass.tools.cluster.TestFiles;
 
 /**
  * Issue 26, observer reads: an HA nameservice with an observer NameNode (Hadoop 3.3+), our

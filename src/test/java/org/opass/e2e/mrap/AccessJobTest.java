@@ -21,13 +21,13 @@ import org.apache.hadoop.util.ToolRunner;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.mrap.examples.ExtractRegions;
 import org.opass.mrap.mapreduce.AccessInputFormat;
 import org.opass.mrap.mapreduce.AccessSplit;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.PatternConfig;
 import org.opass.mrap.pattern.RegionCursor;
+import org.opass.tools.cluster.EmulatedCluster;
 
 /**
  * MRAP's example job ({@code ExtractRegions}, {@code AccessInputFormat}) as a real MapReduce

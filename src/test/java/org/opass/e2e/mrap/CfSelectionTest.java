@@ -25,7 +25,6 @@ import org.apache.hadoop.util.ToolRunner;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.mrap.copy.MrapCopy;
 import org.opass.mrap.fs.RestructuredFiles;
 import org.opass.mrap.mapreduce.TaskCounters;
@@ -36,6 +35,7 @@ import org.opass.mrap.plan.CfOracleTest;
 import org.opass.mrap.read.MrapCounter;
 import org.opass.mrap.task.RegionTask;
 import org.opass.mrap.task.VariableTask;
+import org.opass.tools.cluster.EmulatedCluster;
 
 /**
  * Selection by coordinate values and CF decoding on HDFS, against what netCDF4-python and

@@ -30,7 +30,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.mrap.copy.MrapCopy;
 import org.opass.mrap.examples.SlabStats;
 import org.opass.mrap.fs.RestructuredFiles;
@@ -44,6 +43,7 @@ import org.opass.mrap.science.Fixtures;
 import org.opass.mrap.science.ScienceFiles;
 import org.opass.mrap.task.RegionTask;
 import org.opass.mrap.task.VariableTask;
+import org.opass.tools.cluster.EmulatedCluster;
 
 /**
  * {@code mrap-copy -pack} (thesis §4.4.3): the slab of a variable of many small files packed

@@ -26,12 +26,12 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.mrap.copy.MrapCopy;
 import org.opass.mrap.copy.RestructuringCopy;
 import org.opass.mrap.examples.ExtractRegions;
 import org.opass.mrap.fs.RestructuredFiles;
 import org.opass.mrap.pattern.PatternConfig;
+import org.opass.tools.cluster.EmulatedCluster;
 
 /**
  * {@code mrap-copy} into HDFS: a local file restructured for a strided pattern, then read by

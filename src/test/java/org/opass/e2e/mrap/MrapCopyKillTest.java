@@ -2,7 +2,7 @@ package org.opass.e2e.mrap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.opass.e2e.cluster.TestFiles.randomBytes;
+import static org.opass.tools.cluster.TestFiles.randomBytes;
 
 import java.io.File;
 import java.nio.file.Files;
@@ -18,9 +18,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.opass.e2e.SeededCases;
-import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.mrap.copy.MrapCopy;
 import org.opass.mrap.pattern.PatternConfig;
+import org.opass.tools.cluster.EmulatedCluster;
 
 /**
  * {@code mrap-copy -overwrite} killed before each of its changes to the namespace in turn (its
@@ -181,7 +181,7 @@ class MrapCopyKillTest {
     for (int k : steps) {
       assertEquals(0, copy(patternConf("setup"), "single", "older", dst));
       File log = new File(local, "child-" + mode + "-" + k + ".log");
-      Process p = org.opass.e2e.cluster.ChildJvm.startQuick("512m", log, Child.class,
+      Process p = org.opass.tools.cluster.ChildJvm.startQuick("512m", log, Child.class,
           conf.getPath(), Integer.toString(k), "-overwrite", "-mode", mode,
           new File(local, "newer").toURI().toString(), dst);
       long deadline = System.nanoTime() + 120_000_000_000L;

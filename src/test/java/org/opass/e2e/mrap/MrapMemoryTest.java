@@ -6,7 +6,8 @@ import java.io.File;
 import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.opass.e2e.cluster.ChildJvm;
+import org.opass.tools.cluster.ChildJvm;
+import org.opass.tools.mrap.MrapMemoryMain;
 
 /**
  * A restructured file of small records within the heap a map task has by default (1 GiB

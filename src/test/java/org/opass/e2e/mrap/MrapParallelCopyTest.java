@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.opass.e2e.cluster.TestFiles.randomBytes;
+import static org.opass.tools.cluster.TestFiles.randomBytes;
 
 import java.io.ByteArrayOutputStream;
 import java.io.File;
@@ -28,11 +28,11 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.mrap.copy.CopyOptions;
 import org.opass.mrap.copy.MrapCopy;
 import org.opass.mrap.copy.RestructuringCopy;
 import org.opass.mrap.settings.MrapConf;
+import org.opass.tools.cluster.EmulatedCluster;
 
 /**
  * {@code mrap-copy}'s parallel mode on the LocalJobRunner against the emulated cluster's HDFS:

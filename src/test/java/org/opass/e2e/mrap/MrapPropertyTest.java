@@ -16,14 +16,14 @@ import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.opass.e2e.SeededCases;
-import org.opass.e2e.cluster.EmulatedCluster;
-import org.opass.e2e.cluster.ForklessLocalFileSystem;
-import org.opass.e2e.cluster.TestFiles;
 import org.opass.mrap.copy.CopyOptions;
 import org.opass.mrap.copy.RestructuringCopy;
 import org.opass.mrap.mapreduce.AccessInputFormat;
 import org.opass.mrap.pattern.NaivePatterns;
 import org.opass.mrap.settings.MrapConf;
+import org.opass.tools.cluster.EmulatedCluster;
+import org.opass.tools.cluster.ForklessLocalFileSystem;
+import org.opass.tools.cluster.TestFiles;
 
 /**
  * MRAP against a naive oracle ({@link NaivePatterns}: the regions worked out from the keys by

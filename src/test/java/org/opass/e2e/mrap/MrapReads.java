@@ -2,10 +2,6 @@ package org.opass.e2e.mrap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,25 +9,19 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BlockLocation;
-import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.BytesWritable;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.SequenceFile;
-import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
-import org.opass.e2e.cluster.TestFiles;
 import org.opass.mrap.array.Slab;
-import org.opass.mrap.fs.RestructuredFiles;
-import org.opass.mrap.layout.RestructuredLayout;
-import org.opass.mrap.layout.SegmentCursor;
 import org.opass.mrap.mapreduce.AccessInputFormat;
 import org.opass.mrap.mapreduce.TaskCounters;
 import org.opass.mrap.mapreduce.VariableInputFormat;
@@ -41,6 +31,8 @@ import org.opass.mrap.read.MrapCounter;
 import org.opass.mrap.science.ArrayPiece;
 import org.opass.mrap.science.Fixtures;
 import org.opass.mrap.task.VariableTask;
+import org.opass.tools.mrap.OriginalBytes;
+import org.opass.tools.mrap.Splits;
 
 /**
  * Reads a file the way a job with {@link AccessInputFormat} does, without a job: the splits from
@@ -107,17 +99,8 @@ public final class MrapReads {
     return out;
   }
 
-  /** The split as a task reads it: written and read back. */
   static InputSplit reserialized(InputSplit s) throws IOException {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    ((Writable) s).write(new DataOutputStream(bytes));
-    try {
-      Writable copy = (Writable) s.getClass().getDeclaredConstructor().newInstance();
-      copy.readFields(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
-      return (InputSplit) copy;
-    } catch (ReflectiveOperationException e) {
-      throw new IOException(e);
-    }
+    return Splits.reserialized(s);
   }
 
   /**
@@ -138,42 +121,7 @@ public final class MrapReads {
 
   /** The original bytes of a file: through its layout when it is restructured. */
   public static byte[] original(FileSystem fs, Path p) throws IOException {
-    byte[] physical = TestFiles.read(fs, p);
-    RestructuredLayout layout = RestructuredFiles.layoutOf(fs, p);
-    if (layout == null) {
-      return physical;
-    }
-    byte[] out = new byte[Math.toIntExact(layout.logicalLength())];
-    SegmentCursor c = layout.logical(0, layout.logicalLength());
-    while (c.next()) {
-      System.arraycopy(physical, (int) c.physical(), out, (int) c.logical(), (int) c.length());
-    }
-    return out;
-  }
-
-  /** The CRC32C of a file's original bytes, read through its layout when it has one. */
-  public static int originalCrc(FileSystem fs, Path p) throws IOException {
-    RestructuredLayout layout = RestructuredFiles.layoutOf(fs, p);
-    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
-    byte[] buf = new byte[1 << 20];
-    try (FSDataInputStream in = fs.open(p)) {
-      if (layout == null) {
-        for (int n = in.read(buf); n > 0; n = in.read(buf)) {
-          crc.update(buf, 0, n);
-        }
-      } else {
-        SegmentCursor c = layout.logical(0, layout.logicalLength());
-        while (c.next()) {
-          for (long done = 0; done < c.length(); ) {
-            int n = (int) Math.min(buf.length, c.length() - done);
-            in.readFully(c.physical() + done, buf, 0, n);
-            crc.update(buf, 0, n);
-            done += n;
-          }
-        }
-      }
-    }
-    return (int) crc.getValue();
+    return OriginalBytes.of(fs, p);
   }
 
   /**

@@ -27,11 +27,11 @@ import org.apache.hadoop.util.ToolRunner;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.opass.e2e.SeededCases;
-import org.opass.e2e.cluster.ForklessLocalFileSystem;
 import org.opass.mrap.copy.MrapCopy;
 import org.opass.mrap.mapreduce.AccessInputFormat;
 import org.opass.mrap.pattern.NaivePatterns;
 import org.opass.mrap.pattern.PatternConfig;
+import org.opass.tools.cluster.ForklessLocalFileSystem;
 
 /**
  * Hostile and mistaken pattern configurations, seeded: valid patterns with one to three

@@ -2,7 +2,7 @@ package org.opass.e2e.mrap;
 
 import java.io.File;
 import java.util.Map;
-import org.opass.e2e.cluster.ProcessHdfs;
+import org.opass.tools.cluster.ProcessHdfs;
 
 /**
  * {@link RestructuredFileCommandsTest} on a NameNode and three DataNodes in JVMs of their own,

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.opass.e2e.cluster.TestFiles.randomBytes;
+import static org.opass.tools.cluster.TestFiles.randomBytes;
 
 import java.io.File;
 import java.io.IOException;
@@ -23,9 +23,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
-import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.mrap.copy.MrapCopy;
 import org.opass.mrap.pattern.PatternConfig;
+import org.opass.tools.cluster.EmulatedCluster;
 
 /**
  * What users do to a restructured file with the commands they know ({@code hdfs dfs -mv, -cp,

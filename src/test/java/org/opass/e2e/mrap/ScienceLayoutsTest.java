@@ -28,7 +28,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.mrap.copy.MrapCopy;
 import org.opass.mrap.examples.SlabStats;
 import org.opass.mrap.mapreduce.TaskCounters;
@@ -36,6 +35,7 @@ import org.opass.mrap.read.MrapCounter;
 import org.opass.mrap.science.Fixtures;
 import org.opass.mrap.task.RegionTask;
 import org.opass.mrap.task.VariableTask;
+import org.opass.tools.cluster.EmulatedCluster;
 
 /**
  * Files written by HDF5 and netCDF-C with chunks never written among written ones, under every

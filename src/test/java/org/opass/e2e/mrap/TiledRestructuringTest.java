@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.opass.e2e.cluster.TestFiles.randomBytes;
+import static org.opass.tools.cluster.TestFiles.randomBytes;
 
 import java.io.File;
 import java.nio.file.Files;
@@ -30,7 +30,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
-import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.mrap.copy.MrapCopy;
 import org.opass.mrap.fs.RestructuredFiles;
 import org.opass.mrap.layout.TiledLayout;
@@ -40,6 +39,7 @@ import org.opass.mrap.pattern.PatternConfig;
 import org.opass.mrap.pattern.RegionCursor;
 import org.opass.mrap.pattern.TiledPattern;
 import org.opass.mrap.task.RegionTask;
+import org.opass.tools.cluster.EmulatedCluster;
 
 /**
  * Tiled restructuring on a MiniDFSCluster (4 DataNodes, 64 KiB blocks): a climate-shaped array

@@ -33,7 +33,6 @@ import org.apache.hadoop.util.ToolRunner;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.mrap.array.Slab;
 import org.opass.mrap.examples.SlabStats;
 import org.opass.mrap.mapreduce.TaskCounters;
@@ -47,6 +46,7 @@ import org.opass.mrap.science.ArrayPiece;
 import org.opass.mrap.science.Fixtures;
 import org.opass.mrap.science.ScienceFiles;
 import org.opass.mrap.task.VariableTask;
+import org.opass.tools.cluster.EmulatedCluster;
 
 /**
  * NetCDF and HDF5 variables read by name from HDFS (4 DataNodes in 2 racks, 64 KiB blocks so

@@ -29,7 +29,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.mrap.array.Slab;
 import org.opass.mrap.copy.MrapCopy;
 import org.opass.mrap.examples.SlabStats;
@@ -45,6 +44,7 @@ import org.opass.mrap.science.Fixtures;
 import org.opass.mrap.science.ScienceFiles;
 import org.opass.mrap.task.RegionTask;
 import org.opass.mrap.task.VariableTask;
+import org.opass.tools.cluster.EmulatedCluster;
 
 /**
  * {@code mrap-copy} restructures one NetCDF or HDF5 variable for its slab (64 KiB chunks, so a

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.opass.e2e.cluster.TestFiles.randomBytes;
-import static org.opass.e2e.cluster.TestFiles.read;
-import static org.opass.e2e.cluster.TestFiles.write;
+import static org.opass.tools.cluster.TestFiles.randomBytes;
+import static org.opass.tools.cluster.TestFiles.read;
+import static org.opass.tools.cluster.TestFiles.write;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -35,12 +35,12 @@ import org.apache.hadoop.hdfs.server.blockmanagement.BlockPlacementPolicy;
 import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeDescriptor;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.opass.e2e.cluster.EmulatedCluster;
-import org.opass.e2e.cluster.EmulatedClusterBuilder;
-import org.opass.e2e.cluster.Workload;
 import org.opass.heatmap.HeatTable;
 import org.opass.heatmap.NodeHeat;
 import org.opass.placement.HmLruPlacementPolicy;
+import org.opass.tools.cluster.EmulatedCluster;
+import org.opass.tools.cluster.EmulatedClusterBuilder;
+import org.opass.tools.cluster.Workload;
 
 /**
  * HM-LRU on a real MiniDFSCluster (the emulated cluster: every DataNode a host of its own, two

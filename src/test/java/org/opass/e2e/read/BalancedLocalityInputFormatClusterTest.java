@@ -27,12 +27,12 @@ import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
 import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 import org.junit.jupiter.api.Test;
-import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.maxflow.ReferenceMaxFlow;
 import org.opass.read.client.ReadPlanClient;
 import org.opass.read.mapreduce.BalancedLocalityInputFormat;
 import org.opass.read.nn.BalancingNetworkTopology;
 import org.opass.read.nn.ReadPlanPlugin;
+import org.opass.tools.cluster.EmulatedCluster;
 
 /**
  * The InputFormat wrapper on splits of a real HDFS data set: one preferred host per split,

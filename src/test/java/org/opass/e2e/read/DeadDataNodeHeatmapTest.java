@@ -17,10 +17,10 @@ import org.apache.hadoop.hdfs.server.blockmanagement.BlockManagerTestUtil;
 import org.apache.hadoop.hdfs.server.blockmanagement.DatanodeDescriptor;
 import org.apache.hadoop.test.GenericTestUtils;
 import org.junit.jupiter.api.Test;
-import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.heatmap.HeatTable;
 import org.opass.heatmap.NodeHeat;
 import org.opass.read.nn.BalancingNetworkTopology;
+import org.opass.tools.cluster.EmulatedCluster;
 
 /**
  * The NameNode takes a DataNode out of its topology when it declares it dead; the heatmap row

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.opass.e2e.cluster.TestFiles.read;
+import static org.opass.tools.cluster.TestFiles.read;
 
 import java.io.File;
 import java.io.IOException;
@@ -14,11 +14,11 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.test.GenericTestUtils;
 import org.junit.jupiter.api.Test;
-import org.opass.e2e.cluster.DataNodeCounter;
-import org.opass.e2e.cluster.EmulatedCluster;
-import org.opass.e2e.cluster.TestFiles;
 import org.opass.placement.HmLruPlacementPolicy;
 import org.opass.read.nn.BalancingNetworkTopology;
+import org.opass.tools.cluster.DataNodeCounter;
+import org.opass.tools.cluster.EmulatedCluster;
+import org.opass.tools.cluster.TestFiles;
 
 /** The NameNode-side read balancer on a real in-process cluster, judged by the DataNodes. */
 class ReadBalancingClusterTest {

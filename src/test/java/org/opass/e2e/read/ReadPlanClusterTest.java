@@ -38,8 +38,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.opass.e2e.cluster.DataNodeCounter;
-import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.e2e.placement.FailingHeatTable;
 import org.opass.heatmap.HeatTable;
 import org.opass.read.cli.PlanCli;
@@ -50,6 +48,9 @@ import org.opass.read.nn.ReadPlanPlugin;
 import org.opass.read.nn.ReadPlanTable;
 import org.opass.read.wire.PlanRead;
 import org.opass.read.wire.PlanRefusedException;
+import org.opass.tools.cluster.DataNodeCounter;
+import org.opass.tools.cluster.EmulatedCluster;
+import org.opass.tools.read.PlanEndpoint;
 
 /**
  * Batch read plans submitted to a real NameNode ({@code ReadPlanPlugin}) and served by its

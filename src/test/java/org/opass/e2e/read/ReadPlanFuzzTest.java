@@ -15,12 +15,14 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.opass.e2e.SeededCases;
-import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.read.nn.BalancingNetworkTopology;
 import org.opass.read.nn.ReadBalanceKeys;
 import org.opass.read.nn.ReadPlanMetrics;
 import org.opass.read.nn.ReadPlanPlugin;
 import org.opass.read.nn.ReadPlanService;
+import org.opass.tools.cluster.EmulatedCluster;
+import org.opass.tools.read.PlanEndpoint;
+import org.opass.tools.read.PlanFuzzer;
 
 /**
  * Seeded fuzzing of {@code /opass/read-plan} on a real NameNode ({@link PlanFuzzer}): every

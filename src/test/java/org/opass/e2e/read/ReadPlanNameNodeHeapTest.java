@@ -9,10 +9,11 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.Test;
-import org.opass.e2e.cluster.ProcessHdfs;
 import org.opass.read.nn.BalancingNetworkTopology;
 import org.opass.read.nn.ReadBalanceKeys;
 import org.opass.read.nn.ReadPlanPlugin;
+import org.opass.tools.cluster.ProcessHdfs;
+import org.opass.tools.read.PlanEndpoint;
 
 /**
  * The request that took a NameNode down, sent to a NameNode of its own process with a small

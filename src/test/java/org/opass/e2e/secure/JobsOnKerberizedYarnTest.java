@@ -42,10 +42,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.opass.e2e.SeededCases;
-import org.opass.e2e.cluster.EmulatedCluster;
-import org.opass.e2e.cluster.MiniYarn;
-import org.opass.e2e.cluster.Release;
-import org.opass.e2e.cluster.TestFiles;
 import org.opass.e2e.mrap.MrapReads;
 import org.opass.mrap.copy.MrapCopy;
 import org.opass.mrap.examples.ExtractRegions;
@@ -55,6 +51,10 @@ import org.opass.mrap.mapreduce.SequenceMatchingInputFormat;
 import org.opass.mrap.pattern.PatternConfig;
 import org.opass.read.client.ReadPlanClient;
 import org.opass.read.mapreduce.BalancedLocalityInputFormat;
+import org.opass.tools.cluster.EmulatedCluster;
+import org.opass.tools.cluster.MiniYarn;
+import org.opass.tools.cluster.Release;
+import org.opass.tools.cluster.TestFiles;
 
 /**
  * Issue 26, part 1's jobs: Opass's and MRAP's InputFormats and {@code mrap-copy}'s parallel

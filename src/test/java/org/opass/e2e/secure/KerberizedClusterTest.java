@@ -36,9 +36,6 @@ import org.apache.hadoop.security.UserGroupInformation;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.opass.e2e.cluster.EmulatedCluster;
-import org.opass.e2e.cluster.EmulatedClusterBuilder;
-import org.opass.e2e.cluster.Release;
 import org.opass.heatmap.cli.HeatTableCli;
 import org.opass.placement.HmLruPlacementPolicy;
 import org.opass.read.client.ReadPlanClient;
@@ -46,6 +43,9 @@ import org.opass.read.nn.BalancingNetworkTopology;
 import org.opass.read.wire.PlanRead;
 import org.opass.read.wire.PlanRefusedException;
 import org.opass.read.wire.PlanWire;
+import org.opass.tools.cluster.EmulatedCluster;
+import org.opass.tools.cluster.EmulatedClusterBuilder;
+import org.opass.tools.cluster.Release;
 
 /**
  * Issue 26, part 1: our three NameNode plugins on a kerberized cluster with a real KDC

@@ -27,10 +27,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.opass.e2e.cluster.EmulatedCluster;
 import org.opass.heatmap.HeatTable;
 import org.opass.heatmap.nn.HeatTableRegistry;
 import org.opass.placement.HmLruPlacementPolicy;
+import org.opass.tools.cluster.EmulatedCluster;
 
 /**
  * The heatmap of a NameNode running HM-LRU is visible from the NameNode's own web server

@@ -1,7 +1,7 @@
 package org.opass.mrap.read;
 
-import java.nio.ByteBuffer;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import org.apache.hadoop.conf.Configuration;

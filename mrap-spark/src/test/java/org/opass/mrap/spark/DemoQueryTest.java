@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 /**
  * {@code bin/demo}'s Spark SQL step, through what its Spark application ({@link SqlDriver})
  * runs: the tour's query over its committed ERA5-like series
- * ({@code src/test/resources/demo/era5-mini/}) gives the answer netCDF4-python and numpy give
+ * ({@code tools/src/main/resources/demo/era5-mini/}) gives the answer netCDF4-python and numpy give
  * ({@code expected.json}, {@code make_era5_mini.py}); with its filters pushed, the scan is
  * handed them as a selection and its tasks read the chunks holding the box alone; with the
  * filters written so that none can be pushed, nothing is handed to the scan, its tasks read
@@ -46,7 +46,7 @@ class DemoQueryTest {
     spark = SparkOnHdfs.spark();
     spark.conf().set("spark.sql.session.timeZone", "UTC");
     File demo = new File(new File(System.getProperty("user.dir")).getAbsoluteFile()
-        .getParentFile(), "src/test/resources/demo"); // mrap-spark and mrap-spark4 both
+        .getParentFile(), "tools/src/main/resources/demo"); // mrap-spark and mrap-spark4 both
     expected = JSON.readTree(new File(demo, "expected.json"));
     FileSystem fs = SparkOnHdfs.fs();
     for (JsonNode f : expected.get("files")) {

@@ -1,0 +1,778 @@
+package org.opass.tools.demo;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.HttpURLConnection;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.BlockLocation;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.hdfs.DFSTestUtil;
+import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
+import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
+import org.opass.tools.bench.Charts;
+import org.opass.tools.bench.Json;
+import org.opass.tools.cluster.MiniYarn;
+import org.opass.tools.cluster.ProcessHdfs;
+import org.opass.tools.cluster.Release;
+
+/**
+ * {@code bin/demo [--keep]}: a tour of the product in a few minutes. It starts HDFS in
+ * processes of their own (a NameNode and 8 DataNodes, each DataNode a host of its own in one of
+ * 2 racks) on Hadoop's jars alone, and YARN; runs parallel writes and reads on stock HDFS;
+ * installs our NameNode plugins from the release tarball as an operator does ({@code namenode/}
+ * jars, the {@code conf/} fragments, a NameNode restart); runs the same writes and reads again,
+ * the reads through a read plan submitted with {@code bin/opass plan}; restructures a particle
+ * file with {@code bin/mrap-copy} and reads its pattern with {@code bin/mrap extract} on YARN;
+ * runs a Spark SQL query over a small NetCDF series through {@code spark.read.format("mrap")},
+ * with its coordinate filters pushed to the source and without; and shows where an operator
+ * looks. One line per step and one result line against stock,
+ * from one short run: the evidence, with intervals, is {@code bin/bench}.
+ */
+public final class Tour {
+  static final int DATANODES = 8;
+  static final int RACKS = 2;
+  static final int BLOCK = 1 << 20;
+  static final int FILES_PER_WRITER = 16;
+  static final int BLOCKS_PER_FILE = 4;
+  static final int PARTICLES_MIB = 32;
+  private static final int STEPS = 9;
+  /** The Spark step's series (NetCDF-4 files) and its query with the answer it must give. */
+  static final String SERIES = "tools/src/main/resources/demo/era5-mini";
+  static final String SERIES_EXPECTED = "tools/src/main/resources/demo/expected.json";
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final File dir = new File("target/demo").getAbsoluteFile();
+  private final long start = System.nanoTime();
+  private final Map<String, Object> summary = new LinkedHashMap<>();
+  private final Map<String, double[]> blocksPerNode = new LinkedHashMap<>();
+  private final Map<String, double[]> transfersPerNode = new LinkedHashMap<>();
+  private final Map<String, double[]> servedPerNode = new LinkedHashMap<>();
+  private ProcessHdfs hdfs;
+  private java.util.concurrent.CompletableFuture<MiniMRYarnCluster> yarnStarting;
+  private MiniMRYarnCluster yarn;
+  private java.util.concurrent.CompletableFuture<SparkSql> sparkStarting;
+  private Path release;
+  private Path hadoopHome;
+  private int step;
+  private int launches;
+
+  public static void main(String[] args) throws Exception {
+    // YARN's web apps log through java.util.logging: only what is severe
+    java.util.logging.LogManager.getLogManager().reset();
+    java.util.logging.Logger.getLogger("").setLevel(java.util.logging.Level.SEVERE);
+    boolean keep = false;
+    for (String a : args) {
+      if (a.equals("--keep")) {
+        keep = true;
+      } else if (a.equals("-h") || a.equals("--help")) {
+        System.out.println(usage());
+        System.exit(0);
+      } else {
+        System.err.println("demo: unknown argument '" + a + "'\n" + usage());
+        System.exit(2);
+      }
+    }
+    Tour tour = new Tour();
+    Runtime.getRuntime().addShutdownHook(new Thread(tour::close)); // Ctrl-C, with --keep too
+    int rc;
+    try {
+      rc = tour.run(keep);
+    } catch (Exception e) {
+      System.err.println("demo: failed: " + e);
+      e.printStackTrace();
+      System.err.println("Hadoop's logs: " + tour.dir + "/hdfs/logs and "
+          + System.getProperty("opass.bench.log"));
+      rc = 1;
+    } finally {
+      tour.close();
+    }
+    System.exit(rc);
+  }
+
+  static String usage() {
+    return "usage: bin/demo [--keep]\n"
+        + "  A tour of Opass + MRAP on an embedded HDFS and YARN, stock first (a few minutes).\n"
+        + "  --keep   leave the cluster running afterwards, until Ctrl-C, to try it by hand";
+  }
+
+  int run(boolean keep) throws Exception {
+    progress("starting HDFS: a NameNode and " + DATANODES + " DataNodes in processes of their "
+        + "own, " + RACKS + " racks, Hadoop's jars only");
+    release = Release.unpack(dir.toPath().resolve("release"));
+    hdfs = ProcessHdfs.builder(new File(dir, "hdfs")).dataNodes(DATANODES).hostsInRacks(RACKS)
+        .installed(List.of()).settings(Map.of("dfs.blocksize", Integer.toString(BLOCK),
+            "dfs.namenode.fs-limits.min-block-size", Integer.toString(BLOCK)))
+        .start();
+    hadoopHome = Release.standInHadoop(dir.toPath().resolve("hadoop"), clientSite());
+    result("HDFS up in " + elapsed() + " at " + hdfs.uri() + " (NameNode web UI "
+        + hdfs.nameNodeHttp() + ")");
+
+    progress("stock HDFS: " + DATANODES + " writers, one per DataNode host, write "
+        + FILES_PER_WRITER + " files of " + BLOCKS_PER_FILE + " blocks each");
+    Map<String, Integer> stockBlocks = write("/tour/stock");
+    result("stock placement: blocks per DataNode " + spread(stockBlocks));
+
+    progress("stock HDFS: " + DATANODES + " readers, one per host, read those files (each "
+        + "file to a reader at random, as a job's tasks get them)");
+    ReadResult stockRead = readStock("/tour/stock");
+    result("stock reads: " + stockRead);
+
+    progress("installing the plugins as an operator does: the release's namenode/*.jar on the "
+        + "NameNode's classpath, conf/hdfs-site-opass-*.xml in its hdfs-site.xml, a restart");
+    hdfs.restartNameNode(fragments(), Release.jars(release, "namenode"));
+    // YARN (for the MRAP step) starts while the next steps run: after the restart, as its start
+    // needs the NameNode up throughout
+    yarnStarting = java.util.concurrent.CompletableFuture.supplyAsync(this::startYarn);
+    // and the Spark application (for the Spark SQL step), its session's start off the path
+    sparkStarting = java.util.concurrent.CompletableFuture.supplyAsync(this::startSpark);
+    result("NameNode up with HM-LRU placement, read balancing and the read-plan endpoint; "
+        + "YARN and a Spark application starting");
+
+    progress("HM-LRU placement: the same writers write the same files again");
+    Map<String, Integer> hmlruBlocks = write("/tour/hmlru");
+    result("HM-LRU placement: blocks per DataNode " + spread(hmlruBlocks) + " (stock: "
+        + spread(stockBlocks) + ")");
+
+    progress("a read plan: bin/opass plan --submit assigns the stock files' blocks to the "
+        + DATANODES + " readers and the NameNode serves each from its planned replica");
+    ReadResult planned = readPlanned("/tour/stock");
+    result("planned reads: " + planned + " (stock: " + stockRead + ")");
+
+    progress("MRAP: bin/mrap-copy restructures a " + PARTICLES_MIB + " MiB particle file for a "
+        + "pattern (4 KiB of every 20 KiB), bin/mrap extract reads the pattern on YARN");
+    mrap();
+
+    progress("MRAP in Spark SQL: a small ERA5-like daily series (4 NetCDF-4 files, int16 packed) "
+        + "into HDFS; spark.read.format(\"mrap\") makes it a table, a row per grid point; one "
+        + "query with its filters pushed to the source, and written so that none can be");
+    sparkSql();
+
+    progress("where an operator looks");
+    operatorView();
+
+    chartsAndJson();
+    System.out.printf(Locale.ROOT, "%ndemo: done in %s (a short run: one repetition each; "
+        + "bin/bench measures the same with 95%% intervals)%n  %s%n  %s%n", elapsed(),
+        new File(dir, "tour.json"), new File(dir, "tour.png"));
+    if (keep) {
+      keepRunning();
+    }
+    return 0;
+  }
+
+  // ---- the steps ----
+
+  private MiniMRYarnCluster startYarn() {
+    Configuration base = new Configuration();
+    base.set("fs.defaultFS", hdfs.uri().toString());
+    return MiniYarn.start(base, "opass-demo", 1);
+  }
+
+  private SparkSql startSpark() {
+    try {
+      return new SparkSql(new File(dir, "spark-driver.log"));
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /** What a client's site files would say: the cluster's addresses, YARN's once it is up. */
+  private Configuration clientSite() {
+    Configuration site = new Configuration(false);
+    if (yarn != null) {
+      for (Map.Entry<String, String> e : yarn.getConfig()) {
+        if (e.getKey().startsWith("yarn.") || e.getKey().startsWith("mapreduce.")) {
+          site.set(e.getKey(), e.getValue());
+        }
+      }
+      site.set("mapreduce.framework.name", "yarn");
+    }
+    site.set("fs.defaultFS", hdfs.uri().toString());
+    site.set("dfs.namenode.http-address", hdfs.nameNodeHttp().replace("http://", ""));
+    site.set("hadoop.tmp.dir", new File(dir, "client-tmp").getPath());
+    return site;
+  }
+
+  /** The keys of the release's conf/ fragments, and the /prom endpoint an operator scrapes. */
+  private Map<String, String> fragments() throws IOException {
+    Map<String, String> site = new LinkedHashMap<>(Release.siteFragments(release));
+    site.put("hadoop.prometheus.endpoint.enabled", "true");
+    return site;
+  }
+
+  /** A client on DataNode {@code k}'s host. */
+  private FileSystem onHost(int k) throws IOException {
+    Configuration c = hdfs.hostConf(k);
+    c.setLong("dfs.blocksize", BLOCK);
+    return FileSystem.newInstance(c);
+  }
+
+  /**
+   * Every host writes its files at once; the blocks each DataNode stores of them, and how many
+   * transfers each served at once while they were written (its XceiverCount, sampled).
+   */
+  private Map<String, Integer> write(String folder) throws Exception {
+    byte[] data = new byte[BLOCKS_PER_FILE * BLOCK];
+    new Random(7).nextBytes(data);
+    String kind = folder.endsWith("stock") ? "stock" : "HM-LRU";
+    TransferSampler sampler = new TransferSampler(hdfs.dataNodeWebAddresses());
+    sampler.start();
+    parallel(k -> {
+      try (FileSystem fs = onHost(k)) {
+        for (int i = 0; i < FILES_PER_WRITER; i++) {
+          try (FSDataOutputStream out = fs.create(
+              new org.apache.hadoop.fs.Path(folder + "/w" + k + "/f" + i))) {
+            out.write(data);
+          }
+        }
+      }
+      return null;
+    });
+    Map<String, Double> transfers = sampler.stop();
+    transfersPerNode.put(kind, values(transfers));
+    summary.put((kind.equals("stock") ? "stock" : "hmlru") + "_transfers_max_over_mean",
+        maxOverMean(transfers));
+    result(String.format(Locale.ROOT, "%s: transfers served at once per DataNode, averaged "
+        + "over the writes, max/mean %.2f", kind, maxOverMean(transfers)));
+    Map<String, Integer> blocks = new TreeMap<>();
+    for (String h : hdfs.hosts()) {
+      blocks.put(h, 0);
+    }
+    try (FileSystem fs = FileSystem.newInstance(hdfs.clientConf())) {
+      for (FileStatus f : files(fs, folder)) {
+        // the NameNode knows a replica once its DataNode has reported it
+        DFSTestUtil.waitReplication(fs, f.getPath(), f.getReplication());
+        for (BlockLocation b : fs.getFileBlockLocations(f, 0, f.getLen())) {
+          for (String name : b.getNames()) {
+            blocks.merge(name.substring(0, name.indexOf(':')), 1, Integer::sum);
+          }
+        }
+      }
+    }
+    blocksPerNode.put(kind, values(blocks));
+    summary.put((folder.endsWith("stock") ? "stock" : "hmlru") + "_blocks_max_over_mean",
+        maxOverMean(blocks));
+    return blocks;
+  }
+
+  /** Each file to a reader at random (seeded); each reader reads its files whole. */
+  private ReadResult readStock(String folder) throws Exception {
+    List<List<Chunk>> byReader = new ArrayList<>();
+    for (int k = 0; k < DATANODES; k++) {
+      byReader.add(new ArrayList<>());
+    }
+    try (FileSystem fs = FileSystem.newInstance(hdfs.clientConf())) {
+      List<FileStatus> files = files(fs, folder);
+      Collections.shuffle(files, new Random(42));
+      for (int i = 0; i < files.size(); i++) {
+        byReader.get(i % DATANODES).add(new Chunk(files.get(i).getPath().toUri().getPath(), 0,
+            files.get(i).getLen()));
+      }
+    }
+    ReadResult r = read(byReader);
+    servedPerNode.put("stock", values(r.served));
+    summary.put("stock_read_served_max_over_mean", r.maxOverMean());
+    summary.put("stock_read_local_fraction", r.localFraction());
+    return r;
+  }
+
+  /** The readers read what {@code bin/opass plan --json --submit} gave each of them. */
+  private ReadResult readPlanned(String folder) throws Exception {
+    String json = launch(List.of("bin/opass", "plan", "--json", "--submit", hdfs.nameNodeHttp(),
+        "--processes", String.join(",", hdfs.hosts()), folder), false);
+    JsonNode plan = JSON.readTree(json.substring(json.indexOf('{')));
+    List<List<Chunk>> byReader = new ArrayList<>();
+    for (String h : hdfs.hosts()) {
+      List<Chunk> mine = new ArrayList<>();
+      for (JsonNode p : plan.get("processes")) {
+        if (p.get("host").asText().equals(h)) {
+          for (JsonNode c : p.get("chunks")) {
+            mine.add(new Chunk(c.get("path").asText(), c.get("offset").asLong(),
+                c.get("length").asLong()));
+          }
+        }
+      }
+      byReader.add(mine);
+    }
+    ReadResult r = read(byReader);
+    servedPerNode.put("read plan", values(r.served));
+    summary.put("plan_read_served_max_over_mean", r.maxOverMean());
+    summary.put("plan_read_local_fraction", r.localFraction());
+    return r;
+  }
+
+  private ReadResult read(List<List<Chunk>> byReader) throws Exception {
+    ReadResult r = new ReadResult(hdfs.hosts());
+    parallel(k -> {
+      byte[] buf = new byte[64 * 1024];
+      try (FileSystem fs = onHost(k)) {
+        for (Chunk c : byReader.get(k)) {
+          try (FSDataInputStream in = fs.open(new org.apache.hadoop.fs.Path(c.path()))) {
+            long at = c.offset();
+            long end = c.offset() + c.length();
+            while (at < end) {
+              long blockEnd = Math.min(end, (at / BLOCK + 1) * BLOCK);
+              in.seek(at);
+              long got = 0;
+              String servedBy = null;
+              while (at + got < blockEnd) {
+                int n = in.read(buf, 0, (int) Math.min(buf.length, blockEnd - at - got));
+                if (n < 0) {
+                  throw new IOException("end of " + c.path() + " at " + (at + got));
+                }
+                if (servedBy == null) {
+                  servedBy = ((HdfsDataInputStream) in).getCurrentDatanode().getIpAddr();
+                }
+                got += n;
+              }
+              r.add(servedBy, got, servedBy.equals(hdfs.hosts().get(k)));
+              at = blockEnd;
+            }
+          }
+        }
+      }
+      return null;
+    });
+    return r;
+  }
+
+  private void mrap() throws Exception {
+    yarn = yarnStarting.get();
+    Release.standInHadoop(hadoopHome, clientSite()); // now with YARN's addresses
+    Path work = dir.toPath();
+    byte[] particles = new byte[PARTICLES_MIB << 20];
+    new Random(11).nextBytes(particles);
+    Path local = Files.write(work.resolve("particles"), particles);
+    int regions = particles.length / (20 * 1024);
+    Path pattern = Files.writeString(work.resolve("pattern.xml"), "<configuration>\n"
+        + property("strided.nesting_level", "1")
+        + property("strided.start", "0")
+        + property("strided.region_count", Integer.toString(regions))
+        + property("strided.region_size", "4096")
+        + property("strided.region_spacing", Integer.toString(16 * 1024))
+        + "</configuration>\n");
+    launch(List.of("bin/mrap-copy", "-D", "dfs.blocksize=" + (4 * BLOCK), "-overwrite",
+        "-pattern", pattern.toString(), local.toUri().toString(), "/tour/particles"), true);
+    String job = launch(List.of("bin/mrap", "extract", "-conf", pattern.toString(),
+        "/tour/particles", "/tour/subset"), true);
+    long read = counter(job, "HDFS: Number of bytes read");
+    long asked = counter(job, "BYTES_READ");
+    long records = counter(job, "Map output records");
+    if (records != regions) {
+      throw new IOException("the job wrote " + records + " records for " + regions
+          + " regions:\n" + job);
+    }
+    summary.put("mrap_bytes_read_over_scan", read / (double) particles.length);
+    result(String.format(Locale.ROOT, "MRAP job on YARN: %d regions (%.1f MiB), its reads %.1f "
+        + "MiB, the tasks' HDFS bytes read %.1f MiB: %.2f of the %d MiB a stock scan reads",
+        regions, regions * 4096 / 1048576.0, asked / 1048576.0, read / 1048576.0,
+        read / (double) particles.length, PARTICLES_MIB));
+  }
+
+  /**
+   * The series into HDFS, then its query twice in the Spark application: with its coordinate
+   * filters pushed (the tasks read the chunks holding the box) and with them on expressions of
+   * the columns (Spark hands the scan none: the tasks read every chunk); the bytes read from
+   * HDFS planning each (on the driver: the files' headers and chunk indexes, kept once read)
+   * and running it.
+   * Both answers must be the one netCDF4-python gives ({@code expected.json}).
+   */
+  private void sparkSql() throws Exception {
+    Path series = Release.ROOT.resolve(SERIES);
+    JsonNode expected = JSON.readTree(Release.ROOT.resolve(SERIES_EXPECTED).toFile());
+    long seriesBytes = 0;
+    List<Path> files;
+    try (var list = Files.list(series)) {
+      files = list.filter(f -> f.toString().endsWith(".nc")).sorted()
+          .collect(java.util.stream.Collectors.toList());
+    }
+    try (FileSystem fs = FileSystem.newInstance(hdfs.clientConf())) {
+      for (Path f : files) {
+        fs.copyFromLocalFile(new org.apache.hadoop.fs.Path(f.toUri()),
+            new org.apache.hadoop.fs.Path("/tour/era5/" + f.getFileName()));
+        seriesBytes += Files.size(f);
+      }
+    }
+    Map<String, String> options = new LinkedHashMap<>();
+    expected.get("options").fields().forEachRemaining(e -> options.put(e.getKey(),
+        e.getValue().asText()));
+    String sql = expected.get("sql").asText();
+    String notPushed = expected.get("sql_not_pushed").asText();
+    SparkSql spark = sparkStarting.get();
+    try {
+      String table = hdfs.uri() + "/tour/era5";
+      spark.view("era5", table, options);
+      System.out.println("    " + files.size() + " files, " + kib(seriesBytes) + ", "
+          + table + ":");
+      System.out.println("    spark.read.format(\"mrap\")" + options.entrySet().stream()
+          .map(e -> ".option(\"" + e.getKey() + "\", \"" + e.getValue() + "\")")
+          .collect(java.util.stream.Collectors.joining()) + ".load(\"/tour/era5\")");
+      System.out.println("    " + sql.replace(" FROM ", "\n      FROM ")
+          .replace(" WHERE ", "\n      WHERE ").replace(" GROUP BY ", "\n      GROUP BY "));
+      SparkSql.Answer[] answers = {spark.sql(sql), spark.sql(notPushed)};
+      List<String> columns = new ArrayList<>();
+      expected.get("columns").forEach(c -> columns.add(c.asText()));
+      System.out.println("    " + row(columns));
+      for (String r : answers[0].rows()) {
+        System.out.println("    " + row(List.of(r.split("\t"))));
+      }
+      System.out.println("    its scan: " + answers[0].scan());
+      System.out.println("    the same query, " + notPushed.substring(notPushed.indexOf(
+          "WHERE "), notPushed.indexOf(" GROUP BY")));
+      System.out.println("    its scan: " + answers[1].scan());
+      List<String> want = new ArrayList<>();
+      for (JsonNode r : expected.get("rows")) {
+        List<String> cells = new ArrayList<>();
+        r.forEach(c -> cells.add(c.isIntegralNumber() ? c.asText()
+            : Double.toString(c.asDouble())));
+        want.add(String.join("\t", cells));
+      }
+      if (!answers[0].rows().equals(answers[1].rows()) || !answers[0].rows().equals(want)) {
+        throw new IOException("Spark SQL's answers differ: with the filters pushed "
+            + answers[0].rows() + ", without " + answers[1].rows() + ", netCDF4-python's "
+            + want + " (" + SERIES_EXPECTED + ")");
+      }
+      long with = answers[0].runBytes();
+      long without = answers[1].runBytes();
+      JsonNode chunks = expected.get("chunks");
+      summary.put("spark_sql_task_bytes_pushed", with);
+      summary.put("spark_sql_task_bytes_not_pushed", without);
+      summary.put("spark_sql_task_bytes_pushed_over_not_pushed", with / (double) without);
+      summary.put("spark_sql_planning_bytes_pushed", answers[0].planBytes());
+      summary.put("spark_sql_planning_bytes_not_pushed", answers[1].planBytes());
+      summary.put("spark_sql_answers_equal", true);
+      result(String.format(Locale.ROOT, "Spark SQL over NetCDF: the same %d rows with the "
+          + "filters pushed and without (and netCDF4-python's); the tasks read %s from HDFS "
+          + "with them pushed (the %d chunks holding the box: %s), %s without (every chunk: "
+          + "%s): %.2f", want.size(), kib(with), chunks.get("box").asInt(),
+          kib(chunks.get("box_bytes").asLong()), kib(without),
+          kib(chunks.get("all_bytes").asLong()), with / (double) without));
+      result("planning on the driver read the files' headers and chunk indexes, in 64 KiB "
+          + "pages it keeps for the next query: " + kib(answers[0].planBytes()) + " for the "
+          + "query with its filters pushed, then " + kib(answers[1].planBytes())
+          + " for the other");
+    } finally {
+      spark.close(); // its JVM's memory and threads back before the next step
+      sparkStarting = null;
+    }
+  }
+
+  private static String kib(long bytes) {
+    return String.format(Locale.ROOT, "%.1f KiB", bytes / 1024.0);
+  }
+
+  /** A table row: each cell right-aligned in 10 characters. */
+  private static String row(List<String> cells) {
+    StringBuilder b = new StringBuilder();
+    for (String c : cells) {
+      b.append(String.format(Locale.ROOT, "%10s", c));
+    }
+    return b.toString();
+  }
+
+  private void operatorView() throws Exception {
+    String heat = launch(List.of("bin/opass", "heat"), false);
+    for (String line : heat.split("\n")) {
+      System.out.println("    " + line);
+    }
+    String nn = hdfs.nameNodeHttp();
+    JsonNode tracked = hdfs.jmx("Hadoop:service=NameNode,name=OpassHeatmap", "TrackedNodes");
+    long promLines = get(nn + "/prom").lines().filter(l -> l.startsWith("opass_")).count();
+    JsonNode plans = JSON.readTree(get(nn + "/opass/read-plan?user.name="
+        + System.getProperty("user.name")));
+    result("bin/opass heat (above) reads " + nn + "/jmx?qry=Hadoop:service=NameNode,"
+        + "name=OpassHeatmap (" + tracked + " DataNodes tracked)");
+    result(nn + "/prom: " + promLines + " opass_* lines; " + nn + "/opass/read-plan: "
+        + plans.path("plans").size() + " live plan(s) of this user");
+  }
+
+  private void keepRunning() throws InterruptedException {
+    Path etc = hadoopHome.resolve("etc/hadoop");
+    String bin = release.resolve("bin").toString();
+    System.out.println();
+    System.out.println("demo: the cluster keeps running until Ctrl-C");
+    System.out.println("  fs.defaultFS           " + hdfs.uri());
+    System.out.println("  NameNode web UI        " + hdfs.nameNodeHttp());
+    System.out.println("  client configuration   " + etc + " (core-site.xml, YARN's too)");
+    System.out.println("  try, in another terminal (no Hadoop install needed):");
+    System.out.println("    export HADOOP_HOME=" + hadoopHome);
+    System.out.println("    $HADOOP_HOME/bin/hadoop fs -ls -R /tour");
+    System.out.println("    " + bin + "/opass heat");
+    System.out.println("    " + bin + "/opass plan --processes " + hdfs.hosts().get(0)
+        + " /tour/stock");
+    System.out.println("    " + bin + "/mrap-copy file:///etc/hosts /tour/hosts");
+    new CountDownLatch(1).await(); // the shutdown hook of Ctrl-C stops the cluster
+  }
+
+  private void chartsAndJson() throws IOException {
+    List<String> nodes = new ArrayList<>();
+    for (int k = 0; k < DATANODES; k++) {
+      nodes.add("dn" + k + " rack" + (k % RACKS)); // dn0 is 127.0.0.2, dn1 127.0.0.3, ...
+    }
+    Charts.write(new File(dir, "tour.png"), List.of(
+        new Charts.Panel("Transfers at once per DataNode during the writes: stock vs HM-LRU",
+            "transfers", nodes, transfersPerNode),
+        new Charts.Panel("Blocks stored per DataNode: stock placement vs HM-LRU", "blocks",
+            nodes, blocksPerNode),
+        new Charts.Panel("MiB served per DataNode: stock reads vs a read plan", "MiB", nodes,
+            servedPerNode)));
+    Map<String, Object> doc = new LinkedHashMap<>();
+    doc.put("summary", summary);
+    doc.put("note", "bin/demo: one short run; bin/bench measures with 95% intervals");
+    doc.put("seconds", Math.round((System.nanoTime() - start) / 1e9));
+    Json.writeAtomically(new File(dir, "tour.json"), doc);
+  }
+
+  private synchronized void close() {
+    if (sparkStarting != null) {
+      try {
+        sparkStarting.get().close();
+      } catch (Exception e) {
+        // it did not start: nothing to stop
+      }
+      sparkStarting = null;
+    }
+    if (yarnStarting != null) {
+      try {
+        yarnStarting.get().stop();
+      } catch (Exception e) {
+        // it did not start: nothing to stop
+      }
+      yarnStarting = null;
+    }
+    if (hdfs != null) {
+      hdfs.close();
+      hdfs = null;
+    }
+  }
+
+  // ---- helpers ----
+
+  /**
+   * Runs one of the release's launchers from its folder; its output (with what it logged, for a
+   * job's counters), or an exception.
+   */
+  private String launch(List<String> command, boolean withStderr) throws Exception {
+    ProcessBuilder pb = new ProcessBuilder(command).directory(release.toFile());
+    pb.environment().put("HADOOP_HOME", hadoopHome.toString());
+    pb.environment().remove("HADOOP_CLASSPATH");
+    launches++;
+    File out = new File(dir, "launch-" + launches + ".out");
+    File err = new File(dir, "launch-" + launches + ".err");
+    pb.redirectOutput(out).redirectError(err);
+    Process p = pb.start();
+    if (!p.waitFor(5, TimeUnit.MINUTES)) {
+      p.destroyForcibly();
+      throw new IOException(String.join(" ", command) + " did not finish in 5 minutes");
+    }
+    String stdout = Files.readString(out.toPath(), StandardCharsets.UTF_8);
+    String stderr = Files.readString(err.toPath(), StandardCharsets.UTF_8);
+    if (p.exitValue() != 0) {
+      throw new IOException(String.join(" ", command) + " exited " + p.exitValue() + ":\n"
+          + stdout + stderr);
+    }
+    return withStderr ? stdout + stderr : stdout;
+  }
+
+  private static long counter(String jobOutput, String name) throws IOException {
+    Matcher m = Pattern.compile(Pattern.quote(name) + "=(\\d+)").matcher(jobOutput);
+    if (!m.find()) {
+      throw new IOException("no counter '" + name + "' in the job's output:\n" + jobOutput);
+    }
+    return Long.parseLong(m.group(1));
+  }
+
+  private static String property(String name, String value) {
+    return "  <property><name>" + name + "</name><value>" + value + "</value></property>\n";
+  }
+
+  private static List<FileStatus> files(FileSystem fs, String folder) throws IOException {
+    List<FileStatus> out = new ArrayList<>();
+    var it = fs.listFiles(new org.apache.hadoop.fs.Path(folder), true);
+    while (it.hasNext()) {
+      out.add(it.next());
+    }
+    return out;
+  }
+
+  private static String get(String url) throws IOException {
+    HttpURLConnection c = (HttpURLConnection) new URL(url).openConnection();
+    c.setConnectTimeout(5_000);
+    c.setReadTimeout(30_000);
+    try (InputStream in = c.getInputStream()) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } finally {
+      c.disconnect();
+    }
+  }
+
+  /** Samples each DataNode's XceiverCount (its transfers at the moment) ten times a second. */
+  private static final class TransferSampler {
+    private final Map<String, String> web;
+    private final Map<String, double[]> sums = new TreeMap<>();
+    private final Thread thread;
+    private volatile boolean stop;
+    private int samples;
+
+    TransferSampler(Map<String, String> web) {
+      this.web = web;
+      for (String h : web.keySet()) {
+        sums.put(h, new double[1]);
+      }
+      thread = new Thread(this::run, "demo-transfer-sampler");
+    }
+
+    void start() {
+      thread.start();
+    }
+
+    private void run() {
+      while (!stop) {
+        for (Map.Entry<String, String> e : web.entrySet()) {
+          try {
+            JsonNode n = ProcessHdfs.jmx(e.getValue(), "Hadoop:service=DataNode,name=DataNodeInfo",
+                "XceiverCount");
+            sums.get(e.getKey())[0] += n == null ? 0 : n.asDouble();
+          } catch (IOException ignored) {
+            // a missed sample of one DataNode
+          }
+        }
+        samples++;
+        try {
+          Thread.sleep(100);
+        } catch (InterruptedException ie) {
+          return;
+        }
+      }
+    }
+
+    /** The mean of the samples per DataNode host. */
+    Map<String, Double> stop() throws InterruptedException {
+      stop = true;
+      thread.join();
+      Map<String, Double> out = new TreeMap<>();
+      sums.forEach((h, sum) -> out.put(h, samples == 0 ? 0 : sum[0] / samples));
+      return out;
+    }
+  }
+
+  private interface HostTask {
+    Void run(int host) throws Exception;
+  }
+
+  /** Runs {@code task} once per DataNode host, all at once. */
+  private static void parallel(HostTask task) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(DATANODES);
+    try {
+      List<Future<Void>> done = new ArrayList<>();
+      for (int k = 0; k < DATANODES; k++) {
+        int host = k;
+        done.add(pool.submit(() -> task.run(host)));
+      }
+      for (Future<Void> f : done) {
+        f.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private void progress(String what) {
+    step++;
+    System.out.printf(Locale.ROOT, "%n[%d/%d %s] %s%n", step, STEPS, elapsed(), what);
+  }
+
+  private static void result(String line) {
+    System.out.println("  => " + line);
+  }
+
+  private String elapsed() {
+    long s = Math.round((System.nanoTime() - start) / 1e9);
+    return String.format(Locale.ROOT, "%d:%02d", s / 60, s % 60);
+  }
+
+  private static double[] values(Map<String, ? extends Number> byHost) {
+    return byHost.values().stream().mapToDouble(Number::doubleValue).toArray();
+  }
+
+  static double maxOverMean(Map<String, ? extends Number> byHost) {
+    double max = 0;
+    double sum = 0;
+    for (Number n : byHost.values()) {
+      max = Math.max(max, n.doubleValue());
+      sum += n.doubleValue();
+    }
+    return sum == 0 ? 0 : max / (sum / byHost.size());
+  }
+
+  private static String spread(Map<String, Integer> blocks) {
+    int max = Collections.max(blocks.values());
+    int min = Collections.min(blocks.values());
+    return String.format(Locale.ROOT, "max/mean %.2f (from %d to %d)", maxOverMean(blocks), min,
+        max);
+  }
+
+  /** Bytes {@code [offset, offset + length)} of a file, for one reader. */
+  private record Chunk(String path, long offset, long length) {
+  }
+
+  /** Bytes served per DataNode, and how many of them went to a reader on its own host. */
+  private static final class ReadResult {
+    final Map<String, Double> served = new TreeMap<>();
+    long local;
+    long total;
+
+    ReadResult(List<String> hosts) {
+      for (String h : hosts) {
+        served.put(h, 0.0);
+      }
+    }
+
+    synchronized void add(String dataNode, long bytes, boolean isLocal) {
+      served.merge(dataNode, bytes / 1048576.0, Double::sum);
+      total += bytes;
+      if (isLocal) {
+        local += bytes;
+      }
+    }
+
+    double maxOverMean() {
+      return Tour.maxOverMean(served);
+    }
+
+    double localFraction() {
+      return total == 0 ? 0 : local / (double) total;
+    }
+
+    @Override
+    public String toString() {
+      return String.format(Locale.ROOT, "MiB served per DataNode max/mean %.2f, %.0f%% read on "
+          + "the reader's own host", maxOverMean(), 100 * localFraction());
+    }
+  }
+}
