@@ -21,6 +21,7 @@ import org.apache.hadoop.io.SequenceFile;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.opass.tools.cluster.NameNodeWeb;
 import org.opass.tools.cluster.ProcessHdfs;
 import org.opass.tools.cluster.Release;
 import org.opass.tools.cluster.TestFiles;
@@ -92,6 +93,24 @@ class InstallFromTarballTest {
     assertTrue(plan.contains("NameNode plan"), plan);
     String log = hdfs.nameNodeLogTail(1 << 20);
     assertFalse(log.contains("(logged once)"), "a plugin fell back to stock:\n" + log);
+  }
+
+  /**
+   * An operator's first look: WebHDFS ({@code curl .../webhdfs/v1/...?op=LISTSTATUS}) and the
+   * web UI's file browser, which calls it. Both answered HTTP 500 when the daemons ran on Java
+   * 17 without the {@code --add-opens} Hadoop's launch scripts give them (JAXB's
+   * {@code Injector} failed to initialize in the NameNode).
+   */
+  @Test
+  void theNameNodeServesWebHdfsAndItsFileBrowser() throws Exception {
+    fs.mkdirs(new org.apache.hadoop.fs.Path("/browse/a folder"));
+    fs.create(new org.apache.hadoop.fs.Path("/browse/b")).close();
+    String nn = hdfs.nameNodeHttp();
+    assertEquals(List.of("a folder", "b"),
+        NameNodeWeb.listStatus(nn, "/browse", System.getProperty("user.name")));
+    NameNodeWeb.Browsed browsed = NameNodeWeb.browse(nn, "/browse");
+    assertEquals(List.of("a folder", "b"), browsed.names());
+    assertTrue(browsed.scripts() > 1, "explorer.html's scripts: " + browsed.scripts());
   }
 
   @Test

@@ -12,7 +12,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A main class of the tests' classpath run in a JVM of its own, with a heap of its own: for
- * what one process must do within a task's heap, and for processes a test kills.
+ * what one process must do within a task's heap, and for processes a test kills. Every such JVM
+ * gets {@link #HADOOP_JAVA17_OPTS}, as Hadoop's scripts give them.
  */
 public final class ChildJvm {
   /**
@@ -22,6 +23,27 @@ public final class ChildJvm {
    */
   public static final List<String> QUICK_START =
       List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
+
+  /**
+   * What Hadoop's launch scripts give every JVM they start on Java 17
+   * ({@code hadoop-functions.sh#hadoop_finalize_jpms_opts}, HADOOP-19310, in 3.4.2: the list
+   * its {@code hadoop-project} POM keeps in sync as {@code extraJavaTestArgs}). Without
+   * {@code java.lang} open, a NameNode's WebHDFS answers HTTP 500 (JAXB's {@code Injector}
+   * fails to initialize), and so does the web UI's file browser, which calls it.
+   */
+  public static final List<String> HADOOP_JAVA17_OPTS = List.of(
+      "-XX:+IgnoreUnrecognizedVMOptions",
+      "--add-opens=java.base/java.io=ALL-UNNAMED",
+      "--add-opens=java.base/java.lang=ALL-UNNAMED",
+      "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
+      "--add-opens=java.base/java.math=ALL-UNNAMED",
+      "--add-opens=java.base/java.net=ALL-UNNAMED",
+      "--add-opens=java.base/java.text=ALL-UNNAMED",
+      "--add-opens=java.base/java.util=ALL-UNNAMED",
+      "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
+      "--add-opens=java.base/java.util.zip=ALL-UNNAMED",
+      "--add-opens=java.base/sun.security.util=ALL-UNNAMED",
+      "--add-opens=java.base/sun.security.x509=ALL-UNNAMED");
 
   private ChildJvm() {
   }
@@ -69,6 +91,7 @@ public final class ChildJvm {
     cmd.add(Paths.get(ProcessHandle.current().info().command().orElse("java")).toString());
     cmd.add("-Xmx" + heap);
     cmd.add("-XX:+ExitOnOutOfMemoryError");
+    cmd.addAll(HADOOP_JAVA17_OPTS); // as `hadoop jar` would start it
     cmd.addAll(options);
     cmd.add("-cp");
     cmd.add(System.getProperty("java.class.path"));

@@ -30,7 +30,9 @@ import org.apache.hadoop.fs.FileUtil;
  * NameNode that runs out of heap, or exits, does so in its own process, and the test sees it
  * from outside; our NameNode jars installed as an operator installs them. By default the
  * daemons run on the test's own classpath; {@link Builder#installed} runs them on Hadoop's jars
- * alone, with the given jars on the NameNode's. Logs go to {@code <dir>/logs}.
+ * alone, with the given jars on the NameNode's. Every daemon's JVM gets the options Hadoop's
+ * launch scripts give on Java 17 ({@link ChildJvm#HADOOP_JAVA17_OPTS}): without them WebHDFS and
+ * the web UI's file browser answer HTTP 500. Logs go to {@code <dir>/logs}.
  */
 public final class ProcessHdfs implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -410,6 +412,7 @@ public final class ProcessHdfs implements AutoCloseable {
     List<String> cmd = new ArrayList<>();
     cmd.add(Paths.get(ProcessHandle.current().info().command().orElse("java")).toString());
     cmd.add("-Xmx" + heap);
+    cmd.addAll(ChildJvm.HADOOP_JAVA17_OPTS); // as hdfs --daemon start gives a daemon
     cmd.addAll(ChildJvm.QUICK_START);
     cmd.add("-cp");
     cmd.add(confDir.getAbsolutePath() + File.pathSeparator + classpath);

@@ -86,7 +86,8 @@ public final class Release {
   /**
    * A Hadoop "install" in {@code home} whose {@code bin/hadoop} runs {@code hadoop jar} and
    * {@code hadoop fs} as Hadoop's script does: {@code RunJar} (or {@code FsShell}) with the site
-   * files of {@code site} in {@code etc/hadoop}, Hadoop's jars, then {@code HADOOP_CLASSPATH}.
+   * files of {@code site} in {@code etc/hadoop}, Hadoop's jars, then {@code HADOOP_CLASSPATH},
+   * and the JVM options its scripts give on Java 17 ({@link ChildJvm#HADOOP_JAVA17_OPTS}).
    * Like Hadoop's own {@code log4j.properties}, a job's progress and counters are printed.
    * Returns {@code home}, for {@code HADOOP_HOME}.
    */
@@ -114,7 +115,8 @@ public final class Release {
         + "esac\n"
         + "shift\n"
         + "exec \"" + Path.of(System.getProperty("java.home"), "bin", "java") + "\" "
-        + "-Xmx512m " + String.join(" ", ChildJvm.QUICK_START)
+        + "-Xmx512m " + String.join(" ", ChildJvm.HADOOP_JAVA17_OPTS) + " "
+        + String.join(" ", ChildJvm.QUICK_START)
         + " -cp \"" + siteDir + File.pathSeparator + hadoopClasspath()
         + "${HADOOP_CLASSPATH:+" + File.pathSeparator + "$HADOOP_CLASSPATH}\" "
         + "\"$main\" \"$@\"\n");

@@ -37,6 +37,7 @@ import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
 import org.opass.tools.bench.Charts;
 import org.opass.tools.bench.Json;
 import org.opass.tools.cluster.MiniYarn;
+import org.opass.tools.cluster.NameNodeWeb;
 import org.opass.tools.cluster.ProcessHdfs;
 import org.opass.tools.cluster.Release;
 
@@ -50,7 +51,8 @@ import org.opass.tools.cluster.Release;
  * file with {@code bin/mrap-copy} and reads its pattern with {@code bin/mrap extract} on YARN;
  * runs a Spark SQL query over a small NetCDF series through {@code spark.read.format("mrap")},
  * with its coordinate filters pushed to the source and without; and shows where an operator
- * looks. One line per step and one result line against stock,
+ * looks, WebHDFS and the web UI's file browser checked. One line per step and one result line
+ * against stock,
  * from one short run: the evidence, with intervals, is {@code bin/bench}.
  */
 public final class Tour {
@@ -509,6 +511,43 @@ public final class Tour {
         + "name=OpassHeatmap (" + tracked + " DataNodes tracked)");
     result(nn + "/prom: " + promLines + " opass_* lines; " + nn + "/opass/read-plan: "
         + plans.path("plans").size() + " live plan(s) of this user");
+
+    webUi(nn);
+  }
+
+  /**
+   * WebHDFS as curl calls it and the web UI's file browser as a browser loads it, each listing
+   * /tour as the NameNode's RPC does; either failing fails the tour.
+   */
+  private void webUi(String nn) throws IOException {
+    List<String> want = new ArrayList<>();
+    try (FileSystem fs = FileSystem.newInstance(hdfs.clientConf())) {
+      for (FileStatus f : fs.listStatus(new org.apache.hadoop.fs.Path("/tour"))) {
+        want.add(f.getPath().getName());
+      }
+    }
+    String curl = nn + "/webhdfs/v1/tour?op=LISTSTATUS";
+    List<String> listed;
+    NameNodeWeb.Browsed browsed;
+    try {
+      listed = NameNodeWeb.listStatus(nn, "/tour", System.getProperty("user.name"));
+    } catch (IOException e) {
+      throw new IOException("the NameNode's WebHDFS does not work (curl " + curl + "): "
+          + e.getMessage(), e);
+    }
+    try {
+      browsed = NameNodeWeb.browse(nn, "/tour");
+    } catch (IOException e) {
+      throw new IOException("the NameNode web UI's file browser does not work ("
+          + nn + "/explorer.html#/tour): " + e.getMessage(), e);
+    }
+    if (!listed.equals(want) || !browsed.names().equals(want)) {
+      throw new IOException("/tour holds " + want + ", WebHDFS listed " + listed
+          + " and the file browser " + browsed.names());
+    }
+    result("WebHDFS: curl '" + curl + "&user.name=...' lists /tour's " + want.size()
+        + " entries " + want + "; the web UI's file browser, " + nn + "/explorer.html#/tour, "
+        + "loads with its " + browsed.scripts() + " scripts and lists the same");
   }
 
   private void keepRunning() throws InterruptedException {
@@ -517,11 +556,14 @@ public final class Tour {
     System.out.println();
     System.out.println("demo: the cluster keeps running until Ctrl-C");
     System.out.println("  fs.defaultFS           " + hdfs.uri());
-    System.out.println("  NameNode web UI        " + hdfs.nameNodeHttp());
+    System.out.println("  NameNode web UI        " + hdfs.nameNodeHttp() + " (files: "
+        + hdfs.nameNodeHttp() + "/explorer.html#/tour)");
     System.out.println("  client configuration   " + etc + " (core-site.xml, YARN's too)");
     System.out.println("  try, in another terminal (no Hadoop install needed):");
     System.out.println("    export HADOOP_HOME=" + hadoopHome);
     System.out.println("    $HADOOP_HOME/bin/hadoop fs -ls -R /tour");
+    System.out.println("    curl '" + hdfs.nameNodeHttp()
+        + "/webhdfs/v1/tour?op=LISTSTATUS&user.name=" + System.getProperty("user.name") + "'");
     System.out.println("    " + bin + "/opass heat");
     System.out.println("    " + bin + "/opass plan --processes " + hdfs.hosts().get(0)
         + " /tour/stock");
