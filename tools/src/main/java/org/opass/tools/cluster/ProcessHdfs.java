@@ -316,19 +316,6 @@ public final class ProcessHdfs implements AutoCloseable {
     }
   }
 
-  /** Each live DataNode's web address ({@code http://ip:port}) by its IP address. */
-  public Map<String, String> dataNodeWebAddresses() throws IOException {
-    JsonNode live = JSON.readTree(jmx("Hadoop:service=NameNode,name=NameNodeInfo", "LiveNodes")
-        .asText());
-    Map<String, String> out = new java.util.TreeMap<>();
-    live.fields().forEachRemaining(e -> {
-      String xfer = e.getValue().path("xferaddr").asText();
-      out.put(xfer.substring(0, xfer.indexOf(':')),
-          "http://" + e.getValue().path("infoAddr").asText());
-    });
-    return out;
-  }
-
   /**
    * A client on DataNode {@code k}'s host ({@link Builder#hostsInRacks}): the NameNode treats it
    * as local to that DataNode. Its own client context, so no cached connection carries another
