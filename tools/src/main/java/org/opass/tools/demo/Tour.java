@@ -17,19 +17,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
-import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.hdfs.client.HdfsDataInputStream;
 import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
 import org.opass.tools.bench.Charts;
 import org.opass.tools.bench.Json;
@@ -159,7 +153,7 @@ public final class Tour {
 
     progress("stock HDFS: " + DATANODES + " readers, one per host, read those files (each "
         + "file to a reader at random, as a job's tasks get them)");
-    ReadResult stockRead = readStock("/tour/stock");
+    TourReads.Result stockRead = readStock("/tour/stock");
     result("stock reads: " + stockRead);
 
     progress("installing the plugins as an operator does: the release's namenode/*.jar on the "
@@ -179,7 +173,7 @@ public final class Tour {
 
     progress("a read plan: bin/opass plan --submit assigns the stock files' blocks to the "
         + DATANODES + " readers and the NameNode serves each from its planned replica");
-    ReadResult planned = readPlanned("/tour/stock");
+    TourReads.Result planned = readPlanned("/tour/stock");
     result("planned reads: " + planned + " (stock: " + stockRead + ")");
 
     progress("MRAP: bin/mrap-copy restructures a " + PARTICLES_MIB + " MiB particle file for a "
@@ -244,13 +238,6 @@ public final class Tour {
     return site;
   }
 
-  /** A client on DataNode {@code k}'s host. */
-  private FileSystem onHost(int k) throws IOException {
-    Configuration c = hdfs.hostConf(k);
-    c.setLong("dfs.blocksize", BLOCK);
-    return FileSystem.newInstance(c);
-  }
-
   /**
    * The writers write at once ({@link ParallelWrites}); how many writes each DataNode received
    * at once while all wrote, the blocks each stores, and each writer's bandwidth.
@@ -304,20 +291,9 @@ public final class Tour {
   }
 
   /** Each file to a reader at random (seeded); each reader reads its files whole. */
-  private ReadResult readStock(String folder) throws Exception {
-    List<List<Chunk>> byReader = new ArrayList<>();
-    for (int k = 0; k < DATANODES; k++) {
-      byReader.add(new ArrayList<>());
-    }
-    try (FileSystem fs = FileSystem.newInstance(hdfs.clientConf())) {
-      List<FileStatus> files = files(fs, folder);
-      Collections.shuffle(files, new Random(42));
-      for (int i = 0; i < files.size(); i++) {
-        byReader.get(i % DATANODES).add(new Chunk(files.get(i).getPath().toUri().getPath(), 0,
-            files.get(i).getLen()));
-      }
-    }
-    ReadResult r = read(byReader);
+  private TourReads.Result readStock(String folder) throws Exception {
+    TourReads readers = new TourReads(hdfs, BLOCK);
+    TourReads.Result r = readers.read(readers.shuffled(folder));
     servedPerNode.put("stock", values(r.served));
     summary.put("stock_read_served_max_over_mean", r.maxOverMean());
     summary.put("stock_read_local_fraction", r.localFraction());
@@ -325,62 +301,15 @@ public final class Tour {
   }
 
   /** The readers read what {@code bin/opass plan --json --submit} gave each of them. */
-  private ReadResult readPlanned(String folder) throws Exception {
+  private TourReads.Result readPlanned(String folder) throws Exception {
     String json = launch(List.of("bin/opass", "plan", "--json", "--submit", hdfs.nameNodeHttp(),
         "--processes", String.join(",", hdfs.hosts()), folder), false);
-    JsonNode plan = JSON.readTree(json.substring(json.indexOf('{')));
-    List<List<Chunk>> byReader = new ArrayList<>();
-    for (String h : hdfs.hosts()) {
-      List<Chunk> mine = new ArrayList<>();
-      for (JsonNode p : plan.get("processes")) {
-        if (p.get("host").asText().equals(h)) {
-          for (JsonNode c : p.get("chunks")) {
-            mine.add(new Chunk(c.get("path").asText(), c.get("offset").asLong(),
-                c.get("length").asLong()));
-          }
-        }
-      }
-      byReader.add(mine);
-    }
-    ReadResult r = read(byReader);
+    TourReads readers = new TourReads(hdfs, BLOCK);
+    TourReads.Result r = readers.read(readers.planned(
+        JSON.readTree(json.substring(json.indexOf('{')))));
     servedPerNode.put("read plan", values(r.served));
     summary.put("plan_read_served_max_over_mean", r.maxOverMean());
     summary.put("plan_read_local_fraction", r.localFraction());
-    return r;
-  }
-
-  private ReadResult read(List<List<Chunk>> byReader) throws Exception {
-    ReadResult r = new ReadResult(hdfs.hosts());
-    parallel(k -> {
-      byte[] buf = new byte[64 * 1024];
-      try (FileSystem fs = onHost(k)) {
-        for (Chunk c : byReader.get(k)) {
-          try (FSDataInputStream in = fs.open(new org.apache.hadoop.fs.Path(c.path()))) {
-            long at = c.offset();
-            long end = c.offset() + c.length();
-            while (at < end) {
-              long blockEnd = Math.min(end, (at / BLOCK + 1) * BLOCK);
-              in.seek(at);
-              long got = 0;
-              String servedBy = null;
-              while (at + got < blockEnd) {
-                int n = in.read(buf, 0, (int) Math.min(buf.length, blockEnd - at - got));
-                if (n < 0) {
-                  throw new IOException("end of " + c.path() + " at " + (at + got));
-                }
-                if (servedBy == null) {
-                  servedBy = ((HdfsDataInputStream) in).getCurrentDatanode().getIpAddr();
-                }
-                got += n;
-              }
-              r.add(servedBy, got, servedBy.equals(hdfs.hosts().get(k)));
-              at = blockEnd;
-            }
-          }
-        }
-      }
-      return null;
-    });
     return r;
   }
 
@@ -417,105 +346,15 @@ public final class Tour {
         read / (double) particles.length, PARTICLES_MIB));
   }
 
-  /**
-   * The series into HDFS, then its query twice in the Spark application: with its coordinate
-   * filters pushed (the tasks read the chunks holding the box) and with them on expressions of
-   * the columns (Spark hands the scan none: the tasks read every chunk); the bytes read from
-   * HDFS planning each (on the driver: the files' headers and chunk indexes, kept once read)
-   * and running it.
-   * Both answers must be the one netCDF4-python gives ({@code expected.json}).
-   */
+  /** The Spark SQL step ({@link SeriesQuery}), the Spark application closed after it. */
   private void sparkSql() throws Exception {
-    Path series = Release.ROOT.resolve(SERIES);
-    JsonNode expected = JSON.readTree(Release.ROOT.resolve(SERIES_EXPECTED).toFile());
-    long seriesBytes = 0;
-    List<Path> files;
-    try (var list = Files.list(series)) {
-      files = list.filter(f -> f.toString().endsWith(".nc")).sorted()
-          .collect(java.util.stream.Collectors.toList());
-    }
-    try (FileSystem fs = FileSystem.newInstance(hdfs.clientConf())) {
-      for (Path f : files) {
-        fs.copyFromLocalFile(new org.apache.hadoop.fs.Path(f.toUri()),
-            new org.apache.hadoop.fs.Path("/tour/era5/" + f.getFileName()));
-        seriesBytes += Files.size(f);
-      }
-    }
-    Map<String, String> options = new LinkedHashMap<>();
-    expected.get("options").fields().forEachRemaining(e -> options.put(e.getKey(),
-        e.getValue().asText()));
-    String sql = expected.get("sql").asText();
-    String notPushed = expected.get("sql_not_pushed").asText();
     SparkSql spark = sparkStarting.get();
     try {
-      String table = hdfs.uri() + "/tour/era5";
-      spark.view("era5", table, options);
-      System.out.println("    " + files.size() + " files, " + kib(seriesBytes) + ", "
-          + table + ":");
-      System.out.println("    spark.read.format(\"mrap\")" + options.entrySet().stream()
-          .map(e -> ".option(\"" + e.getKey() + "\", \"" + e.getValue() + "\")")
-          .collect(java.util.stream.Collectors.joining()) + ".load(\"/tour/era5\")");
-      System.out.println("    " + sql.replace(" FROM ", "\n      FROM ")
-          .replace(" WHERE ", "\n      WHERE ").replace(" GROUP BY ", "\n      GROUP BY "));
-      SparkSql.Answer[] answers = {spark.sql(sql), spark.sql(notPushed)};
-      List<String> columns = new ArrayList<>();
-      expected.get("columns").forEach(c -> columns.add(c.asText()));
-      System.out.println("    " + row(columns));
-      for (String r : answers[0].rows()) {
-        System.out.println("    " + row(List.of(r.split("\t"))));
-      }
-      System.out.println("    its scan: " + answers[0].scan());
-      System.out.println("    the same query, " + notPushed.substring(notPushed.indexOf(
-          "WHERE "), notPushed.indexOf(" GROUP BY")));
-      System.out.println("    its scan: " + answers[1].scan());
-      List<String> want = new ArrayList<>();
-      for (JsonNode r : expected.get("rows")) {
-        List<String> cells = new ArrayList<>();
-        r.forEach(c -> cells.add(c.isIntegralNumber() ? c.asText()
-            : Double.toString(c.asDouble())));
-        want.add(String.join("\t", cells));
-      }
-      if (!answers[0].rows().equals(answers[1].rows()) || !answers[0].rows().equals(want)) {
-        throw new IOException("Spark SQL's answers differ: with the filters pushed "
-            + answers[0].rows() + ", without " + answers[1].rows() + ", netCDF4-python's "
-            + want + " (" + SERIES_EXPECTED + ")");
-      }
-      long with = answers[0].runBytes();
-      long without = answers[1].runBytes();
-      JsonNode chunks = expected.get("chunks");
-      summary.put("spark_sql_task_bytes_pushed", with);
-      summary.put("spark_sql_task_bytes_not_pushed", without);
-      summary.put("spark_sql_task_bytes_pushed_over_not_pushed", with / (double) without);
-      summary.put("spark_sql_planning_bytes_pushed", answers[0].planBytes());
-      summary.put("spark_sql_planning_bytes_not_pushed", answers[1].planBytes());
-      summary.put("spark_sql_answers_equal", true);
-      result(String.format(Locale.ROOT, "Spark SQL over NetCDF: the same %d rows with the "
-          + "filters pushed and without (and netCDF4-python's); the tasks read %s from HDFS "
-          + "with them pushed (the %d chunks holding the box: %s), %s without (every chunk: "
-          + "%s): %.2f", want.size(), kib(with), chunks.get("box").asInt(),
-          kib(chunks.get("box_bytes").asLong()), kib(without),
-          kib(chunks.get("all_bytes").asLong()), with / (double) without));
-      result("planning on the driver read the files' headers and chunk indexes, in 64 KiB "
-          + "pages it keeps for the next query: " + kib(answers[0].planBytes()) + " for the "
-          + "query with its filters pushed, then " + kib(answers[1].planBytes())
-          + " for the other");
+      SeriesQuery.run(hdfs, spark, summary);
     } finally {
       spark.close(); // its JVM's memory and threads back before the next step
       sparkStarting = null;
     }
-  }
-
-  private static String kib(long bytes) {
-    return String.format(Locale.ROOT, "%.1f KiB", bytes / 1024.0);
-  }
-
-  /** A table row: each cell right-aligned in 10 characters. */
-  private static String row(List<String> cells) {
-    StringBuilder b = new StringBuilder();
-    for (String c : cells) {
-      b.append(String.format(Locale.ROOT, "%10s", c));
-    }
-    return b.toString();
   }
 
   private void operatorView() throws Exception {
@@ -703,15 +542,6 @@ public final class Tour {
     return "  <property><name>" + name + "</name><value>" + value + "</value></property>\n";
   }
 
-  private static List<FileStatus> files(FileSystem fs, String folder) throws IOException {
-    List<FileStatus> out = new ArrayList<>();
-    var it = fs.listFiles(new org.apache.hadoop.fs.Path(folder), true);
-    while (it.hasNext()) {
-      out.add(it.next());
-    }
-    return out;
-  }
-
   private static String get(String url) throws IOException {
     HttpURLConnection c = (HttpURLConnection) new URL(url).openConnection();
     c.setConnectTimeout(5_000);
@@ -723,33 +553,12 @@ public final class Tour {
     }
   }
 
-  private interface HostTask {
-    Void run(int host) throws Exception;
-  }
-
-  /** Runs {@code task} once per DataNode host, all at once. */
-  private static void parallel(HostTask task) throws Exception {
-    ExecutorService pool = Executors.newFixedThreadPool(DATANODES);
-    try {
-      List<Future<Void>> done = new ArrayList<>();
-      for (int k = 0; k < DATANODES; k++) {
-        int host = k;
-        done.add(pool.submit(() -> task.run(host)));
-      }
-      for (Future<Void> f : done) {
-        f.get();
-      }
-    } finally {
-      pool.shutdownNow();
-    }
-  }
-
   private void progress(String what) {
     step++;
     System.out.printf(Locale.ROOT, "%n[%d/%d %s] %s%n", step, STEPS, elapsed(), what);
   }
 
-  private static void result(String line) {
+  static void result(String line) {
     System.out.println("  => " + line);
   }
 
@@ -777,44 +586,5 @@ public final class Tour {
     int min = Collections.min(blocks.values());
     return String.format(Locale.ROOT, "max/mean %.2f (from %d to %d)", maxOverMean(blocks), min,
         max);
-  }
-
-  /** Bytes {@code [offset, offset + length)} of a file, for one reader. */
-  private record Chunk(String path, long offset, long length) {
-  }
-
-  /** Bytes served per DataNode, and how many of them went to a reader on its own host. */
-  private static final class ReadResult {
-    final Map<String, Double> served = new TreeMap<>();
-    long local;
-    long total;
-
-    ReadResult(List<String> hosts) {
-      for (String h : hosts) {
-        served.put(h, 0.0);
-      }
-    }
-
-    synchronized void add(String dataNode, long bytes, boolean isLocal) {
-      served.merge(dataNode, bytes / 1048576.0, Double::sum);
-      total += bytes;
-      if (isLocal) {
-        local += bytes;
-      }
-    }
-
-    double maxOverMean() {
-      return Tour.maxOverMean(served);
-    }
-
-    double localFraction() {
-      return total == 0 ? 0 : local / (double) total;
-    }
-
-    @Override
-    public String toString() {
-      return String.format(Locale.ROOT, "MiB served per DataNode max/mean %.2f, %.0f%% read on "
-          + "the reader's own host", maxOverMean(), 100 * localFraction());
-    }
   }
 }

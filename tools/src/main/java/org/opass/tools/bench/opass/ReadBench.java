@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.ToDoubleFunction;
 import java.util.stream.IntStream;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -156,7 +155,7 @@ public final class ReadBench implements Bench {
       case TENANTS -> quick ? 4 : 16;
     };
     int tenants = kind == Kind.TENANTS ? 2 : 1;
-    Map<String, List<Run>> runs = new LinkedHashMap<>();
+    Map<String, List<ReadRun>> runs = new LinkedHashMap<>();
     try (EmulatedCluster cluster = EmulatedCluster.builder().dataNodes(DATANODES).racks(RACKS)
         .blockSize(BLOCK).readBandwidthPerDataNode(READ_BYTES_PER_SEC).disk(disk)
         .baseDir(new File(outDir, name + "-cluster")).start()) {
@@ -172,7 +171,7 @@ public final class ReadBench implements Bench {
           for (List<Work> works : data) {
             waitForReplicas(cluster, works);
           }
-          Run r = runOnce(cluster, sut, data, perProcess);
+          ReadRun r = runOnce(cluster, sut, data, perProcess);
           runs.computeIfAbsent(sut.name(), k -> new ArrayList<>()).add(r);
           System.err.printf("%s: %-18s chunk I/O avg %.2f s max %.2f s, served max/avg %.2f, "
                   + "local %.2f, makespan %.1f s%n", name, sut.name(), r.chunkAvg(),
@@ -198,12 +197,12 @@ public final class ReadBench implements Bench {
         "repeats", repeats, "quick", quick, "disk", disk.toString(),
         "inputs_per_task", kind == Kind.MULTI ? "3 files of 3, 2 and 1 blocks" : "1 block"));
     Map<String, Object> results = new LinkedHashMap<>();
-    runs.forEach((sys, list) -> results.put(sys, list.stream().map(Run::toMap).toList()));
+    runs.forEach((sys, list) -> results.put(sys, list.stream().map(ReadRun::toMap).toList()));
     doc.put("runs", results);
-    printTable(runs);
-    printRatios(summary);
+    ReadRun.printTable(name, runs);
+    ReadRun.printRatios(summary);
     File png = new File(outDir, name + ".png");
-    Charts.write(png, charts(runs));
+    Charts.write(png, ReadRun.charts(name, runs));
     System.out.println("chart: " + png);
     return doc;
   }
@@ -347,7 +346,7 @@ public final class ReadBench implements Bench {
     Work next(int process);
   }
 
-  private Run runOnce(EmulatedCluster cluster, SystemUnderTest sut, List<List<Work>> data,
+  private ReadRun runOnce(EmulatedCluster cluster, SystemUnderTest sut, List<List<Work>> data,
       int perProcess) throws Exception {
     List<Source> sources = new ArrayList<>();
     int plannedLocal = 0;
@@ -355,8 +354,8 @@ public final class ReadBench implements Bench {
     int planned = 0;
     int nnLocal = 0;
     List<List<Long>> nnMaxLoads = new ArrayList<>();
-    ReadPlanClient planClient = sut.opass() ? new ReadPlanClient(cluster.nameNodeHttp(), cluster.conf())
-        : null;
+    ReadPlanClient planClient = sut.opass()
+        ? new ReadPlanClient(cluster.nameNodeHttp(), cluster.conf()) : null;
     // opass-rounds: each process's planned block reads, in plan order
     List<List<Slot>> inRounds = new ArrayList<>();
     Map<String, Integer> processOfAddress = new HashMap<>();
@@ -469,7 +468,7 @@ public final class ReadBench implements Bench {
     long blockSum = Arrays.stream(blocks).sum();
     double localFraction = blockSum == 0 ? 0 : Arrays.stream(local).sum() / (double) blockSum;
     int chunks = data.stream().mapToInt(List::size).sum();
-    return new Run(served, blocks, localFraction, chunkTimes, bw, result.makespanNanos() / 1e9,
+    return new ReadRun(served, blocks, localFraction, chunkTimes, bw, result.makespanNanos() / 1e9,
         sut.opass() && kind != Kind.MULTI ? optimumLocal / (double) chunks : Double.NaN,
         sut.opass() && kind != Kind.MULTI ? plannedLocal / (double) chunks : Double.NaN,
         planned, nnLocal, nnMaxLoads);
@@ -519,79 +518,9 @@ public final class ReadBench implements Bench {
     return new Random(1000L + w.id()).nextInt(1000);
   }
 
-  /** One run's figures: MiB, seconds, MiB/s. */
-  record Run(double[] servedMib, long[] blocksServed, double localFraction, double[] chunkSec,
-      double[] processMibPerSec, double makespanSec, double localOptimum, double plannedLocal,
-      int plannedReads, int nameNodePlannedLocal, List<List<Long>> nameNodeMaxLoads) {
-    double chunkAvg() {
-      return Arrays.stream(chunkSec).average().orElse(0);
-    }
-
-    double chunkMax() {
-      return Arrays.stream(chunkSec).max().orElse(0);
-    }
-
-    double servedAvg() {
-      return Arrays.stream(servedMib).average().orElse(0);
-    }
-
-    double servedMax() {
-      return Arrays.stream(servedMib).max().orElse(0);
-    }
-
-    double servedMin() {
-      return Arrays.stream(servedMib).min().orElse(0);
-    }
-
-    double servedMaxOverAvg() {
-      return servedMax() / servedAvg();
-    }
-
-    double bwMin() {
-      return Arrays.stream(processMibPerSec).min().orElse(0);
-    }
-
-    double bwAvg() {
-      return Arrays.stream(processMibPerSec).average().orElse(0);
-    }
-
-    double bwMax() {
-      return Arrays.stream(processMibPerSec).max().orElse(0);
-    }
-
-    Map<String, Object> toMap() {
-      Map<String, Object> m = new LinkedHashMap<>();
-      m.put("served_mib_per_datanode", Map.of("max", servedMax(), "min", servedMin(),
-          "avg", servedAvg()));
-      m.put("served_max_over_avg", servedMaxOverAvg());
-      m.put("local_fraction", localFraction);
-      m.put("chunk_io_s", Map.of("avg", chunkAvg(), "max", chunkMax()));
-      m.put("process_bw_mib_s", Map.of("min", bwMin(), "avg", bwAvg(), "max", bwMax()));
-      m.put("makespan_s", makespanSec);
-      if (!Double.isNaN(localOptimum)) {
-        m.put("local_fraction_optimum", localOptimum);
-        m.put("local_fraction_planned", plannedLocal);
-      }
-      if (plannedReads > 0) {
-        m.put("planned_reads", plannedReads);
-        m.put("namenode_planned_local", nameNodePlannedLocal);
-        // per plan (tenant): [chosen, Algorithm 2, optimum] max planned reads per DataNode
-        m.put("namenode_max_load_chosen_alg2_optimal", nameNodeMaxLoads);
-      }
-      m.put("served_mib_each", servedMib);
-      m.put("blocks_served_each", blocksServed);
-      m.put("process_bw_mib_s_each", processMibPerSec);
-      return m;
-    }
-  }
-
-  private static double mean(List<Run> runs, ToDoubleFunction<Run> f) {
-    return runs.stream().mapToDouble(f).average().orElse(Double.NaN);
-  }
-
   /** Stock's average chunk time over the system's (ratio of the means over rounds). */
-  private static Stats speedup(List<Run> system, List<Run> stock) {
-    return Stats.ratio(Stats.each(stock, Run::chunkAvg), Stats.each(system, Run::chunkAvg));
+  private static Stats speedup(List<ReadRun> system, List<ReadRun> stock) {
+    return Stats.ratio(Stats.each(stock, ReadRun::chunkAvg), Stats.each(system, ReadRun::chunkAvg));
   }
 
   /**
@@ -600,19 +529,19 @@ public final class ReadBench implements Bench {
    * chunk time over the floor no assignment can beat; the fraction of it is the bound's share
    * Opass reached.
    */
-  private Map<String, Object> summary(Map<String, List<Run>> runs, int tenants) {
-    List<Run> stock = runs.get("stock");
-    List<Run> load = runs.get("stock-considerload");
+  private Map<String, Object> summary(Map<String, List<ReadRun>> runs, int tenants) {
+    List<ReadRun> stock = runs.get("stock");
+    List<ReadRun> load = runs.get("stock-considerload");
     // multi-input: the figures are paced rounds' (the best way found); unpaced rounds and the
     // paper's way, task by task and file by file, get their own keys
-    List<Run> ours = runs.get(kind == Kind.MULTI ? OPASS_PACED.name() : "opass");
+    List<ReadRun> ours = runs.get(kind == Kind.MULTI ? OPASS_PACED.name() : "opass");
     Map<String, Object> s = new LinkedHashMap<>();
     s.put("rounds", ours.size());
     Stats speedup = speedup(ours, stock);
     switch (kind) {
       case SINGLE -> {
-        s.put("local_fraction_gap", mean(ours, Run::localOptimum) - mean(ours,
-            Run::localFraction));
+        s.put("local_fraction_gap", ReadRun.mean(ours, ReadRun::localOptimum)
+            - ReadRun.mean(ours, ReadRun::localFraction));
         speedup.putInto(s, "chunk_io_speedup");
       }
       case MULTI -> speedup.putInto(s, "multi_speedup");
@@ -624,85 +553,38 @@ public final class ReadBench implements Bench {
     java.util.Arrays.fill(floors, floor);
     s.put("lone_chunk_s", lone);
     s.put("floor_chunk_s", floor);
-    Stats.ratio(Stats.each(stock, Run::chunkAvg), floors).putInto(s, "speedup_bound");
-    Stats fraction = Stats.ratio(floors, Stats.each(ours, Run::chunkAvg));
+    Stats.ratio(Stats.each(stock, ReadRun::chunkAvg), floors).putInto(s, "speedup_bound");
+    Stats fraction = Stats.ratio(floors, Stats.each(ours, ReadRun::chunkAvg));
     String prefix = kind.benchName.substring("read-".length());
     fraction.putInto(s, (kind == Kind.SINGLE ? "chunk_io" : prefix) + "_fraction_of_bound");
     if (kind == Kind.MULTI) {
-      List<Run> fileOrder = runs.get("opass");
-      Stats.ratio(floors, Stats.each(fileOrder, Run::chunkAvg))
+      List<ReadRun> fileOrder = runs.get("opass");
+      Stats.ratio(floors, Stats.each(fileOrder, ReadRun::chunkAvg))
           .putInto(s, "multi_fraction_of_bound_file_order");
       speedup(fileOrder, stock).putInto(s, "multi_speedup_file_order");
-      Stats.ratio(Stats.each(fileOrder, Run::makespanSec), Stats.each(stock, Run::makespanSec))
+      Stats.ratio(Stats.each(fileOrder, ReadRun::makespanSec),
+          Stats.each(stock, ReadRun::makespanSec))
           .putInto(s, "makespan_ratio_file_order");
       // A paced read starts after an idle gap and gets the throttler's first burst, so its
       // chunk time can beat a reader that reads back to back: the makespan against every
       // process's reads at the floor, one after another, tells the whole
       int readsPerProcess = runs.get("stock").get(0).chunkSec().length / DATANODES;
       Stats.ratio(Arrays.stream(floors).map(f -> f * readsPerProcess).toArray(),
-          Stats.each(ours, Run::makespanSec)).putInto(s, "multi_makespan_fraction_of_bound");
-      List<Run> unpaced = runs.get(OPASS_ROUNDS.name());
-      Stats.ratio(floors, Stats.each(unpaced, Run::chunkAvg))
+          Stats.each(ours, ReadRun::makespanSec)).putInto(s, "multi_makespan_fraction_of_bound");
+      List<ReadRun> unpaced = runs.get(OPASS_ROUNDS.name());
+      Stats.ratio(floors, Stats.each(unpaced, ReadRun::chunkAvg))
           .putInto(s, "multi_fraction_of_bound_unpaced");
-      Stats.ratio(Stats.each(unpaced, Run::makespanSec), Stats.each(stock, Run::makespanSec))
+      Stats.ratio(Stats.each(unpaced, ReadRun::makespanSec),
+          Stats.each(stock, ReadRun::makespanSec))
           .putInto(s, "makespan_ratio_unpaced");
     }
-    Stats.of(Stats.each(ours, Run::servedMaxOverAvg)).putInto(s, "served_max_over_avg");
+    Stats.of(Stats.each(ours, ReadRun::servedMaxOverAvg)).putInto(s, "served_max_over_avg");
     speedup(load, stock).putInto(s, "considerload_speedup");
-    Stats.ratio(Stats.each(ours, Run::makespanSec), Stats.each(stock, Run::makespanSec))
+    Stats.ratio(Stats.each(ours, ReadRun::makespanSec), Stats.each(stock, ReadRun::makespanSec))
         .putInto(s, "makespan_ratio");
-    Stats.of(Stats.each(ours, Run::localFraction)).putInto(s, "local_fraction");
-    Stats.of(Stats.each(stock, Run::localFraction)).putInto(s, "stock_local_fraction");
-    Stats.of(Stats.each(stock, Run::servedMaxOverAvg)).putInto(s, "stock_served_max_over_avg");
+    Stats.of(Stats.each(ours, ReadRun::localFraction)).putInto(s, "local_fraction");
+    Stats.of(Stats.each(stock, ReadRun::localFraction)).putInto(s, "stock_local_fraction");
+    Stats.of(Stats.each(stock, ReadRun::servedMaxOverAvg)).putInto(s, "stock_served_max_over_avg");
     return s;
-  }
-
-  private void printTable(Map<String, List<Run>> runs) {
-    System.out.println();
-    System.out.printf("%-13s %-19s %7s %7s %7s %6s %8s %8s %7s %7s %7s %8s%n", name,
-        "system", "served", "served", "served", "local", "chunk", "chunk", "bw", "bw", "bw",
-        "makespan");
-    System.out.printf("%-13s %-19s %7s %7s %7s %6s %8s %8s %7s %7s %7s %8s%n", "", "",
-        "max MiB", "min MiB", "avg MiB", "frac", "avg s", "max s", "min", "avg", "max", "s");
-    runs.forEach((sys, l) -> System.out.printf(
-        "%-13s %-19s %7.1f %7.1f %7.1f %6.2f %8.3f %8.3f %7.2f %7.2f %7.2f %8.1f%n", "", sys,
-        mean(l, Run::servedMax), mean(l, Run::servedMin), mean(l, Run::servedAvg),
-        mean(l, Run::localFraction), mean(l, Run::chunkAvg), mean(l, Run::chunkMax),
-        mean(l, Run::bwMin), mean(l, Run::bwAvg), mean(l, Run::bwMax),
-        mean(l, Run::makespanSec)));
-    System.out.println();
-  }
-
-  /** The summary's ratios with their intervals, and the bound. */
-  private void printRatios(Map<String, Object> summary) {
-    for (Map.Entry<String, Object> e : summary.entrySet()) {
-      Object ci = summary.get(e.getKey() + "_ci95");
-      if (ci != null) {
-        System.out.printf(java.util.Locale.ROOT, "%-32s %.3f ± %.3f%n", e.getKey(),
-            (Double) e.getValue(), (Double) ci);
-      }
-    }
-    System.out.printf(java.util.Locale.ROOT, "bound: no read is faster than a lone reader's "
-            + "%.3f s a chunk, so no assignment's chunk time is below %.3f s here%n%n",
-        (Double) summary.get("lone_chunk_s"), (Double) summary.get("floor_chunk_s"));
-  }
-
-  private List<Charts.Panel> charts(Map<String, List<Run>> runs) {
-    Map<String, double[]> served = new LinkedHashMap<>();
-    Map<String, double[]> chunks = new LinkedHashMap<>();
-    runs.forEach((sys, l) -> {
-      served.put(sys, l.get(0).servedMib());
-      double[] sorted = Arrays.stream(l.get(0).chunkSec()).sorted().toArray();
-      // deciles and the maximum: a bar per chunk would be unreadable at hundreds of chunks
-      chunks.put(sys, IntStream.rangeClosed(1, 10)
-          .mapToDouble(d -> sorted[Math.max(0, (int) Math.ceil(d / 10.0 * sorted.length) - 1)])
-          .toArray());
-    });
-    return List.of(
-        new Charts.Panel(name + ": MiB served per DataNode", "MiB",
-            IntStream.range(0, DATANODES).mapToObj(i -> "dn" + i).toList(), served),
-        new Charts.Panel(name + ": chunk I/O time by decile", "s",
-            IntStream.rangeClosed(1, 10).mapToObj(d -> d == 10 ? "max" : "p" + d * 10).toList(),
-            chunks));
   }
 }

@@ -2,13 +2,9 @@ package org.opass.tools.bench.spark;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.PrintStream;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.nio.file.StandardOpenOption;
@@ -25,7 +21,6 @@ import org.opass.mrap.format.Variable;
 import org.opass.mrap.format.VariableValues;
 import org.opass.mrap.science.ScienceFiles;
 import org.opass.tools.bench.Bench;
-import org.opass.tools.bench.DrivenProcess;
 import org.opass.tools.bench.Json;
 import org.opass.tools.bench.ReferencePython;
 import org.opass.tools.bench.Stats;
@@ -80,17 +75,18 @@ public final class SparkScienceBench implements Bench {
   private static final long READ_BANDWIDTH = 16L << 20;
   /** DataNodes send 4 checksum bytes per 512 data bytes (CRC32C): the counters hold both. */
   private static final double DATA_SHARE = 512.0 / 516.0;
-  private static final String FROM = "2020-06-01";
-  private static final String TO = "2020-08-31 23:00:00";
-  private static final int LAT_A = 30;
-  private static final int LAT_B = 45;
-  private static final int LON_A = 100;
-  private static final int LON_B = 120;
+  static final String FROM = "2020-06-01";
+  static final String TO = "2020-08-31 23:00:00";
+  static final int LAT_A = 30;
+  static final int LAT_B = 45;
+  static final int LON_A = 100;
+  static final int LON_B = 120;
   /** The grid's step in degrees and the steps a day. */
   private static final String STEP = "1.0";
   private static final int HOURS = 24;
   private static final String[] WAYS = {"pushdown", "no-pushdown", "whole-file"};
-  private static final File SCRIPT = new File("tools/src/main/resources/bench/make_science_series.py");
+  private static final File SCRIPT =
+      new File("tools/src/main/resources/bench/make_science_series.py");
 
   @Override
   public Map<String, Object> run(File outDir, boolean quick) throws Exception {
@@ -152,13 +148,14 @@ public final class SparkScienceBench implements Bench {
       boolean equal = true;
       File log = new File(outDir, "spark-science-driver.log");
       double[] opening = new double[2]; // the session's first query: seconds, bytes
-      try (Driver driver = new Driver(classpath, log, cluster.uri() + "/era5", fileCount)) {
+      try (QueryDriver driver = new QueryDriver(classpath, log, cluster.uri() + "/era5",
+          fileCount)) {
         for (String w : WAYS) {
           worst.put(w, 0.0);
         }
         // the session's first query, before the driver JVM holds any file's header
         long[] cold = cluster.counters().perDataNode(DataNodeCounter.BYTES_READ);
-        Answer a0 = driver.query("pushdown");
+        QueryDriver.Answer a0 = driver.query("pushdown");
         opening[0] = a0.seconds;
         opening[1] = bytesSince(cluster, cold);
         equal &= check("pushdown", a0, expected, worst);
@@ -181,7 +178,7 @@ public final class SparkScienceBench implements Bench {
           for (int k = 0; k < WAYS.length; k++) {
             String w = WAYS[(k + rep) % WAYS.length]; // who goes first alternates
             long[] before = cluster.counters().perDataNode(DataNodeCounter.BYTES_READ);
-            Answer a = driver.query(w);
+            QueryDriver.Answer a = driver.query(w);
             time.get(w)[rep] = a.seconds;
             bytes.get(w)[rep] = bytesSince(cluster, before);
             equal &= check(w, a, expected, worst);
@@ -346,7 +343,7 @@ public final class SparkScienceBench implements Bench {
    * Whether {@code a} holds the oracle's groups, the values within 1e-9 relative (nulls alike);
    * keeps the worst relative difference of {@code way}.
    */
-  private static boolean check(String way, Answer a, List<List<Object>> expected,
+  private static boolean check(String way, QueryDriver.Answer a, List<List<Object>> expected,
       Map<String, Double> worst) {
     List<List<Object>> got = new ArrayList<>(a.groups);
     got.sort((x, y) -> {
@@ -552,83 +549,5 @@ public final class SparkScienceBench implements Bench {
     m.put("planning_no_pushdown_datanode_mib",
         (Long) diagnosis.get("planning_bytes_read_no_pushdown") / mib);
     return m;
-  }
-
-  /** One answer of the driver: its seconds and groups. */
-  static final class Answer {
-    final double seconds;
-    final List<List<Object>> groups;
-
-    Answer(double seconds, List<List<Object>> groups) {
-      this.seconds = seconds;
-      this.groups = groups;
-    }
-  }
-
-  /** The Spark application, one process, driven a line at a time. */
-  private static final class Driver implements AutoCloseable {
-    private final Process process;
-    private final BufferedReader out;
-    private final PrintStream in;
-    private final File log;
-
-    Driver(String classpath, File log, String dir, int files) throws IOException {
-      this.log = log;
-      process = DrivenProcess.start(List.of("-Xmx3g", "-XX:+ExitOnOutOfMemoryError"),
-          classpath, "org.opass.mrap.spark.ScienceQueryDriver", List.of("local[8]", dir, FROM,
-          TO, Integer.toString(LAT_A), Integer.toString(LAT_B), Integer.toString(LON_A),
-          Integer.toString(LON_B), Integer.toString(files)), log);
-      out = new BufferedReader(new InputStreamReader(process.getInputStream(),
-          StandardCharsets.UTF_8));
-      in = new PrintStream(process.getOutputStream(), true, StandardCharsets.UTF_8);
-      answer("ready", null);
-    }
-
-    /** One query: the driver's seconds and its groups. */
-    Answer query(String way) throws IOException {
-      in.println(way);
-      List<List<Object>> groups = new ArrayList<>();
-      String done = answer("done " + way, groups);
-      String s = done.substring(done.indexOf("seconds=") + 8);
-      return new Answer(Double.parseDouble(s.substring(0, s.indexOf(' '))), groups);
-    }
-
-    /** The query's scan, as Spark's plan describes it. */
-    String explain(String way) throws IOException {
-      in.println("explain " + way);
-      return answer("scan " + way, null).substring(("scan " + way + " ").length());
-    }
-
-    /** Plans the query alone (the reads at planning). */
-    void plan(String way) throws IOException {
-      in.println("plan " + way);
-      answer("planned " + way, null);
-    }
-
-    /**
-     * The driver's next line starting with {@code prefix} (others are its own output, or
-     * groups, kept in {@code groups} where given).
-     */
-    private String answer(String prefix, List<List<Object>> groups) throws IOException {
-      for (String line = out.readLine(); line != null; line = out.readLine()) {
-        if (line.startsWith(prefix)) {
-          return line;
-        }
-        if (groups != null && line.startsWith("group ")) {
-          String[] g = line.split(" ");
-          groups.add(Arrays.asList(Integer.parseInt(g[1]), Float.parseFloat(g[2]),
-              Float.parseFloat(g[3]), g[4].equals("null") ? null : Double.parseDouble(g[4]),
-              g[5].equals("null") ? null : Double.parseDouble(g[5])));
-        }
-      }
-      throw new IOException("the Spark driver ended (exit "
-          + DrivenProcess.exitCode(process) + ") before saying '"
-          + prefix + "'; its log: " + log);
-    }
-
-    @Override
-    public void close() throws IOException {
-      DrivenProcess.quit(process, in, 60);
-    }
   }
 }
