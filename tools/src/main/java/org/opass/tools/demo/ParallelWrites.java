@@ -184,13 +184,14 @@ final class ParallelWrites {
     CountDownLatch ready = new CountDownLatch(writers);
     CountDownLatch release = new CountDownLatch(1);
     long origin;
+    Writes writes = new Writes(hdfs, folder, blocks, blockBytes);
     ExecutorService pool = Executors.newFixedThreadPool(writers);
     try {
       List<Future<?>> done = new ArrayList<>();
       for (int p = 0; p < writers; p++) {
         int writer = p;
         done.add(pool.submit(() -> {
-          write(hdfs, folder, writer, blocks, blockBytes, ready, release, times.get(writer));
+          writes.write(writer, ready, release, times.get(writer));
           return null;
         }));
       }
@@ -240,35 +241,38 @@ final class ParallelWrites {
     return new Result(hosts, mibps, written, makespan);
   }
 
-  /** One writer: its host's client, its own file, each block timed until acknowledged. */
-  private static void write(ProcessHdfs hdfs, String folder, int writer, int blocks,
-      int blockBytes, CountDownLatch ready, CountDownLatch release, List<long[]> times)
-      throws Exception {
-    Configuration conf = hdfs.hostConf(writer % hdfs.hosts().size());
-    conf.setLong("dfs.blocksize", blockBytes);
-    byte[] data = new byte[64 * 1024];
-    new Random(writer).nextBytes(data);
-    FileSystem client;
-    try {
-      client = FileSystem.newInstance(conf);
-    } finally {
-      ready.countDown(); // the others go ahead, and this writer's failure shows
-    }
-    try (FileSystem fs = client) {
-      release.await();
-      try (FSDataOutputStream out = fs.create(new Path(folder + "/w" + writer), true,
-          data.length, (short) 3, blockBytes)) {
-        for (int k = 0; k < blocks; k++) {
-          long start = System.nanoTime();
-          for (int left = blockBytes; left > 0; left -= data.length) {
-            out.write(data, 0, Math.min(left, data.length));
+  /** Every writer's part: {@code blocks} blocks of {@code blockBytes}, a file in {@code folder}. */
+  private record Writes(ProcessHdfs hdfs, String folder, int blocks, int blockBytes) {
+
+    /** One writer: its host's client, its own file, each block timed until acknowledged. */
+    void write(int writer, CountDownLatch ready, CountDownLatch release, List<long[]> times)
+        throws Exception {
+      Configuration conf = hdfs.hostConf(writer % hdfs.hosts().size());
+      conf.setLong("dfs.blocksize", blockBytes);
+      byte[] data = new byte[64 * 1024];
+      new Random(writer).nextBytes(data);
+      FileSystem client;
+      try {
+        client = FileSystem.newInstance(conf);
+      } finally {
+        ready.countDown(); // the others go ahead, and this writer's failure shows
+      }
+      try (FileSystem fs = client) {
+        release.await();
+        try (FSDataOutputStream out = fs.create(new Path(folder + "/w" + writer), true,
+            data.length, (short) 3, blockBytes)) {
+          for (int k = 0; k < blocks; k++) {
+            long start = System.nanoTime();
+            for (int left = blockBytes; left > 0; left -= data.length) {
+              out.write(data, 0, Math.min(left, data.length));
+            }
+            if (k < blocks - 1) {
+              out.hflush(); // without waiting for the acknowledgement, the time to queue it
+            } else {
+              out.close();
+            }
+            times.add(new long[] {start, System.nanoTime()});
           }
-          if (k < blocks - 1) {
-            out.hflush(); // without waiting for the acknowledgement, the time to queue it
-          } else {
-            out.close();
-          }
-          times.add(new long[] {start, System.nanoTime()});
         }
       }
     }

@@ -150,23 +150,19 @@ public final class WriteSimulation {
   }
 
   private static Result simulate(SimulatedPlacementCluster cluster, Setup s, long clockBase) {
-    DatanodeDescriptor[] dns = cluster.dataNodes();
-    Map<DatanodeDescriptor, Integer> index = new IdentityHashMap<>();
-    for (int d = 0; d < dns.length; d++) {
-      index.put(dns[d], d);
-    }
+    Nodes nodes = new Nodes(cluster, s);
+    DatanodeDescriptor[] dns = nodes.dns;
     Random rnd = new Random(s.seed); // clockBase: simulated ms 0 on the NameNode's clock
     double[] nextHeartbeat = new double[dns.length]; // simulated ms
     for (int d = 0; d < dns.length; d++) {
       nextHeartbeat[d] = rnd.nextDouble() * s.heartbeatMillis; // DataNodes are not in step
     }
-    int[] streams = new int[dns.length];
+    int[] streams = nodes.streams;
     for (DatanodeDescriptor dn : dns) {
       cluster.heartbeat(dn, 0, clockBase);
     }
     int[] left = new int[s.writers];
     double[] finish = new double[s.writers];
-    int[] stored = new int[dns.length];
     List<Flow> flows = new ArrayList<>();
     List<Integer> order = new ArrayList<>();
     for (int w = 0; w < s.writers; w++) {
@@ -175,7 +171,7 @@ public final class WriteSimulation {
     }
     Collections.shuffle(order, rnd); // who reaches the NameNode first at time 0
     for (int w : order) {
-      flows.add(startBlock(cluster, dns, index, w, s, streams, stored));
+      flows.add(nodes.startBlock(w));
       left[w]--;
     }
 
@@ -233,7 +229,7 @@ public final class WriteSimulation {
         }
         if (left[f.writer] > 0) {
           left[f.writer]--;
-          flows.add(startBlock(cluster, dns, index, f.writer, s, streams, stored));
+          flows.add(nodes.startBlock(f.writer));
         } else {
           finish[f.writer] = now;
         }
@@ -246,7 +242,7 @@ public final class WriteSimulation {
       bw[w] = s.blocksPerWriter * (double) s.blockBytes / (1 << 20) / seconds;
       makespan = Math.max(makespan, seconds);
     }
-    return new Result(bw, stored, makespan);
+    return new Result(bw, nodes.stored, makespan);
   }
 
   /** The writer's node, then the two least busy of another rack (ties: the lowest index). */
@@ -283,24 +279,45 @@ public final class WriteSimulation {
     return new int[] {local, best, second};
   }
 
-  private static Flow startBlock(SimulatedPlacementCluster cluster, DatanodeDescriptor[] dns,
-      Map<DatanodeDescriptor, Integer> index, int writer, Setup s, int[] streams, int[] stored) {
-    DatanodeDescriptor host = dns[writer % dns.length];
-    int[] members;
-    DatanodeStorageInfo[] targets = null;
-    if (s.exactLeastBusy) {
-      members = leastBusy(dns, writer % dns.length, streams, s.racks);
-    } else {
-      targets = cluster.allocate(3, host);
-      members = new int[targets.length];
-      for (int k = 0; k < targets.length; k++) {
-        members[k] = index.get(targets[k].getDatanodeDescriptor());
+  /** One run's DataNodes: the NameNode's descriptors, each one's streams and replicas stored. */
+  private static final class Nodes {
+    final SimulatedPlacementCluster cluster;
+    final Setup s;
+    final DatanodeDescriptor[] dns;
+    final Map<DatanodeDescriptor, Integer> index = new IdentityHashMap<>();
+    final int[] streams;
+    final int[] stored;
+
+    Nodes(SimulatedPlacementCluster cluster, Setup s) {
+      this.cluster = cluster;
+      this.s = s;
+      dns = cluster.dataNodes();
+      for (int d = 0; d < dns.length; d++) {
+        index.put(dns[d], d);
       }
+      streams = new int[dns.length];
+      stored = new int[dns.length];
     }
-    for (int d : members) {
-      streams[d]++;
-      stored[d]++;
+
+    /** The writer's next block: its pipeline, counted on each of its members. */
+    Flow startBlock(int writer) {
+      DatanodeDescriptor host = dns[writer % dns.length];
+      int[] members;
+      DatanodeStorageInfo[] targets = null;
+      if (s.exactLeastBusy) {
+        members = leastBusy(dns, writer % dns.length, streams, s.racks);
+      } else {
+        targets = cluster.allocate(3, host);
+        members = new int[targets.length];
+        for (int k = 0; k < targets.length; k++) {
+          members[k] = index.get(targets[k].getDatanodeDescriptor());
+        }
+      }
+      for (int d : members) {
+        streams[d]++;
+        stored[d]++;
+      }
+      return new Flow(writer, members, targets, s.blockBytes);
     }
-    return new Flow(writer, members, targets, s.blockBytes);
   }
 }

@@ -109,12 +109,13 @@ public final class CopyBench implements Bench {
           + "%d-byte blocks, 3 replicas, %d repetitions%n", fileBytes >> 20, DATANODES,
           DISK_BANDWIDTH >> 20, BLOCK, reps);
       warmUp(conf, local, src, p);
+      Source source = new Source(local, src, p, fileBytes);
       for (int rep = 0; rep < reps; rep++) {
         for (int k = 0; k < COPIES.length; k++) {
           String s = COPIES[(k + rep) % COPIES.length]; // who goes first rotates
           Path dst = new Path("/copy/" + s + "-" + rep);
           long t0 = System.nanoTime();
-          RestructuringCopy.Result ours = copy(s, conf, local, src, dst, p, fileBytes);
+          RestructuringCopy.Result ours = copy(s, conf, source, dst);
           seconds.get(s)[rep] = (System.nanoTime() - t0) / 1e9;
           check(s, conf, dst, expectedCrc);
           if (s.endsWith("restructured")) {
@@ -282,7 +283,7 @@ public final class CopyBench implements Bench {
     StridedPattern few = StridedPattern.vector(0, p.size(), p.spacing(0), 200);
     for (String s : COPIES) {
       Path dst = new Path("/copy/warm-up-" + s);
-      copy(s, conf, smallLocal, small, dst, few, bytes.length);
+      copy(s, conf, new Source(smallLocal, small, few, bytes.length), dst);
       fs.delete(dst, true);
     }
     fs.delete(small, false);
@@ -300,10 +301,19 @@ public final class CopyBench implements Bench {
     return conf;
   }
 
+  /**
+   * The bytes every system copies: a local file and the same bytes in HDFS, their length, and
+   * the pattern the restructuring copies lay out for.
+   */
+  private record Source(File local, Path inHdfs, StridedPattern pattern, int bytes) {
+  }
+
   /** Copies as {@code system} does; returns what {@code mrap-copy} reported, if it copied. */
-  private static RestructuringCopy.Result copy(String system, Configuration conf, File local,
-      Path src, Path dst, StridedPattern p, int fileBytes) throws Exception {
-    Path localSrc = new Path(local.toURI());
+  private static RestructuringCopy.Result copy(String system, Configuration conf, Source source,
+      Path dst) throws Exception {
+    Path localSrc = new Path(source.local().toURI());
+    Path src = source.inHdfs();
+    StridedPattern p = source.pattern();
     CopyOptions.Builder single = CopyOptions.builder().mode(CopyOptions.Mode.SINGLE);
     CopyOptions.Builder restructured = CopyOptions.builder().mode(CopyOptions.Mode.SINGLE)
         .pattern(MrapConf.pattern(MrapStridedBench.patternConf(conf, p)));
@@ -335,7 +345,7 @@ public final class CopyBench implements Bench {
             .mode(CopyOptions.Mode.PARALLEL)
             .pattern(MrapConf.pattern(MrapStridedBench.patternConf(conf, p))).build(), null);
       case "n-files":
-        separateFiles(conf, src, dst, fileBytes);
+        separateFiles(conf, src, dst, source.bytes());
         return null;
       default:
         throw new IllegalArgumentException(system);

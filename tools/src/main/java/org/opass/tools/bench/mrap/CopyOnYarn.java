@@ -41,8 +41,6 @@ final class CopyOnYarn {
   static Runs run(File outDir, boolean quick) throws Exception {
     int reps = quick ? 3 : 5;
     long fileBytes = (quick ? 128L : 256L) << 20;
-    Map<String, double[]> seconds = new LinkedHashMap<>();
-    String[] systems = {"parallel", "distcp"};
     try (EmulatedCluster cluster = EmulatedCluster.builder().dataNodes(DATANODES).racks(2)
         .blockSize(BLOCK).readBandwidthPerDataNode(DISK_BANDWIDTH)
         .writeBandwidthPerDataNode(DISK_BANDWIDTH).hostsNamedByAddress()
@@ -66,8 +64,8 @@ final class CopyOnYarn {
       System.out.printf("%ncopy on YARN: %d MiB, %d DataNodes each a NodeManager, %d "
           + "repetitions%n", fileBytes >> 20, DATANODES, reps);
       int blocksPerChunk = (int) (fileBytes / BLOCK) / DATANODES;
-      Map<String, long[]> cpu = new LinkedHashMap<>();
-      repeat(conf, fs, systems, src, expected, BLOCK, blocksPerChunk, reps, "", seconds, cpu);
+      Comparison copies = new Comparison(conf, fs, "parallel", "distcp");
+      copies.repeat(new Source(src, expected, BLOCK, blocksPerChunk), reps, "");
       // what these jobs cost with next to nothing to copy: as many blocks, of 64 KiB, copied
       // in as many chunks (ours in chunks of a block) by as many writers and maps
       Path shape = new Path("/yarn/same-shape");
@@ -76,11 +74,9 @@ final class CopyOnYarn {
         out.write(buf, 0, (int) (fileBytes / BLOCK * shapeBlock));
       }
       cluster.replicas().waitFor(shape, (short) 3);
-      repeat(conf, fs, systems, shape, RestructuringCopy.crcOf(conf, shape), shapeBlock,
-          blocksPerChunk, quick ? 1 : 2, "-same-shape", seconds, cpu);
-      Map<String, Double> busy = new LinkedHashMap<>();
-      cpu.forEach((s, ticks) -> busy.put(s, ticks[1] == 0 ? 0 : (double) ticks[0] / ticks[1]));
-      return new Runs(seconds, busy);
+      copies.repeat(new Source(shape, RestructuringCopy.crcOf(conf, shape), shapeBlock,
+          blocksPerChunk), quick ? 1 : 2, "-same-shape");
+      return new Runs(copies.seconds, copies.cpuBusy());
     }
   }
 
@@ -98,31 +94,90 @@ final class CopyOnYarn {
   }
 
   /**
-   * {@code reps} copies of {@code src} by each system in turn (each once untimed first), their
-   * seconds under the system's name and {@code suffix}, their busy and total CPU ticks added to
-   * {@code cpu}.
+   * A file to copy: the CRC every copy must have, its block size (a chunk of ours is a block,
+   * as DistCp's) and DistCp's chunk in blocks (as many chunks as we have writers).
    */
-  private static void repeat(Configuration conf, FileSystem fs, String[] systems, Path src,
-      int expectedCrc, long blockBytes, int blocksPerChunk, int reps, String suffix,
-      Map<String, double[]> seconds, Map<String, long[]> cpu) throws Exception {
-    for (String s : systems) {
-      seconds.put(s + suffix, new double[reps]);
+  private record Source(Path path, int crc, long blockBytes, int blocksPerChunk) {
+  }
+
+  /**
+   * The systems copying on one cluster, in turn, and what their copies took: seconds and busy
+   * and total CPU ticks, by system name and suffix.
+   */
+  private static final class Comparison {
+    final Configuration conf;
+    final FileSystem fs;
+    final String[] systems;
+    final Map<String, double[]> seconds = new LinkedHashMap<>();
+    final Map<String, long[]> cpu = new LinkedHashMap<>();
+
+    Comparison(Configuration conf, FileSystem fs, String... systems) {
+      this.conf = conf;
+      this.fs = fs;
+      this.systems = systems;
     }
-    for (int rep = -1; rep < reps; rep++) {
-      for (int k = 0; k < systems.length; k++) {
-        String s = systems[Math.floorMod(k + rep, systems.length)];
-        long[] before = cpuTicks();
-        double t = copy(conf, fs, s, src, new Path("/yarn/" + s + suffix + "-" + rep),
-            expectedCrc, blockBytes, blocksPerChunk);
-        long[] after = cpuTicks();
-        System.out.printf("  %-9s%s %6.1f s%n", s, suffix, t);
-        if (rep >= 0) {
-          seconds.get(s + suffix)[rep] = t;
-          long[] sum = cpu.computeIfAbsent(s + suffix, x -> new long[2]);
-          sum[0] += after[0] - before[0];
-          sum[1] += after[1] - before[1];
+
+    /**
+     * {@code reps} copies of {@code src} by each system in turn (each once untimed first), their
+     * seconds under the system's name and {@code suffix}, their busy and total CPU ticks added
+     * to {@link #cpu}.
+     */
+    void repeat(Source src, int reps, String suffix) throws Exception {
+      for (String s : systems) {
+        seconds.put(s + suffix, new double[reps]);
+      }
+      for (int rep = -1; rep < reps; rep++) {
+        for (int k = 0; k < systems.length; k++) {
+          String s = systems[Math.floorMod(k + rep, systems.length)];
+          long[] before = cpuTicks();
+          double t = copy(s, src, new Path("/yarn/" + s + suffix + "-" + rep));
+          long[] after = cpuTicks();
+          System.out.printf("  %-9s%s %6.1f s%n", s, suffix, t);
+          if (rep >= 0) {
+            seconds.get(s + suffix)[rep] = t;
+            long[] sum = cpu.computeIfAbsent(s + suffix, x -> new long[2]);
+            sum[0] += after[0] - before[0];
+            sum[1] += after[1] - before[1];
+          }
         }
       }
+    }
+
+    /** Copies {@code src} as {@code system} does, checks it, removes it; returns seconds. */
+    double copy(String system, Source src, Path dst) throws Exception {
+      Path copied = dst;
+      if (system.equals("distcp")) { // a file's chunks are copied into a folder, as the file
+        fs.mkdirs(dst);
+        copied = new Path(dst, src.path().getName());
+      }
+      long t0 = System.nanoTime();
+      if (system.equals("parallel")) {
+        Configuration chunks = new Configuration(conf);
+        chunks.setLong("dfs.blocksize", src.blockBytes()); // a chunk a block, as DistCp's
+        RestructuringCopy.copy(chunks, src.path(), dst, CopyOptions.builder()
+            .mode(CopyOptions.Mode.PARALLEL).build(), null);
+      } else {
+        // as many chunks as there are writers, a map each
+        int rc = ToolRunner.run(conf, new DistCp(conf, null), new String[] {"-blocksperchunk",
+            Integer.toString(src.blocksPerChunk()), "-m", Integer.toString(DATANODES),
+            src.path().toString(), dst.toString()});
+        if (rc != 0) {
+          throw new IllegalStateException("DistCp exited " + rc);
+        }
+      }
+      double t = (System.nanoTime() - t0) / 1e9;
+      if (RestructuringCopy.crcOf(conf, copied) != src.crc()) {
+        throw new IllegalStateException(system + " copied other bytes");
+      }
+      fs.delete(dst, true);
+      return t;
+    }
+
+    /** Each system's busy share of CPU time during its copies. */
+    Map<String, Double> cpuBusy() {
+      Map<String, Double> busy = new LinkedHashMap<>();
+      cpu.forEach((s, ticks) -> busy.put(s, ticks[1] == 0 ? 0 : (double) ticks[0] / ticks[1]));
+      return busy;
     }
   }
 
@@ -140,39 +195,5 @@ final class CopyOnYarn {
     } catch (java.io.IOException | RuntimeException e) {
       return new long[2];
     }
-  }
-
-  /**
-   * Copies {@code src} (blocks of {@code blockBytes}) as {@code system} does, checks it,
-   * removes it; returns seconds.
-   */
-  private static double copy(Configuration conf, FileSystem fs, String system, Path src,
-      Path dst, int expectedCrc, long blockBytes, int blocksPerChunk) throws Exception {
-    Path copied = dst;
-    if (system.equals("distcp")) { // a file's chunks are copied into a folder, as the file
-      fs.mkdirs(dst);
-      copied = new Path(dst, src.getName());
-    }
-    long t0 = System.nanoTime();
-    if (system.equals("parallel")) {
-      Configuration chunks = new Configuration(conf);
-      chunks.setLong("dfs.blocksize", blockBytes); // a chunk a block, as DistCp's
-      RestructuringCopy.copy(chunks, src, dst, CopyOptions.builder()
-          .mode(CopyOptions.Mode.PARALLEL).build(), null);
-    } else {
-      // as many chunks as there are writers, a map each
-      int rc = ToolRunner.run(conf, new DistCp(conf, null), new String[] {"-blocksperchunk",
-          Integer.toString(blocksPerChunk), "-m", Integer.toString(DATANODES), src.toString(),
-          dst.toString()});
-      if (rc != 0) {
-        throw new IllegalStateException("DistCp exited " + rc);
-      }
-    }
-    double t = (System.nanoTime() - t0) / 1e9;
-    if (RestructuringCopy.crcOf(conf, copied) != expectedCrc) {
-      throw new IllegalStateException(system + " copied other bytes");
-    }
-    fs.delete(dst, true);
-    return t;
   }
 }

@@ -226,21 +226,31 @@ public final class RandomAccessAnalysis {
     }
   }
 
+  /** One Section 3.3 trial's writes, by node: replicas, and pipelines it is first in. */
+  static final class Writes {
+    final int[] all;
+    final int[] first;
+
+    Writes(int m) {
+      all = new int[m];
+      first = new int[m];
+    }
+  }
+
   /**
    * Section 3.3: one trial = n chunks each written to r distinct random nodes; fills
-   * {@code all[node]} with the number of replicas written to it and {@code first[node]} with the
-   * number of pipelines in which it is the first (client-facing) DataNode.
+   * {@code out.all[node]} with the number of replicas written to it and {@code out.first[node]}
+   * with the number of pipelines in which it is the first (client-facing) DataNode.
    */
-  static void writesPerNode(SplittableRandom rnd, int n, int r, int m, int[] buf, int[] all,
-      int[] first) {
-    java.util.Arrays.fill(all, 0);
-    java.util.Arrays.fill(first, 0);
+  static void writesPerNode(SplittableRandom rnd, int n, int r, int m, int[] buf, Writes out) {
+    java.util.Arrays.fill(out.all, 0);
+    java.util.Arrays.fill(out.first, 0);
     for (int i = 0; i < n; i++) {
       placeReplicas(rnd, m, r, buf);
       for (int x : buf) {
-        all[x]++;
+        out.all[x]++;
       }
-      first[buf[0]]++;
+      out.first[buf[0]]++;
     }
   }
 
@@ -268,28 +278,39 @@ public final class RandomAccessAnalysis {
   // Document
   // ---------------------------------------------------------------------------------------------
 
-  private static Map<String, Object> row(String section, String quantity, double printed,
-      double tol, double closed, double mc, double mcSe, double theoSe, String note) {
+  /** A figure as the paper prints it, and how far from it a value still agrees. */
+  private record Printed(double value, double tol) {
+  }
+
+  /**
+   * A Monte Carlo estimate: its mean and standard error, and the theoretical binomial SE that
+   * floors the SE when judging it (an empirical SE can be 0 near probabilities 0 and 1).
+   */
+  private record MonteCarlo(double mean, double se, double theoreticalSe) {
+  }
+
+  private static Map<String, Object> row(String section, String quantity, Printed printed,
+      double closed, MonteCarlo mc, String note) {
     Map<String, Object> row = new LinkedHashMap<>();
     row.put("section", section);
     row.put("quantity", quantity);
-    row.put("paper_printed", printed);
+    row.put("paper_printed", printed.value());
     row.put("closed_form", closed);
-    row.put("monte_carlo", mc);
-    row.put("monte_carlo_se", mcSe);
-    row.put("tolerance", tol);
-    row.put("agrees", Math.abs(printed - closed) <= tol);
-    double se = Math.max(mcSe, theoSe);
-    row.put("mc_within_4se", Math.abs(mc - closed) <= 4 * se + 1e-12);
+    row.put("monte_carlo", mc.mean());
+    row.put("monte_carlo_se", mc.se());
+    row.put("tolerance", printed.tol());
+    row.put("agrees", Math.abs(printed.value() - closed) <= printed.tol());
+    double se = Math.max(mc.se(), mc.theoreticalSe());
+    row.put("mc_within_4se", Math.abs(mc.mean() - closed) <= 4 * se + 1e-12);
     row.put("note", note);
     return row;
   }
 
   private static void reconstruction(Map<String, Object> row, String how, double value,
-      double printed, double tol) {
+      Printed printed) {
     row.put("reconstruction", how);
     row.put("reconstruction_value", value);
-    row.put("reconstruction_agrees", Math.abs(printed - value) <= tol);
+    row.put("reconstruction_agrees", Math.abs(printed.value() - value) <= printed.tol());
   }
 
   /** Runs the analysis; {@code quick} uses fewer Monte Carlo trials. */
@@ -327,11 +348,12 @@ public final class RandomAccessAnalysis {
             + "(off by %.2f points) but equals Bin(512,1/m) P(X>5)=%.2f%%, i.e. r/m was "
             + "evaluated as 1/m (r=1)", cf - printed31[idx], recon);
       }
-      Map<String, Object> rw = row("3.1", "P(X>5) %, n=512 r=3 m=" + m, printed31[idx], pctTol,
-          cf, rand.mean, rand.se(), theo, note);
+      Printed printed = new Printed(printed31[idx], pctTol);
+      Map<String, Object> rw = row("3.1", "P(X>5) %, n=512 r=3 m=" + m, printed, cf,
+          new MonteCarlo(rand.mean, rand.se(), theo), note);
       rw.put("monte_carlo_rank_based", rank.mean);
       rw.put("monte_carlo_rank_based_se", rank.se());
-      reconstruction(rw, "100*P(X>5), X~Bin(512,1/m)", recon, printed31[idx], pctTol);
+      reconstruction(rw, "100*P(X>5), X~Bin(512,1/m)", recon, printed);
       rows.add(rw);
     }
     {
@@ -346,14 +368,15 @@ public final class RandomAccessAnalysis {
       double cf = 100.0 * binomSf(n, (double) r / m, 9);
       double theo = 100.0 * Math.sqrt(cf / 100 * (1 - cf / 100) / trials);
       double recon = 100.0 * binomSf(n, 1.0 / m, 8);
-      Map<String, Object> rw = row("3.1", "P(X>9) %, n=512 r=3 m=128 (\"about 2 percent\")", 2.0,
-          0.5, cf, rand.mean, rand.se(), theo,
+      Printed printed = new Printed(2.0, 0.5);
+      Map<String, Object> rw = row("3.1", "P(X>9) %, n=512 r=3 m=128 (\"about 2 percent\")",
+          printed, cf, new MonteCarlo(rand.mean, rand.se(), theo),
           String.format(Locale.ROOT, "formula gives %.2f%%, not ~2%%; ~2%% is P(X>=9) with "
               + "X~Bin(512,1/128) = %.2f%% (r/m as 1/m and > as >=); P(X>9) under 1/m is %.2f%%",
               cf, recon, 100.0 * binomSf(n, 1.0 / m, 9)));
       rw.put("monte_carlo_rank_based", rank.mean);
       rw.put("monte_carlo_rank_based_se", rank.se());
-      reconstruction(rw, "100*P(X>8), X~Bin(512,1/128)", recon, 2.0, 0.5);
+      reconstruction(rw, "100*P(X>8), X~Bin(512,1/128)", recon, printed);
       rows.add(rw);
     }
 
@@ -375,34 +398,38 @@ public final class RandomAccessAnalysis {
       double pGt8 = servedSf(n, r, m, 8);
       double pGe8 = servedSf(n, r, m, 7);
       double intTol = 1.0;
+      Printed printed11 = new Printed(11, intTol);
+      Printed printed6 = new Printed(6, intTol);
       // MC of P(Z<=k) from the per-node fraction; "512 x P" rows scale it by 512.
       double f = 512.0 / m;
-      Map<String, Object> a = row("3.2", "512 x P(Z<=1) (formula as printed)", 11, intTol,
-          512 * pLe1, f * le1.mean, f * le1.se(), f * Math.sqrt(pLe1 * (1 - pLe1) / trials),
+      Map<String, Object> a = row("3.2", "512 x P(Z<=1) (formula as printed)", printed11,
+          512 * pLe1, new MonteCarlo(f * le1.mean, f * le1.se(),
+              f * Math.sqrt(pLe1 * (1 - pLe1) / trials)),
           String.format(Locale.ROOT, "printed formula multiplies by 512 = n chunks, not by the "
               + "m=128 nodes: 512xP=%.2f; the printed 11 is 128xP(Z<=1)=%.2f", 512 * pLe1,
               m * pLe1));
-      reconstruction(a, "128 x P(Z<=1)", m * pLe1, 11, intTol);
+      reconstruction(a, "128 x P(Z<=1)", m * pLe1, printed11);
       rows.add(a);
-      Map<String, Object> b = row("3.2", "expected #nodes (of 128) serving <=1 chunk", 11, intTol,
-          m * pLe1, le1.mean, le1.se(), 1.0 / trials,
+      Map<String, Object> b = row("3.2", "expected #nodes (of 128) serving <=1 chunk", printed11,
+          m * pLe1, new MonteCarlo(le1.mean, le1.se(), 1.0 / trials),
           String.format(Locale.ROOT, "agrees (11.61 truncated to 11) once the multiplier is "
               + "m=128; P(Z<=1)=%.5f = Bin(512,1/128) cdf(1)=%.5f (thinning identity)", pLe1,
               binomCdf(n, 1.0 / m, 1)));
       rows.add(b);
-      Map<String, Object> c = row("3.2", "512 x (1-P(Z<=8)) (formula as printed)", 6, intTol,
-          512 * pGt8, f * gt8.mean, f * gt8.se(), f * Math.sqrt(pGt8 * (1 - pGt8) / trials),
+      Map<String, Object> c = row("3.2", "512 x (1-P(Z<=8)) (formula as printed)", printed6,
+          512 * pGt8, new MonteCarlo(f * gt8.mean, f * gt8.se(),
+              f * Math.sqrt(pGt8 * (1 - pGt8) / trials)),
           String.format(Locale.ROOT, "formula gives %.2f (x512) or %.2f (x128 nodes); printed 6 "
               + "matches neither; it equals 128 x P(Z>=8) = 128 x (1-P(Z<=7)) = %.2f "
               + "(multiplier m and an off-by-one in k)", 512 * pGt8, m * pGt8, m * pGe8));
-      reconstruction(c, "128 x (1-P(Z<=7))", m * pGe8, 6, intTol);
+      reconstruction(c, "128 x (1-P(Z<=7))", m * pGe8, printed6);
       rows.add(c);
-      Map<String, Object> d = row("3.2", "expected #nodes (of 128) serving >8 chunks", 6, intTol,
-          m * pGt8, gt8.mean, gt8.se(), 1.0 / trials,
+      Map<String, Object> d = row("3.2", "expected #nodes (of 128) serving >8 chunks", printed6,
+          m * pGt8, new MonteCarlo(gt8.mean, gt8.se(), 1.0 / trials),
           String.format(Locale.ROOT, "with the correct multiplier the paper's own formula gives "
               + "%.2f, not 6; nodes serving >=8 chunks: %.2f (MC %.2f)", m * pGt8, m * pGe8,
               ge8.mean));
-      reconstruction(d, "128 x (1-P(Z<=7))", m * pGe8, 6, intTol);
+      reconstruction(d, "128 x (1-P(Z<=7))", m * pGe8, printed6);
       rows.add(d);
     }
 
@@ -410,20 +437,19 @@ public final class RandomAccessAnalysis {
     {
       int m = M;
       SplittableRandom rnd = new SplittableRandom(SEED + 33);
-      int[] all = new int[m];
-      int[] first = new int[m];
+      Writes writes = new Writes(m);
       Stat le1 = new Stat();
       Stat ge7 = new Stat();
       Stat gt7 = new Stat();
       Stat firstLe1 = new Stat();
       Stat firstGe7 = new Stat();
       for (int t = 0; t < trials; t++) {
-        writesPerNode(rnd, n, r, m, buf, all, first);
-        le1.add(countAtMost(all, 1));
-        ge7.add(countAbove(all, 6));
-        gt7.add(countAbove(all, 7));
-        firstLe1.add(countAtMost(first, 1));
-        firstGe7.add(countAbove(first, 6));
+        writesPerNode(rnd, n, r, m, buf, writes);
+        le1.add(countAtMost(writes.all, 1));
+        ge7.add(countAbove(writes.all, 6));
+        gt7.add(countAbove(writes.all, 7));
+        firstLe1.add(countAtMost(writes.first, 1));
+        firstGe7.add(countAbove(writes.first, 6));
       }
       double p = (double) r / m;
       double intTol = 1.0;
@@ -432,25 +458,27 @@ public final class RandomAccessAnalysis {
       double cfGt7 = m * binomSf(n, p, 7);
       double reLe1 = m * binomCdf(n, 1.0 / m, 1);
       double reGe7 = m * binomSf(n, 1.0 / m, 6);
-      Map<String, Object> a = row("3.3", "128 x P(X<=1), X~Bin(512,3/128)", 11, intTol, cfLe1,
-          le1.mean, le1.se(), 1.0 / trials,
+      Printed printed11 = new Printed(11, intTol);
+      Printed printed14 = new Printed(14, intTol);
+      Map<String, Object> a = row("3.3", "128 x P(X<=1), X~Bin(512,3/128)", printed11, cfLe1,
+          new MonteCarlo(le1.mean, le1.se(), 1.0 / trials),
           String.format(Locale.ROOT, "formula gives %.4f nodes (mean load is 12 replicas/node); "
               + "printed 11 is 128xP(X<=1) with X~Bin(512,1/128) = %.2f, i.e. only one replica "
               + "per chunk counted (MC of first-pipeline-node load: %.2f +- %.2f)", cfLe1, reLe1,
               firstLe1.mean, firstLe1.se()));
       a.put("monte_carlo_first_replica", firstLe1.mean);
       a.put("monte_carlo_first_replica_se", firstLe1.se());
-      reconstruction(a, "128 x P(X<=1), X~Bin(512,1/128)", reLe1, 11, intTol);
+      reconstruction(a, "128 x P(X<=1), X~Bin(512,1/128)", reLe1, printed11);
       rows.add(a);
-      Map<String, Object> b = row("3.3", "128 x (1-P(X<7)), X~Bin(512,3/128)", 14, intTol, cfGe7,
-          ge7.mean, ge7.se(), 1.0 / trials,
+      Map<String, Object> b = row("3.3", "128 x (1-P(X<7)), X~Bin(512,3/128)", printed14, cfGe7,
+          new MonteCarlo(ge7.mean, ge7.se(), 1.0 / trials),
           String.format(Locale.ROOT, "formula gives %.2f nodes (text says 'more than 7': "
               + "128xP(X>7)=%.2f, MC %.2f); printed 14 is 128xP(X>=7) with X~Bin(512,1/128) = "
               + "%.2f (MC first-pipeline-node load: %.2f +- %.2f)", cfGe7, cfGt7, gt7.mean, reGe7,
               firstGe7.mean, firstGe7.se()));
       b.put("monte_carlo_first_replica", firstGe7.mean);
       b.put("monte_carlo_first_replica_se", firstGe7.se());
-      reconstruction(b, "128 x (1-P(X<7)), X~Bin(512,1/128)", reGe7, 14, intTol);
+      reconstruction(b, "128 x (1-P(X<7)), X~Bin(512,1/128)", reGe7, printed14);
       rows.add(b);
     }
 
