@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
-import java.io.IOException;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Random;
@@ -18,9 +17,9 @@ import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.util.ToolRunner;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.opass.e2e.cluster.SharedClusters;
 import org.opass.mrap.examples.ExtractRegions;
 import org.opass.mrap.mapreduce.AccessInputFormat;
 import org.opass.mrap.mapreduce.AccessSplit;
@@ -41,20 +40,12 @@ class AccessJobTest {
 
   @BeforeAll
   static void start() throws Exception {
-    cluster = EmulatedCluster.builder().dataNodes(4).racks(2).blockSize(BLOCK)
-        .baseDir(new File("target/e2e/mrap-access-job")).start();
+    cluster = SharedClusters.take(BLOCK);
     data = new byte[16 * BLOCK];
     new Random(5).nextBytes(data);
     try (FSDataOutputStream out = cluster.offClusterFileSystem().create(new Path("/mrap/data"),
         (short) 2)) {
       out.write(data);
-    }
-  }
-
-  @AfterAll
-  static void stop() throws IOException {
-    if (cluster != null) {
-      cluster.close();
     }
   }
 

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.ByteArrayOutputStream;
-import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -22,9 +21,9 @@ import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 import org.apache.hadoop.util.ToolRunner;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.opass.e2e.cluster.SharedClusters;
 import org.opass.mrap.copy.MrapCopy;
 import org.opass.mrap.fs.RestructuredFiles;
 import org.opass.mrap.mapreduce.TaskCounters;
@@ -52,8 +51,7 @@ class CfSelectionTest {
 
   @BeforeAll
   static void start() throws Exception {
-    cluster = EmulatedCluster.builder().dataNodes(4).racks(2).blockSize(BLOCK)
-        .baseDir(new File("target/e2e/mrap-cf-selection")).start();
+    cluster = SharedClusters.take(BLOCK);
     fs = cluster.offClusterFileSystem();
     java.util.Set<String> files = new java.util.TreeSet<>();
     for (JsonNode c : CfOracleTest.expected().get("cases")) {
@@ -63,13 +61,6 @@ class CfSelectionTest {
       try (org.apache.hadoop.fs.FSDataOutputStream out = fs.create(new Path("/cf/" + f))) {
         out.write(org.opass.mrap.science.Fixtures.bytes("cf/" + f));
       }
-    }
-  }
-
-  @AfterAll
-  static void stop() throws IOException {
-    if (cluster != null) {
-      cluster.close();
     }
   }
 

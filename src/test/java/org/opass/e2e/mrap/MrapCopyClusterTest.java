@@ -22,10 +22,10 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.io.IOUtils;
 import org.apache.hadoop.util.ToolRunner;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.opass.e2e.cluster.SharedClusters;
 import org.opass.mrap.copy.MrapCopy;
 import org.opass.mrap.copy.RestructuringCopy;
 import org.opass.mrap.examples.ExtractRegions;
@@ -47,15 +47,7 @@ class MrapCopyClusterTest {
 
   @BeforeAll
   static void start() throws Exception {
-    cluster = EmulatedCluster.builder().dataNodes(4).racks(2).blockSize(BLOCK)
-        .baseDir(new File("target/e2e/mrap-copy")).start();
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    if (cluster != null) {
-      cluster.close();
-    }
+    cluster = SharedClusters.take(BLOCK);
   }
 
   @Test

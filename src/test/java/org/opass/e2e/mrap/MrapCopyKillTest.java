@@ -18,6 +18,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.opass.e2e.SeededCases;
+import org.opass.e2e.cluster.SharedClusters;
 import org.opass.mrap.copy.MrapCopy;
 import org.opass.mrap.pattern.PatternConfig;
 import org.opass.tools.cluster.EmulatedCluster;
@@ -45,8 +46,7 @@ class MrapCopyKillTest {
 
   @BeforeAll
   static void start() throws Exception {
-    cluster = EmulatedCluster.builder().dataNodes(4).racks(2).blockSize(BLOCK)
-        .baseDir(new File("target/e2e/mrap-copy-kill")).start();
+    cluster = SharedClusters.take(BLOCK);
     fs = cluster.miniCluster().getFileSystem();
     older = randomBytes(1_300_000, 3);
     newer = randomBytes(1_300_000, 4);
@@ -57,9 +57,6 @@ class MrapCopyKillTest {
   @AfterAll
   static void stop() throws Exception {
     CrashingFileSystem.disarm();
-    if (cluster != null) {
-      cluster.close();
-    }
   }
 
   private static Configuration patternConf(String name) {

@@ -23,9 +23,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
+import org.opass.e2e.cluster.SharedClusters;
 import org.opass.mrap.copy.MrapCopy;
 import org.opass.mrap.pattern.PatternConfig;
-import org.opass.tools.cluster.EmulatedCluster;
 
 /**
  * What users do to a restructured file with the commands they know ({@code hdfs dfs -mv, -cp,
@@ -56,12 +56,13 @@ class RestructuredFileCommandsTest {
   private File otherFile;
   private File pattern;
 
-  /** Starts the cluster the tests run on; sets {@link #clusterConf} to its clients'. */
+  /**
+   * Takes the cluster the tests run on and sets {@link #clusterConf} to its clients'; what to
+   * close after them (nothing: the shared cluster stays up for the next class).
+   */
   AutoCloseable startCluster() throws Exception {
-    EmulatedCluster c = EmulatedCluster.builder().dataNodes(4).racks(2).blockSize(BLOCK)
-        .baseDir(new File("target/e2e/mrap-commands")).start();
-    clusterConf = c.conf();
-    return c;
+    clusterConf = SharedClusters.take(BLOCK).conf();
+    return () -> { };
   }
 
   @BeforeAll

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
@@ -24,10 +23,10 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.util.ToolRunner;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.opass.e2e.cluster.SharedClusters;
 import org.opass.mrap.copy.MrapCopy;
 import org.opass.mrap.examples.SlabStats;
 import org.opass.mrap.mapreduce.TaskCounters;
@@ -54,16 +53,8 @@ class ScienceLayoutsTest {
 
   @BeforeAll
   static void start() throws Exception {
-    cluster = EmulatedCluster.builder().dataNodes(4).racks(2).blockSize(BLOCK)
-        .baseDir(new File("target/e2e/mrap-science-layouts")).start();
+    cluster = SharedClusters.take(BLOCK);
     fs = cluster.offClusterFileSystem();
-  }
-
-  @AfterAll
-  static void stop() throws IOException {
-    if (cluster != null) {
-      cluster.close();
-    }
   }
 
   private static Fixtures.Case fixture(String file, String variable, String slab)

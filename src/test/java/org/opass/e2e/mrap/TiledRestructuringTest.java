@@ -25,11 +25,11 @@ import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.util.ToolRunner;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
+import org.opass.e2e.cluster.SharedClusters;
 import org.opass.mrap.copy.MrapCopy;
 import org.opass.mrap.fs.RestructuredFiles;
 import org.opass.mrap.layout.TiledLayout;
@@ -73,8 +73,7 @@ class TiledRestructuringTest {
 
   @BeforeAll
   void start() throws Exception {
-    cluster = EmulatedCluster.builder().dataNodes(4).racks(2).blockSize(BLOCK)
-        .baseDir(new File("target/e2e/mrap-tiled")).start();
+    cluster = SharedClusters.take(BLOCK);
     fs = FileSystem.get(cluster.conf());
     original = randomBytes(HEAD + 48 * 60 * 120 * 4 + 77, 31);
     other = randomBytes(original.length, 32);
@@ -93,13 +92,6 @@ class TiledRestructuringTest {
 
   private static String property(String name, String value) {
     return "<property><name>" + name + "</name><value>" + value + "</value></property>";
-  }
-
-  @AfterAll
-  void stop() throws Exception {
-    if (cluster != null) {
-      cluster.close();
-    }
   }
 
   private Configuration conf(String name) {

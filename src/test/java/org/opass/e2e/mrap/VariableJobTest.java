@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
@@ -30,9 +29,9 @@ import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 import org.apache.hadoop.util.ToolRunner;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.opass.e2e.cluster.SharedClusters;
 import org.opass.mrap.array.Slab;
 import org.opass.mrap.examples.SlabStats;
 import org.opass.mrap.mapreduce.TaskCounters;
@@ -63,8 +62,7 @@ class VariableJobTest {
 
   @BeforeAll
   static void start() throws Exception {
-    cluster = EmulatedCluster.builder().dataNodes(4).racks(2).blockSize(BLOCK)
-        .baseDir(new File("target/e2e/mrap-variable-job")).start();
+    cluster = SharedClusters.take(BLOCK);
     fs = cluster.offClusterFileSystem();
     Set<String> files = new HashSet<>();
     for (Fixtures.Case c : Fixtures.cases()) {
@@ -85,13 +83,6 @@ class VariableJobTest {
   private static void put(String path, byte[] bytes) throws IOException {
     try (FSDataOutputStream out = fs.create(new Path(path), (short) 2)) {
       out.write(bytes);
-    }
-  }
-
-  @AfterAll
-  static void stop() throws IOException {
-    if (cluster != null) {
-      cluster.close();
     }
   }
 

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
@@ -25,10 +24,10 @@ import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 import org.apache.hadoop.util.ToolRunner;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.opass.e2e.cluster.SharedClusters;
 import org.opass.mrap.array.Slab;
 import org.opass.mrap.copy.MrapCopy;
 import org.opass.mrap.examples.SlabStats;
@@ -61,16 +60,8 @@ class VariableRestructuringTest {
 
   @BeforeAll
   static void start() throws Exception {
-    cluster = EmulatedCluster.builder().dataNodes(4).racks(2).blockSize(BLOCK)
-        .baseDir(new File("target/e2e/mrap-variable-restructuring")).start();
+    cluster = SharedClusters.take(BLOCK);
     fs = cluster.offClusterFileSystem();
-  }
-
-  @AfterAll
-  static void stop() throws IOException {
-    if (cluster != null) {
-      cluster.close();
-    }
   }
 
   private static Configuration conf(String name, ScienceFiles.Kind kind, String variable,
