@@ -80,7 +80,7 @@ final class TableScan implements ScanBuilder, SupportsPushDownRequiredColumns,
 
   @Override
   public String description() {
-    Selection s = filters.none() ? null : selection();
+    Selection s = filters.none() ? null : selection(given());
     String selection = filters.none() ? "none (the filters keep no row)"
         : s == null ? null : s.toString();
     return "mrap table " + String.join(", ", paths) + " " + columns.simpleString()
@@ -105,17 +105,24 @@ final class TableScan implements ScanBuilder, SupportsPushDownRequiredColumns,
     return out;
   }
 
+  /** {@value VariableSettings#SELECT} as the user typed it, parsed; null where unset. */
+  private Selection given() {
+    try {
+      return VariableSettings.selection(conf);
+    } catch (InvalidSettingsException e) {
+      throw new IllegalArgumentException("mrap: " + e.getMessage(), e);
+    }
+  }
+
   /**
-   * The selection of the read, as a value: {@code mrap.science.select} as the user typed it
-   * (read once) and the pushed filters'.
+   * The selection of the read, as a value: {@code given}, the user's {@value
+   * VariableSettings#SELECT}, and the pushed filters'.
    *
    * @throws IllegalArgumentException naming the option and the filter where both constrain
    *     one dimension
    */
-  private Selection selection() {
+  private Selection selection(Selection given) {
     Selection pushed = filters.selection();
-    String text = conf.get(VariableSettings.SELECT);
-    Selection given = text == null ? null : Selection.parse(text);
     String slab = conf.get(VariableSettings.SLAB);
     if (pushed == null) {
       return given;
@@ -144,8 +151,8 @@ final class TableScan implements ScanBuilder, SupportsPushDownRequiredColumns,
     List<String> mine = given.dimensions();
     for (String dim : filters.dimensions()) {
       if (mine.contains(dim)) {
-        throw new IllegalArgumentException("mrap: " + VariableSettings.SELECT + "=" + text
-            + " and the filter on " + dim + " (" + pushed + ") both select along " + dim
+        throw new IllegalArgumentException("mrap: " + VariableSettings.SELECT + "="
+            + conf.get(VariableSettings.SELECT) + " and the filter on " + dim + " (" + pushed + ") both select along " + dim
             + ": give it once, as a filter or in the option");
       }
     }
@@ -172,7 +179,8 @@ final class TableScan implements ScanBuilder, SupportsPushDownRequiredColumns,
     }
     List<String> variables = variablesRead();
     try {
-      VariableSettings settings = VariableSettings.of(conf).selecting(selection());
+      VariableSettings options = VariableSettings.of(conf); // the select option parsed once
+      VariableSettings settings = options.selecting(selection(options.selection()));
       List<FileStatus> files = InputFiles.list(conf, paths);
       if (variables.isEmpty()) {
         List<InputPartition> out = new ArrayList<>();
