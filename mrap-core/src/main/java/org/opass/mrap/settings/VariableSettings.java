@@ -76,13 +76,9 @@ public final class VariableSettings {
       throw new InvalidSettingsException(SLAB + " and " + TILE + " are both set: a job reads a "
           + "slab, or the whole variable a tile a task");
     }
-    if (MrapConf.get(conf, SELECT) != null) {
-      for (String other : new String[] {SLAB, TILE}) {
-        if (MrapConf.get(conf, other) != null) {
-          throw new InvalidSettingsException(SELECT + " and " + other + " are both set: a job "
-              + "selects by coordinate values or by index, not both");
-        }
-      }
+    if (MrapConf.get(conf, SELECT) != null && (slab != null || tile != null)) {
+      throw new InvalidSettingsException(SELECT + " and " + (slab != null ? SLAB : TILE)
+          + " are both set: a job selects by coordinate values or by index, not both");
     }
     this.selection = selection(conf);
     this.decode = decode(conf);
