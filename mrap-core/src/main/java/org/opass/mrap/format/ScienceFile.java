@@ -37,6 +37,17 @@ public interface ScienceFile extends Closeable {
    */
   Variable coordinate(Variable v, int d) throws IOException;
 
+  /**
+   * The values of {@code coordinate} (a variable {@link #coordinate} gave), read through {@code
+   * in}, this file's bytes.
+   *
+   * @throws ScienceFormatException naming the variable where it holds more than {@link
+   *     VariableValues#MAX_ELEMENTS} elements
+   */
+  default double[] values(Positioned in, Variable coordinate) throws IOException {
+    return VariableValues.read(in, coordinate);
+  }
+
   /** The file's name, as given when it was opened. */
   String file();
 

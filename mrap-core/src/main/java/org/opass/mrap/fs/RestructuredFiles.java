@@ -59,6 +59,11 @@ public final class RestructuredFiles {
     }
   }
 
+  /** {@code status} known to be a plain file (an index says so) without reading it. */
+  public static Inspected plain(FileStatus status) {
+    return new Inspected(status, null);
+  }
+
   /** The layout of {@code file}, or null when it is a plain file. */
   public static RestructuredLayout layoutOf(FileSystem fs, Path file) throws IOException {
     return inspect(fs, fs.getFileStatus(file)).layout();

@@ -5,10 +5,12 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
 import org.opass.mrap.array.Slab;
 import org.opass.mrap.cf.Coordinates;
 import org.opass.mrap.cf.Selection;
@@ -24,6 +26,9 @@ import org.opass.mrap.fs.HeaderCache;
 import org.opass.mrap.fs.InParallel;
 import org.opass.mrap.fs.LogicalReads;
 import org.opass.mrap.fs.RestructuredFiles;
+import org.opass.mrap.index.FileEntry;
+import org.opass.mrap.index.IndexedFile;
+import org.opass.mrap.index.SeriesIndex;
 import org.opass.mrap.layout.Members;
 import org.opass.mrap.layout.RestructuredLayout;
 import org.opass.mrap.pattern.TiledPattern;
@@ -54,6 +59,10 @@ final class FileHeaders {
   private final long recordBytes;
   private final List<String> readWith;
   private final AtomicBoolean warned = new AtomicBoolean();
+  private final AtomicBoolean warnedIndex = new AtomicBoolean();
+  private final AtomicInteger fromIndex = new AtomicInteger();
+  private final AtomicInteger fallbacks = new AtomicInteger();
+  private SeriesIndex index; // with mrap.science.index, once read
 
   /** {@code conf}: the file systems'; {@code settings}: the read's, checked. */
   FileHeaders(Configuration conf, VariableSettings settings) {
@@ -69,14 +78,62 @@ final class FileHeaders {
 
   /** The plans of each of {@code files}, in order: one, or a container's members'. */
   List<List<FilePlan>> read(List<FileStatus> files) throws IOException {
-    return InParallel.map(files, READERS, "headers", this::planFile);
+    if (settings.index() != null && index == null) {
+      try {
+        index = SeriesIndex.open(conf, new Path(settings.index()));
+      } catch (IOException e) {
+        throw new InvalidSettingsException(VariableSettings.INDEX + "=" + settings.index()
+            + ": " + e.getMessage(), e);
+      }
+    }
+    List<List<FilePlan>> out = InParallel.map(files, READERS, "headers", this::planFile);
+    if (index != null) {
+      LOG.info("{}={}: planned {} files from the index, {} from their own headers",
+          VariableSettings.INDEX, settings.index(), fromIndex.get(), fallbacks.get());
+    }
+    return out;
+  }
+
+  /** Files planned from the index by the last {@link #read}. */
+  int fromIndex() {
+    return fromIndex.get();
+  }
+
+  /** Files of the last {@link #read} whose header was read though an index was given. */
+  int fallbacks() {
+    return fallbacks.get();
   }
 
   /** The plans of one file: one, or a container's members'. */
   private List<FilePlan> planFile(FileStatus f) throws IOException {
     long t0 = System.nanoTime();
-    FileSystem fs = f.getPath().getFileSystem(conf);
     String name = f.getPath().toString();
+    if (index != null) {
+      StringBuilder why = new StringBuilder();
+      FileEntry entry = index.entry(f, why);
+      if (entry != null && !entry.kind().equals(settings.kind().key())) {
+        why.append("indexed as kind ").append(entry.kind()).append(", read as ")
+            .append(settings.kind().key());
+        entry = null;
+      }
+      if (entry != null) {
+        try (LazyFile file = new LazyFile(f, conf);
+            ScienceFile sf = new IndexedFile(entry, name)) {
+          FilePlan p = planVariable(sf, file, new FilePlan.Source(RestructuredFiles.plain(f),
+              name, 0), 0, t0);
+          fromIndex.incrementAndGet();
+          return List.of(p);
+        } catch (IndexedFile.NotIndexed e) {
+          why.append(e.getMessage());
+        }
+      }
+      fallbacks.incrementAndGet();
+      if (warnedIndex.compareAndSet(false, true)) {
+        LOG.warn("{}={}: {}: {}; its header is read (said once for this read)",
+            VariableSettings.INDEX, settings.index(), name, why);
+      }
+    }
+    FileSystem fs = f.getPath().getFileSystem(conf);
     try (FSDataInputStream in = fs.open(f.getPath())) {
       Positioned plain = HeaderCache.of(in, f); // a file planned before: no read again
       // one read of the front tells a restructured file, and holds most headers
@@ -84,39 +141,55 @@ final class FileHeaders {
       RestructuredFiles.Inspected inspected = RestructuredFiles.inspect(in, f, head);
       RestructuredLayout layout = inspected.layout();
       if (layout == null) {
-        return List.of(planVariable(plain, inspected, name, 0, 0, t0));
+        return List.of(planVariable(plain, new FilePlan.Source(inspected, name, 0), 0, t0));
       }
       // a restructured file's header is read at its original offsets, through its layout
       LogicalReads original = new LogicalReads(in, layout, 64 * 1024);
       Members members = layout.members();
       if (members == null) {
         return List.of(planVariable(Positioned.window(original::read, 0,
-            layout.logicalLength()), inspected, name, 0, plain.reads(), t0));
+            layout.logicalLength()), new FilePlan.Source(inspected, name, 0), plain.reads(),
+            t0));
       }
       List<FilePlan> out = new ArrayList<>();
       for (int i = 0; i < members.count(); i++) { // a container: each member's header
         out.add(planVariable(Positioned.window(original::read, members.start(i),
-            members.length(i)), inspected, name + "/" + members.name(i), members.start(i),
-            i == 0 ? plain.reads() : 0,
-            i == 0 ? t0 : System.nanoTime()));
+            members.length(i)), new FilePlan.Source(inspected, name + "/" + members.name(i),
+            members.start(i)), i == 0 ? plain.reads() : 0, i == 0 ? t0 : System.nanoTime()));
       }
       return out;
     }
   }
 
+  /** The plan of one file's (or member's) variable, its header read through {@code file}. */
+  private FilePlan planVariable(Positioned file, FilePlan.Source source, long readsBefore,
+      long t0) throws IOException {
+    ScienceFile sf;
+    try {
+      sf = ScienceFiles.open(file, source.name, settings.kind());
+    } catch (ScienceFormatException e) {
+      throw new InvalidSettingsException(VariableSettings.VARIABLE + "=" + variable + ": "
+          + e.getMessage(), e);
+    }
+    try (ScienceFile open = sf) {
+      return planVariable(open, file, source, readsBefore, t0);
+    }
+  }
+
   /**
-   * The plan of one file's (or member's) variable, from its header read through {@code file}.
-   * With a selection by value, the variable's chunk index is read only once the file's
+   * The plan of one file's (or member's) variable, from its header {@code sf} (its bytes {@code
+   * file}). With a selection by value, the variable's chunk index is read only once the file's
    * coordinates show the selection picks something in it.
    */
-  private FilePlan planVariable(Positioned file, RestructuredFiles.Inspected inspected,
-      String name, long start, long readsBefore, long t0) throws IOException {
+  private FilePlan planVariable(ScienceFile sf, Positioned file, FilePlan.Source source,
+      long readsBefore, long t0) throws IOException {
+    String name = source.name;
     Variable v;
     List<Coordinates.Axis> axes;
     List<Variable> with;
     Slab s;
     Selection.Resolved selected = null;
-    try (ScienceFile sf = ScienceFiles.open(file, name, settings.kind())) {
+    try {
       v = select == null ? sf.variable(variable) : sf.describe(variable);
       if (select != null) {
         checkSelected(sf, v, name);
@@ -130,13 +203,14 @@ final class FileHeaders {
               + name + ": " + e.getMessage(), e);
         }
         if (selected.slab() == null) {
-          return FilePlan.header(new FilePlan.Source(inspected, name, start), v,
-              new Coordinates(axes), selected, readsBefore + file.reads(),
-              System.nanoTime() - t0);
+          return FilePlan.header(source, v, new Coordinates(axes), selected,
+              readsBefore + file.reads(), System.nanoTime() - t0);
         }
         v = sf.variable(variable); // now its chunks
       }
       with = readWith(sf, v, name);
+    } catch (IndexedFile.NotIndexed e) {
+      throw e;
     } catch (ScienceFormatException e) {
       throw new InvalidSettingsException(VariableSettings.VARIABLE + "=" + variable + ": "
           + e.getMessage(), e);
@@ -168,8 +242,8 @@ final class FileHeaders {
       throw new InvalidSettingsException(VariableSettings.VARIABLE + "=" + variable + ": "
           + name + ": " + v + " cannot be planned: " + e.getMessage(), e);
     }
-    return FilePlan.header(new FilePlan.Source(inspected, name, start), v, coordinates,
-        selected, readsBefore + file.reads(), System.nanoTime() - t0).planned(plan, tiles, with);
+    return FilePlan.header(source, v, coordinates, selected, readsBefore + file.reads(),
+        System.nanoTime() - t0).planned(plan, tiles, with);
   }
 
   /**
@@ -184,6 +258,8 @@ final class FileHeaders {
       Variable other;
       try {
         other = sf.variable(w);
+      } catch (IndexedFile.NotIndexed e) {
+        throw e;
       } catch (ScienceFormatException e) {
         throw new InvalidSettingsException(name + ": " + w + ", read with " + v.name() + ": "
             + e.getMessage(), e);
@@ -263,7 +339,7 @@ final class FileHeaders {
         out.add(Coordinates.Axis.none(dim));
         continue;
       }
-      double[] values = VariableValues.read(file, c);
+      double[] values = sf.values(file, c);
       Attributes a = c.attributes();
       try {
         out.add(new Coordinates.Axis(dim, 0, values, a.text("units"), a.text("calendar"),
@@ -278,6 +354,41 @@ final class FileHeaders {
       }
     }
     return out;
+  }
+
+  /**
+   * A file opened at its first read, for what an index does not hold inline (a coordinate too
+   * long): an indexed file costs no read unless it needs one.
+   */
+  private static final class LazyFile extends Positioned implements java.io.Closeable {
+    private final FileStatus status;
+    private final Configuration conf;
+    private FSDataInputStream in;
+
+    LazyFile(FileStatus status, Configuration conf) {
+      this.status = status;
+      this.conf = conf;
+    }
+
+    @Override
+    public long length() {
+      return status.getLen();
+    }
+
+    @Override
+    protected int readAt(long pos, byte[] b, int off, int len) throws IOException {
+      if (in == null) {
+        in = status.getPath().getFileSystem(conf).open(status.getPath());
+      }
+      return in.read(pos, b, off, len);
+    }
+
+    @Override
+    public void close() throws IOException {
+      if (in != null) {
+        in.close();
+      }
+    }
   }
 
   /** Logs the first of a read's warnings about its coordinates (a series has many files). */

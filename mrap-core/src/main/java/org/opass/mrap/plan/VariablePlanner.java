@@ -27,6 +27,7 @@ public final class VariablePlanner {
   private final Configuration conf;
   private final VariableSettings settings;
   private final SeriesSelection series;
+  private FileHeaders headers; // the last read's
 
   /**
    * A planner of the read {@code conf}'s keys describe.
@@ -68,7 +69,21 @@ public final class VariablePlanner {
    * FilePlan#selectsNothing selects nothing}.
    */
   public List<List<FilePlan>> planByFile(List<FileStatus> files) throws IOException {
-    return series.nearest(new FileHeaders(conf, settings).read(files));
+    headers = new FileHeaders(conf, settings);
+    return series.nearest(headers.read(files));
+  }
+
+  /** Files the last plan read from the series index ({@value VariableSettings#INDEX}). */
+  public int filesFromIndex() {
+    return headers == null ? 0 : headers.fromIndex();
+  }
+
+  /**
+   * Files of the last plan whose own header was read though an index was given: missing from
+   * it, changed since it was built, or holding the variable in a way it does not describe.
+   */
+  public int indexFallbacks() {
+    return headers == null ? 0 : headers.fallbacks();
   }
 
   /**

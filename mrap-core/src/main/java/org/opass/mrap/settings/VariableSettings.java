@@ -29,8 +29,14 @@ public final class VariableSettings {
   /** Whether values are decoded as CF says ({@link org.opass.mrap.cf.CfDecoding}). */
   public static final String DECODE = "mrap.science.decode";
   public static final boolean DECODE_DEFAULT = true;
+  /**
+   * A series index ({@code bin/mrap index}) the files are planned from in place of their
+   * headers: a folder in any file system.
+   */
+  public static final String INDEX = "mrap.science.index";
   /** Every setting under {@code mrap.science.}. */
-  public static final List<String> KEYS = Arrays.asList(VARIABLE, SLAB, TILE, SELECT, DECODE);
+  public static final List<String> KEYS = Arrays.asList(VARIABLE, SLAB, TILE, SELECT, DECODE,
+      INDEX);
   /**
    * The settings that say what of a file is read: a copy given one restructures for it. The
    * others ({@value #DECODE}) only change how values are read, and leave a copy plain.
@@ -44,6 +50,7 @@ public final class VariableSettings {
   private final String tile; // null: a slab
   private final Selection selection; // null: by index
   private final boolean decode;
+  private final String index; // null: each file's header
   private final AccessSettings access;
 
   private VariableSettings(VariableSettings s, String variable, List<String> readWith,
@@ -55,6 +62,7 @@ public final class VariableSettings {
     this.tile = s.tile;
     this.selection = selection;
     this.decode = s.decode;
+    this.index = s.index;
     this.access = s.access;
   }
 
@@ -82,6 +90,8 @@ public final class VariableSettings {
     }
     this.selection = selection(conf);
     this.decode = decode(conf);
+    String i = MrapConf.get(conf, INDEX);
+    this.index = i == null || i.trim().isEmpty() ? null : i.trim();
     this.access = AccessSettings.of(conf);
     if (access.recordBytes() % 8 != 0) {
       throw new InvalidSettingsException(AccessSettings.RECORD_BYTES + "="
@@ -161,6 +171,11 @@ public final class VariableSettings {
   /** Whether values are decoded as CF says ({@value #DECODE}). */
   public boolean decode() {
     return decode;
+  }
+
+  /** The series index the files are planned from ({@value #INDEX}), or null. */
+  public String index() {
+    return index;
   }
 
   /** The {@code mrap.access.*} settings of the read. */

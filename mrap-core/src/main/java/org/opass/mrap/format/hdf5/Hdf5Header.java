@@ -284,7 +284,7 @@ final class Hdf5Header implements ScienceFile {
     Variable.Chunks chunks = !index ? Variable.Chunks.none() : Hdf5ChunkIndex.read(h, layout,
         new Hdf5Object.Space(dims, maxDims, false), chunkBytes, !filters.isEmpty(), at);
     return Variable.of(file, path, shape, type, order, Storage.chunked(dims, chunkShape, chunks,
-        new Hdf5Filters(filters), fill));
+        filters.isEmpty() ? ChunkFilters.NONE : new Hdf5Filters(filters), fill));
   }
 
   /** A chunk grid for a dataset never written: each chunk at most 128 Ki elements. */

@@ -1,0 +1,230 @@
+package org.opass.mrap.index;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.opass.mrap.array.ElementType;
+import org.opass.mrap.format.Attributes;
+import org.opass.mrap.format.ChunkFilters;
+import org.opass.mrap.format.FilterSpec;
+import org.opass.mrap.format.Storage;
+import org.opass.mrap.format.Variable;
+import org.opass.mrap.science.ScienceFiles;
+
+/**
+ * One variable of one indexed file: its Zarr form ({@link ZarrArray}) and chunk references
+ * (each chunk's offset and length in the file, by Zarr chunk key; a key of the grid with none is
+ * a chunk never written), or its values inline (a coordinate); and what the planner needs
+ * exactly that Zarr's metadata does not carry: the element type and byte order, the attributes
+ * as typed as the file holds them, the dimensions as the file names them, the coordinate
+ * variable of each, and where the elements lie as the header said (strided, or chunked with
+ * the stored extent, the filters and the fill value). An immutable value.
+ */
+final class ArrayEntry {
+  private final String name;
+  private final List<String> dimensions; // as the file names them, "" where unnamed
+  private final List<String> zarrDimensions; // as _ARRAY_DIMENSIONS names them
+  private final List<String> coordinates; // per dimension its coordinate variable, or null
+  private final ElementType type;
+  private final ByteOrder order;
+  private final Attributes attributes;
+  private final ZarrArray zarr;
+  private final long base; // strided: element 0's offset
+  private final long[] strides; // strided, else null
+  private final long[] extent; // chunked, else null
+  private final ChunkFilters filters;
+  private final byte[] fill; // chunked: one element read where nothing was stored, or null
+  private final TreeMap<String, long[]> refs; // chunk key -> {offset, length}
+  private final byte[] inline; // the values, raw, or null
+
+  /**
+   * {@code v} (its chunk index read, or not where {@code inline}) as the Zarr array {@code zarr}
+   * of dimensions {@code zarrDimensions} with chunks {@code refs}, or its values {@code inline}.
+   */
+  ArrayEntry(Variable v, List<String> zarrDimensions, List<String> coordinates, ZarrArray zarr,
+      Map<String, long[]> refs, byte[] inline) {
+    this.name = v.name();
+    this.dimensions = v.dimensions();
+    this.zarrDimensions = List.copyOf(zarrDimensions);
+    this.coordinates = Collections.unmodifiableList(new ArrayList<>(coordinates));
+    this.type = v.type();
+    this.order = v.order();
+    this.attributes = v.attributes();
+    this.zarr = zarr;
+    this.base = v.chunked() ? -1 : v.base();
+    this.strides = v.chunked() ? null : v.byteStrides();
+    this.extent = v.chunked() ? v.extent() : null;
+    this.filters = v.filters();
+    this.fill = v.chunked() ? v.fill() : null;
+    this.refs = new TreeMap<>(refs);
+    this.inline = inline == null ? null : inline.clone();
+  }
+
+  /** The variable's name as its file gives it (an HDF5 dataset's path). */
+  String name() {
+    return name;
+  }
+
+  /** Its name in the set: its path without the leading slash. */
+  String key() {
+    return key(name);
+  }
+
+  /** A variable's name in a set: without the leading slash of an HDF5 path. */
+  static String key(String name) {
+    return name.startsWith("/") ? name.substring(1) : name;
+  }
+
+  ZarrArray zarr() {
+    return zarr;
+  }
+
+  List<String> dimensions() {
+    return dimensions;
+  }
+
+  List<String> zarrDimensions() {
+    return zarrDimensions;
+  }
+
+  List<String> coordinates() {
+    return coordinates;
+  }
+
+  /** The chunk references, by key ("0.1.2"): offset and length in the file. */
+  Map<String, long[]> refs() {
+    return Collections.unmodifiableMap(refs);
+  }
+
+  /** The raw values, for an array held inline; else null. */
+  byte[] inline() {
+    return inline == null ? null : inline.clone();
+  }
+
+  ElementType type() {
+    return type;
+  }
+
+  ByteOrder order() {
+    return order;
+  }
+
+  Attributes attributes() {
+    return attributes;
+  }
+
+  boolean chunked() {
+    return strides == null;
+  }
+
+  long base() {
+    return base;
+  }
+
+  long[] strides() {
+    return strides.clone();
+  }
+
+  long[] extent() {
+    return extent.clone();
+  }
+
+  ChunkFilters filters() {
+    return filters;
+  }
+
+  byte[] fill() {
+    return fill == null ? null : fill.clone();
+  }
+
+  /**
+   * The variable as the file's header describes it, named as {@code file}; with its chunk index
+   * where {@code withChunks}, else no chunk stored.
+   */
+  Variable variable(String file, boolean withChunks) {
+    Storage s;
+    if (!chunked()) {
+      s = Storage.strided(base, strides);
+    } else {
+      int[] chunk = zarr.chunks();
+      Variable.Chunks stored = Variable.Chunks.none();
+      if (withChunks) {
+        long[][] origins = new long[refs.size()][];
+        long[] addresses = new long[refs.size()];
+        long[] sizes = new long[refs.size()];
+        int i = 0;
+        for (Map.Entry<String, long[]> e : refs.entrySet()) {
+          origins[i] = origin(e.getKey(), chunk);
+          addresses[i] = e.getValue()[0];
+          sizes[i] = e.getValue()[1];
+          i++;
+        }
+        stored = new Variable.Chunks(origins, addresses, sizes, new int[refs.size()]);
+      }
+      s = Storage.chunked(extent, chunk, stored, filters, fill);
+    }
+    return Variable.of(file, name, zarr.shape(), type, order, s).withMetadata(dimensions,
+        attributes);
+  }
+
+  /** The array index of the first element of chunk {@code key} ("i.j.k"). */
+  static long[] origin(String key, int[] chunk) {
+    if (chunk.length == 0) {
+      return new long[0];
+    }
+    String[] parts = key.split("\\.");
+    long[] o = new long[chunk.length];
+    for (int d = 0; d < chunk.length; d++) {
+      o[d] = Long.parseLong(parts[d]) * chunk[d];
+    }
+    return o;
+  }
+
+  /** The chunk key of the chunk whose first element is {@code origin}. */
+  static String key(long[] origin, int[] chunk) {
+    if (chunk.length == 0) {
+      return "0";
+    }
+    StringBuilder b = new StringBuilder();
+    for (int d = 0; d < chunk.length; d++) {
+      b.append(d == 0 ? "" : ".").append(origin[d] / chunk[d]);
+    }
+    return b.toString();
+  }
+
+  static String base64(byte[] b) {
+    return Base64.getEncoder().encodeToString(b);
+  }
+
+  static byte[] unbase64(String s) {
+    return Base64.getDecoder().decode(s);
+  }
+
+  static String attributesText(Attributes a) {
+    ByteArrayOutputStream b = new ByteArrayOutputStream();
+    try (DataOutputStream out = new DataOutputStream(b)) {
+      a.write(out);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return base64(b.toByteArray());
+  }
+
+  static Attributes attributes(String text) throws IOException {
+    return Attributes.read(new DataInputStream(new ByteArrayInputStream(unbase64(text))));
+  }
+
+  static ChunkFilters filters(String format, List<FilterSpec> specs) {
+    return ScienceFiles.filters(format, specs);
+  }
+}

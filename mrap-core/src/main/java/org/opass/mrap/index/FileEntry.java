@@ -1,0 +1,310 @@
+package org.opass.mrap.index;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.opass.mrap.array.ElementType;
+import org.opass.mrap.format.Attributes;
+import org.opass.mrap.format.ChunkFilters;
+import org.opass.mrap.format.FilterSpec;
+import org.opass.mrap.format.Storage;
+import org.opass.mrap.format.Variable;
+
+/**
+ * One file of an index: the file it was read from (path, length and modification time: an entry
+ * serves that file only), the kind it was read as, its variables ({@link ArrayEntry}) and those
+ * left out with why. Its line in the index is a kerchunk reference set of the file by itself
+ * ({@link ReferenceSet}), with a {@code "mrap"} field beside it that fsspec ignores and the
+ * planner reads: the binding and what Zarr's metadata does not carry exactly. An immutable value.
+ */
+public final class FileEntry {
+  private final String path;
+  private final long length;
+  private final long modificationTime;
+  private final String kind;
+  private final Map<String, ArrayEntry> arrays;
+  private final List<Refusal> refused;
+
+  FileEntry(String path, long length, long modificationTime, String kind,
+      Map<String, ArrayEntry> arrays, List<Refusal> refused) {
+    this.path = path;
+    this.length = length;
+    this.modificationTime = modificationTime;
+    this.kind = kind;
+    this.arrays = Collections.unmodifiableMap(new LinkedHashMap<>(arrays));
+    this.refused = List.copyOf(refused);
+  }
+
+  /** The file's path, without scheme or authority. */
+  public String path() {
+    return path;
+  }
+
+  public long length() {
+    return length;
+  }
+
+  public long modificationTime() {
+    return modificationTime;
+  }
+
+  /** The kind the file was read as ({@code netcdf}, {@code hdf5}). */
+  public String kind() {
+    return kind;
+  }
+
+  /** The variables of the set, coordinates among them, by name. */
+  Map<String, ArrayEntry> arrays() {
+    return arrays;
+  }
+
+  /** Variables left out, and why. */
+  public List<Refusal> refused() {
+    return refused;
+  }
+
+  /** Whether this entry was read from {@code length} bytes last modified at {@code mtime}. */
+  public boolean binds(long len, long mtime) {
+    return length == len && modificationTime == mtime;
+  }
+
+  /** The URL of this file's chunks, through the set's template. */
+  String url() {
+    return "{{" + ReferenceSet.TEMPLATE + "}}" + path;
+  }
+
+  /** This entry's line: the file's own reference set, {@code {{u}}} standing for {@code url}. */
+  public String line(String templateUrl) throws IOException {
+    StringWriter w = new StringWriter();
+    try (JsonGenerator g = ReferenceSet.JSON.getFactory().createGenerator(w)) {
+      List<ReferenceSet.Array> sets = new ArrayList<>();
+      for (ArrayEntry a : arrays.values()) {
+        sets.add(new OfFile(a, url()));
+      }
+      ReferenceSet.write(g, templateUrl, sets, Map.of("mrap", mrap()));
+    }
+    return w.toString();
+  }
+
+  /** An array of this file as a set's. */
+  static final class OfFile implements ReferenceSet.Array {
+    private final ArrayEntry a;
+    private final String url;
+
+    OfFile(ArrayEntry a, String url) {
+      this.a = a;
+      this.url = url;
+    }
+
+    @Override
+    public String name() {
+      return a.key();
+    }
+
+    @Override
+    public ZarrArray zarr() {
+      return a.zarr();
+    }
+
+    @Override
+    public List<String> dimensions() {
+      return a.zarrDimensions();
+    }
+
+    @Override
+    public Attributes attributes() {
+      return a.attributes();
+    }
+
+    @Override
+    public Object chunk(String key) {
+      if (a.inline() != null) {
+        return a.inline();
+      }
+      long[] r = a.refs().get(key);
+      return r == null ? null : new ReferenceSet.Ref(url, r[0], r[1]);
+    }
+
+    @Override
+    public byte[] fill() {
+      return a.chunked() ? a.fill() : null;
+    }
+  }
+
+  private Map<String, Object> mrap() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("path", path);
+    m.put("length", length);
+    m.put("mtime", modificationTime);
+    m.put("kind", kind);
+    Map<String, Object> vars = new LinkedHashMap<>();
+    for (ArrayEntry a : arrays.values()) {
+      Map<String, Object> v = new LinkedHashMap<>();
+      v.put("name", a.name());
+      v.put("dims", a.dimensions());
+      v.put("coords", a.coordinates());
+      v.put("type", a.type().name());
+      v.put("order", a.order() == ByteOrder.BIG_ENDIAN ? "big" : "little");
+      v.put("attrs", ArrayEntry.attributesText(a.attributes()));
+      v.put("inline", a.inline() != null);
+      if (a.chunked()) {
+        v.put("extent", a.extent());
+        v.put("format", a.filters().format());
+        List<Object> specs = new ArrayList<>();
+        for (FilterSpec f : a.filters().specs()) {
+          specs.add(List.of(f.id(), f.name(), f.data()));
+        }
+        v.put("filters", specs);
+        byte[] fill = a.fill();
+        v.put("fill", fill == null ? null : ArrayEntry.base64(fill));
+      } else {
+        v.put("base", a.base());
+        v.put("strides", a.strides());
+      }
+      vars.put(a.key(), v);
+    }
+    m.put("arrays", vars);
+    List<Object> no = new ArrayList<>();
+    for (Refusal r : refused) {
+      no.add(Map.of("variable", r.variable(), "reason", r.reason()));
+    }
+    m.put("refused", no);
+    return m;
+  }
+
+  /**
+   * The entry of a line ({@link #line}).
+   *
+   * @throws IOException naming what is missing where the line is not an entry
+   */
+  public static FileEntry parse(String line) throws IOException {
+    JsonNode root = ReferenceSet.JSON.readTree(line);
+    JsonNode m = root.get("mrap");
+    JsonNode refs = root.get("refs");
+    if (m == null || refs == null) {
+      throw new IOException("not an index entry (no \"mrap\" or \"refs\"): "
+          + line.substring(0, Math.min(80, line.length())));
+    }
+    String path = m.get("path").asText();
+    Map<String, ArrayEntry> arrays = new LinkedHashMap<>();
+    Iterator<Map.Entry<String, JsonNode>> it = m.get("arrays").fields();
+    while (it.hasNext()) {
+      Map.Entry<String, JsonNode> e = it.next();
+      arrays.put(e.getKey(), array(path, e.getKey(), e.getValue(), refs));
+    }
+    List<Refusal> refused = new ArrayList<>();
+    for (JsonNode r : m.get("refused")) {
+      refused.add(new Refusal(path, r.get("variable").asText(), r.get("reason").asText()));
+    }
+    return new FileEntry(path, m.get("length").asLong(), m.get("mtime").asLong(),
+        m.get("kind").asText(), arrays, refused);
+  }
+
+  private static ArrayEntry array(String path, String key, JsonNode v, JsonNode refs)
+      throws IOException {
+    String name = v.get("name").asText();
+    JsonNode z = ReferenceSet.JSON.readTree(refs.get(key + "/.zarray").asText());
+    JsonNode za = ReferenceSet.JSON.readTree(refs.get(key + "/.zattrs").asText());
+    long[] shape = longs(z.get("shape"));
+    int[] chunks = new int[shape.length];
+    for (int d = 0; d < chunks.length; d++) {
+      chunks[d] = z.get("chunks").get(d).asInt();
+    }
+    ElementType type = ElementType.valueOf(v.get("type").asText());
+    ByteOrder order = v.get("order").asText().equals("big") ? ByteOrder.BIG_ENDIAN
+        : ByteOrder.LITTLE_ENDIAN;
+    Storage storage;
+    if (v.has("strides")) {
+      storage = Storage.strided(v.get("base").asLong(), longs(v.get("strides")));
+    } else {
+      List<FilterSpec> specs = new ArrayList<>();
+      for (JsonNode f : v.get("filters")) {
+        int[] data = new int[f.get(2).size()];
+        for (int i = 0; i < data.length; i++) {
+          data[i] = f.get(2).get(i).asInt();
+        }
+        specs.add(new FilterSpec(f.get(0).asInt(), f.get(1).asText(), data));
+      }
+      ChunkFilters filters = specs.isEmpty() ? ChunkFilters.NONE
+          : ArrayEntry.filters(v.get("format").asText(), specs);
+      JsonNode fill = v.get("fill");
+      storage = Storage.chunked(longs(v.get("extent")), chunks, Variable.Chunks.none(), filters,
+          fill == null || fill.isNull() ? null : ArrayEntry.unbase64(fill.asText()));
+    }
+    List<String> dims = texts(v.get("dims"));
+    Variable described = Variable.of(path, name, shape, type, order, storage)
+        .withMetadata(dims, ArrayEntry.attributes(v.get("attrs").asText()));
+    List<String> coords = new ArrayList<>();
+    for (JsonNode c : v.get("coords")) {
+      coords.add(c.isNull() ? null : c.asText());
+    }
+    Map<String, long[]> chunkRefs = new TreeMap<>();
+    byte[] inline = null;
+    String prefix = key + "/";
+    if (v.get("inline").asBoolean()) {
+      JsonNode only = refs.get(prefix + ArrayEntry.key(new long[shape.length], chunks));
+      inline = only == null ? new byte[0] : ArrayEntry.unbase64(only.asText().substring(7));
+    } else {
+      chunkRefs = chunkRefs(refs, prefix);
+    }
+    ZarrArray zarr = new ZarrArray(z.get("dtype").asText(), shape, chunks,
+        ReferenceSet.JSON.treeToValue(z.get("fill_value"), Object.class), codecs(z));
+    return new ArrayEntry(described, texts(za.get("_ARRAY_DIMENSIONS")), coords, zarr,
+        chunkRefs, inline);
+  }
+
+  /** The chunks of the array whose keys begin with {@code prefix} that are byte ranges. */
+  private static Map<String, long[]> chunkRefs(JsonNode refs, String prefix) {
+    Map<String, long[]> out = new TreeMap<>();
+    Iterator<Map.Entry<String, JsonNode>> it = refs.fields();
+    while (it.hasNext()) {
+      Map.Entry<String, JsonNode> e = it.next();
+      String k = e.getKey();
+      if (k.startsWith(prefix) && e.getValue().isArray() && k.indexOf('/', prefix.length()) < 0
+          && !k.startsWith(".", prefix.length())) {
+        out.put(k.substring(prefix.length()), new long[] {e.getValue().get(1).asLong(),
+            e.getValue().get(2).asLong()});
+      }
+    }
+    return out;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static List<Map<String, Object>> codecs(JsonNode z) throws IOException {
+    List<Map<String, Object>> out = new ArrayList<>();
+    if (z.hasNonNull("filters")) {
+      for (JsonNode f : z.get("filters")) {
+        out.add(ReferenceSet.JSON.treeToValue(f, LinkedHashMap.class));
+      }
+    }
+    if (z.hasNonNull("compressor")) {
+      out.add(ReferenceSet.JSON.treeToValue(z.get("compressor"), LinkedHashMap.class));
+    }
+    return out;
+  }
+
+  private static long[] longs(JsonNode n) {
+    long[] out = new long[n.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = n.get(i).asLong();
+    }
+    return out;
+  }
+
+  private static List<String> texts(JsonNode n) {
+    List<String> out = new ArrayList<>();
+    for (JsonNode t : n) {
+      out.add(t.asText());
+    }
+    return out;
+  }
+}

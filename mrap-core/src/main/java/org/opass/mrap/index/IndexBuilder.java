@@ -1,0 +1,236 @@
+package org.opass.mrap.index;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.opass.mrap.format.Positioned;
+import org.opass.mrap.format.ScienceFile;
+import org.opass.mrap.format.ScienceFormatException;
+import org.opass.mrap.fs.InParallel;
+import org.opass.mrap.fs.RestructuredFiles;
+import org.opass.mrap.science.ScienceFiles;
+
+/**
+ * A series index built: each file's header read into its entry ({@link #entry}, what the index
+ * job's tasks do), the entries' files joined into the series' reference set and report ({@link
+ * #finish}), in a work folder beside the index published in one rename ({@link #publish}), so
+ * that a failed or killed build leaves no index half-written. {@link #build} does it all in this
+ * process (eight headers at a time), for a program or a test.
+ */
+public final class IndexBuilder {
+  /** Headers read at once by one process. */
+  static final int READERS = 8;
+
+  private IndexBuilder() {
+  }
+
+  /** What a build indexed. */
+  public static final class Summary {
+    private final int files;
+    private final List<Refusal> refused;
+    private final boolean combined;
+
+    Summary(int files, List<Refusal> refused, boolean combined) {
+      this.files = files;
+      this.refused = List.copyOf(refused);
+      this.combined = combined;
+    }
+
+    public int files() {
+      return files;
+    }
+
+    /** Variables left out of a file's set, and the reasons the files do not join. */
+    public List<Refusal> refused() {
+      return refused;
+    }
+
+    /** Whether the series' combined set ({@value SeriesIndex#COMBINED}) was written. */
+    public boolean combined() {
+      return combined;
+    }
+  }
+
+  /**
+   * The entry of {@code f}: its header read as {@code kind}, for {@code variables} and their
+   * coordinates. A file that cannot be indexed (restructured, not of {@code kind}, damaged) has
+   * an entry of no variable whose refusal says why.
+   */
+  public static FileEntry entry(Configuration conf, FileStatus f, ScienceFiles.Kind kind,
+      List<String> variables) throws IOException {
+    String path = SeriesIndex.key(f.getPath());
+    FileSystem fs = f.getPath().getFileSystem(conf);
+    try (FSDataInputStream in = fs.open(f.getPath())) {
+      Positioned p = Positioned.of(in, f.getLen());
+      byte[] head = p.keepHead(ScienceFiles.HEAD);
+      if (RestructuredFiles.inspect(in, f, head).layout() != null) {
+        return refusedFile(f, kind, "restructured by mrap-copy: its chunks are not where its "
+            + "header says");
+      }
+      try (ScienceFile sf = ScienceFiles.open(p, f.getPath().toString(), kind)) {
+        return FileIndexer.index(sf, p, path, f.getLen(), f.getModificationTime(), kind.key(),
+            variables);
+      } catch (ScienceFormatException e) {
+        return refusedFile(f, kind, e.getMessage());
+      }
+    }
+  }
+
+  private static FileEntry refusedFile(FileStatus f, ScienceFiles.Kind kind, String why) {
+    String path = SeriesIndex.key(f.getPath());
+    return new FileEntry(path, f.getLen(), f.getModificationTime(), kind.key(), Map.of(),
+        List.of(new Refusal(path, "*", why)));
+  }
+
+  /** The folder a build of {@code index} works in: beside it, hidden, its own. */
+  public static Path workDir(Path index) {
+    return new Path(index.getParent(), "." + index.getName() + ".mrap-index-"
+        + UUID.randomUUID().toString().substring(0, 8));
+  }
+
+  /**
+   * Writes, in {@code work} beside the entries' files it holds ({@value SeriesIndex#ENTRIES}
+   * ...), the series' combined set where its files join, the report, and the manifest last.
+   *
+   * @param templateUrl what {@code {{u}}} stands for in chunk URLs (a WebHDFS URL)
+   */
+  public static Summary finish(FileSystem fs, Path work, ScienceFiles.Kind kind,
+      List<String> variables, String templateUrl) throws IOException {
+    List<String> names = new ArrayList<>();
+    List<FileEntry> entries = new ArrayList<>();
+    for (FileStatus s : fs.listStatus(work)) {
+      String n = s.getPath().getName();
+      if (s.isFile() && n.startsWith(SeriesIndex.ENTRIES)) {
+        names.add(n);
+        readEntries(fs, s.getPath(), entries);
+      } else if (n.equals("_SUCCESS")) {
+        fs.delete(s.getPath(), false);
+      }
+    }
+    java.util.Collections.sort(names);
+    List<Refusal> refused = new ArrayList<>();
+    for (FileEntry e : entries) {
+      refused.addAll(e.refused());
+    }
+    SeriesCombination joined = SeriesCombination.of(entries);
+    boolean combined = !joined.arrays().isEmpty();
+    if (combined) {
+      try (OutputStream out = fs.create(new Path(work, SeriesIndex.COMBINED), false);
+          JsonGenerator g = ReferenceSet.JSON.getFactory().createGenerator(out)) {
+        ReferenceSet.write(g, templateUrl, joined.arrays(), Map.of());
+      }
+    }
+    refused.addAll(joined.refused());
+    Map<String, Object> report = new LinkedHashMap<>();
+    report.put("files", entries.size());
+    report.put("combined", combined);
+    report.put("dimension", joined.dimension());
+    report.put("left_out", joined.leftOut());
+    List<Map<String, String>> rows = new ArrayList<>();
+    for (Refusal r : refused) {
+      Map<String, String> row = new LinkedHashMap<>();
+      row.put("file", r.file());
+      row.put("variable", r.variable());
+      row.put("reason", r.reason());
+      rows.add(row);
+    }
+    report.put("refused", rows);
+    writeJson(fs, new Path(work, SeriesIndex.REPORT), report);
+    Map<String, Object> manifest = new LinkedHashMap<>();
+    manifest.put("version", 1);
+    manifest.put("kind", kind.key());
+    manifest.put("variables", variables);
+    manifest.put("templates", Map.of(ReferenceSet.TEMPLATE, templateUrl));
+    manifest.put("files", entries.size());
+    manifest.put(SeriesIndex.ENTRIES, names);
+    manifest.put("combined", combined ? SeriesIndex.COMBINED : null);
+    manifest.put("report", SeriesIndex.REPORT);
+    writeJson(fs, new Path(work, SeriesIndex.MANIFEST), manifest);
+    return new Summary(entries.size(), refused, combined);
+  }
+
+  private static void readEntries(FileSystem fs, Path file, List<FileEntry> into)
+      throws IOException {
+    try (BufferedReader r = new BufferedReader(new InputStreamReader(fs.open(file),
+        StandardCharsets.UTF_8))) {
+      String line;
+      while ((line = r.readLine()) != null) {
+        if (!line.isEmpty()) {
+          into.add(FileEntry.parse(line));
+        }
+      }
+    }
+  }
+
+  private static void writeJson(FileSystem fs, Path p, Object value) throws IOException {
+    try (OutputStream out = fs.create(p, false)) {
+      ReferenceSet.JSON.writerWithDefaultPrettyPrinter().writeValue(out, value);
+    }
+  }
+
+  /**
+   * Publishes {@code work} as {@code index} in one rename.
+   *
+   * @throws IOException naming the index where it exists (a build never replaces one) or the
+   *     rename fails; {@code work} is removed then
+   */
+  public static void publish(FileSystem fs, Path work, Path index) throws IOException {
+    try {
+      if (fs.exists(index)) {
+        throw new IOException(index + " exists: name a new index, or remove it first");
+      }
+      if (!fs.rename(work, index)) {
+        throw new IOException("could not rename " + work + " to " + index);
+      }
+    } catch (IOException e) {
+      fs.delete(work, true);
+      throw e;
+    }
+  }
+
+  /**
+   * Builds the index of {@code files} in this process, {@value #READERS} headers at a time,
+   * into {@code index} (which must not exist).
+   */
+  public static Summary build(Configuration conf, List<FileStatus> files,
+      ScienceFiles.Kind kind, List<String> variables, String templateUrl, Path index)
+      throws IOException {
+    FileSystem fs = index.getFileSystem(conf);
+    if (fs.exists(index)) {
+      throw new IOException(index + " exists: name a new index, or remove it first");
+    }
+    Path work = workDir(index);
+    try {
+      List<FileEntry> entries = InParallel.map(files, READERS, "index",
+          f -> entry(conf, f, kind, variables));
+      try (Writer w = new OutputStreamWriter(fs.create(new Path(work, SeriesIndex.ENTRIES
+          + "-00000.jsonl"), false), StandardCharsets.UTF_8)) {
+        for (FileEntry e : entries) {
+          w.write(e.line(templateUrl));
+          w.write('\n');
+        }
+      }
+      Summary s = finish(fs, work, kind, variables, templateUrl);
+      publish(fs, work, index);
+      return s;
+    } catch (IOException | RuntimeException e) {
+      fs.delete(work, true);
+      throw e;
+    }
+  }
+}
