@@ -2,6 +2,7 @@ package org.opass.mrap.format;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.util.List;
 
 /**
  * A file of one {@link FileFormat}, opened once to describe several of its variables: a variable
@@ -26,6 +27,9 @@ public interface ScienceFile extends Closeable {
    * it without reading again what this read.
    */
   Variable describe(String name) throws IOException;
+
+  /** The names of the file's variables (an HDF5 file's datasets, by path), in file order. */
+  List<String> variableNames() throws IOException;
 
   /**
    * The coordinate variable of dimension {@code d} of {@code v} (a variable of this file), a

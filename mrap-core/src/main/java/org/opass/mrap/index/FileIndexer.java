@@ -46,12 +46,13 @@ final class FileIndexer {
 
   /**
    * The entry of {@code file} (read through {@code in}, at {@code path}: {@code length} bytes last
-   * modified at {@code mtime}) for the variables {@code names} and their coordinates.
+   * modified at {@code mtime}) for the variables {@code names} (none: all) and their
+   * coordinates.
    */
   static FileEntry index(ScienceFile file, Positioned in, String path, long length, long mtime,
       String kind, List<String> names) throws IOException {
     FileIndexer x = new FileIndexer(file, in, path);
-    for (String n : names) {
+    for (String n : names.isEmpty() ? file.variableNames() : names) {
       x.add(n);
     }
     return new FileEntry(path, length, mtime, kind, x.arrays, x.refused);
@@ -67,6 +68,12 @@ final class FileIndexer {
     } catch (ScienceFormatException e) {
       refused.add(new Refusal(path, name, e.getMessage()));
       return;
+    }
+    if (v.rank() == 1 && !v.dimensions().get(0).isEmpty()) {
+      Variable self = file.coordinate(v, 0);
+      if (self != null && self.name().equals(v.name()) && addCoordinate(v)) {
+        return; // a coordinate variable: inline
+      }
     }
     List<String> coords = new ArrayList<>();
     for (int d = 0; d < v.rank(); d++) {

@@ -71,7 +71,20 @@ public final class IndexBuilder {
    * coordinates. A file that cannot be indexed (restructured, not of {@code kind}, damaged) has
    * an entry of no variable whose refusal says why.
    */
-  public static FileEntry entry(Configuration conf, FileStatus f, ScienceFiles.Kind kind,
+  public static FileEntry entry(Configuration conf, FileStatus listed, ScienceFiles.Kind kind,
+      List<String> variables) throws IOException {
+    FileSystem fs = listed.getPath().getFileSystem(conf);
+    // bound to the file as it is when read, and only if it is the same after
+    FileStatus f = fs.getFileStatus(listed.getPath());
+    FileEntry e = read(conf, f, kind, variables);
+    FileStatus after = fs.getFileStatus(f.getPath());
+    if (after.getLen() != f.getLen() || after.getModificationTime() != f.getModificationTime()) {
+      return refusedFile(f, kind, "changed while it was indexed: index it again");
+    }
+    return e;
+  }
+
+  private static FileEntry read(Configuration conf, FileStatus f, ScienceFiles.Kind kind,
       List<String> variables) throws IOException {
     String path = SeriesIndex.key(f.getPath());
     FileSystem fs = f.getPath().getFileSystem(conf);
@@ -201,6 +214,27 @@ public final class IndexBuilder {
       fs.delete(work, true);
       throw e;
     }
+  }
+
+  /**
+   * Replaces the index {@code index} by {@code work}: the old one renamed aside, the new one
+   * renamed in, the old one removed. A reader in between finds no index and reads the files'
+   * headers: never a stale entry.
+   */
+  public static void replace(FileSystem fs, Path work, Path index) throws IOException {
+    Path old = new Path(index.getParent(), "." + index.getName() + ".replaced-"
+        + UUID.randomUUID().toString().substring(0, 8));
+    if (!fs.rename(index, old)) {
+      fs.delete(work, true);
+      throw new IOException("could not move " + index + " aside to replace it");
+    }
+    if (!fs.rename(work, index)) {
+      fs.rename(old, index);
+      fs.delete(work, true);
+      throw new IOException("could not rename " + work + " to " + index + "; the old index is "
+          + "back");
+    }
+    fs.delete(old, true);
   }
 
   /**

@@ -1,7 +1,9 @@
 package org.opass.mrap.index;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.opass.mrap.format.Positioned;
 import org.opass.mrap.format.ScienceFile;
@@ -52,6 +54,18 @@ public final class IndexedFile implements ScienceFile {
           : " to read (its values only, as a coordinate)"));
     }
     return a;
+  }
+
+  /** The variables the entry holds for reading (coordinates held by their values aside). */
+  @Override
+  public List<String> variableNames() {
+    List<String> out = new ArrayList<>();
+    for (ArrayEntry a : entry.arrays().values()) {
+      if (a.inline() == null) {
+        out.add(a.name());
+      }
+    }
+    return out;
   }
 
   @Override

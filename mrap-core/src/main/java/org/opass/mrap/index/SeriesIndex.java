@@ -40,12 +40,19 @@ public final class SeriesIndex {
 
   private final Path dir;
   private final String kind;
+  private final List<String> variables; // empty: all
+  private final String templateUrl;
   private final Map<String, String> lines; // path -> its entry's line, parsed when looked up
   private final Map<String, FileEntry> parsed = new HashMap<>();
 
-  private SeriesIndex(Path dir, String kind, Map<String, String> lines) {
+  private SeriesIndex(Path dir, JsonNode manifest, Map<String, String> lines) {
     this.dir = dir;
-    this.kind = kind;
+    this.kind = manifest.get("kind").asText();
+    this.variables = new ArrayList<>();
+    for (JsonNode v : manifest.get("variables")) {
+      variables.add(v.asText());
+    }
+    this.templateUrl = manifest.get("templates").get(ReferenceSet.TEMPLATE).asText();
     this.lines = lines;
   }
 
@@ -83,7 +90,7 @@ public final class SeriesIndex {
     for (JsonNode f : m.get(ENTRIES)) {
       read(fs, new Path(dir, f.asText()), lines);
     }
-    SeriesIndex index = new SeriesIndex(fs.makeQualified(dir), m.get("kind").asText(), lines);
+    SeriesIndex index = new SeriesIndex(fs.makeQualified(dir), m, lines);
     synchronized (LOADED) {
       LOADED.put(key, index);
       Iterator<String> it = LOADED.keySet().iterator();
@@ -131,6 +138,21 @@ public final class SeriesIndex {
   /** The kind the index read its files as. */
   public String kind() {
     return kind;
+  }
+
+  /** The variables indexed; empty: every variable of each file. */
+  public List<String> variables() {
+    return List.copyOf(variables);
+  }
+
+  /** What {@code {{u}}} stands for in the sets' chunk URLs. */
+  public String templateUrl() {
+    return templateUrl;
+  }
+
+  /** The line of {@code file}'s entry where it is fresh (the file unchanged since); else null. */
+  public String line(FileStatus file) throws IOException {
+    return entry(file, new StringBuilder()) == null ? null : lines.get(key(file.getPath()));
   }
 
   /** Files indexed. */

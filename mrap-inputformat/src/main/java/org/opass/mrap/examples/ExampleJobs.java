@@ -97,6 +97,8 @@ public final class ExampleJobs {
         .add("join", "two inputs matched by key in one map-only phase", JoinOnKey::new)
         .add("slab-stats", "per first index, count, mean, min and max of a NetCDF or HDF5 "
             + "variable's slab", SlabStats::new)
+        .add("index", "a series index of NetCDF/HDF5 files (kerchunk reference sets), built "
+            + "by a job; --verify, --update", org.opass.mrap.mapreduce.index.IndexJob::new)
         .main(args);
   }
 }

@@ -14,14 +14,21 @@ import org.apache.hadoop.net.NetUtils;
  * The web addresses of the NameNodes behind a file system URI, as WebHDFS finds them: every
  * NameNode of an HA nameservice, or the one NameNode of {@code hdfs://host:port}.
  */
-final class NameNodeAddresses {
+@org.apache.hadoop.classification.InterfaceAudience.Private
+public final class NameNodeAddresses {
   /** {@code DFSConfigKeys.DFS_HTTP_POLICY_KEY}, on the NameNode's side of Hadoop's jars. */
   private static final String HTTP_POLICY = "dfs.http.policy";
 
   private NameNodeAddresses() {
   }
 
-  static List<URI> web(URI fs, Configuration conf) {
+  /**
+   * The web addresses ({@code http://host:port}, or https where the policy says) of the
+   * NameNodes of {@code fs}.
+   *
+   * @throws IllegalArgumentException where {@code fs} names no host
+   */
+  public static List<URI> web(URI fs, Configuration conf) {
     if (fs.getHost() == null) {
       throw new IllegalArgumentException("not a NameNode's file system URI (hdfs://nameservice "
           + "or hdfs://host:port): " + fs);

@@ -309,11 +309,32 @@ final class Hdf5Header implements ScienceFile {
 
   // ---- listing -----------------------------------------------------------------------------
 
+  /**
+   * The datasets of the file, by path, but (read as NetCDF-4) the dimension scales that are
+   * netCDF dimensions only, not variables; at most {@value #MAX_LISTED}.
+   */
+  @Override
+  public List<String> variableNames() {
+    List<String> all = new ArrayList<>();
+    List<String> out = new ArrayList<>();
+    collect(h, h.root(), "", all, new HashSet<>(), 0, MAX_LISTED);
+    for (String p : all) {
+      Long at = h.resolve(p);
+      if (at != null && !(netcdf && DimensionScales.dimensionOnly(h.object(at)))) {
+        out.add(p);
+      }
+    }
+    return out;
+  }
+
+  /** The most datasets {@link #variableNames} lists. */
+  static final int MAX_LISTED = 100_000;
+
   /** The file's datasets (the first 20), for a message: each object read alone, failures named. */
   private static String datasets(Hdf5File h) {
     List<String> out = new ArrayList<>();
     try {
-      collect(h, h.root(), "", out, new HashSet<>(), 0);
+      collect(h, h.root(), "", out, new HashSet<>(), 0, 20);
     } catch (RuntimeException | StackOverflowError e) {
       out.add("(the listing stops: " + e.getMessage() + ")");
     }
@@ -322,8 +343,8 @@ final class Hdf5Header implements ScienceFile {
   }
 
   private static void collect(Hdf5File h, long group, String path, List<String> out,
-      Set<Long> seen, int depth) {
-    if (!seen.add(group) || depth > 32 || out.size() > 20 || seen.size() > 2000) {
+      Set<Long> seen, int depth, int most) {
+    if (!seen.add(group) || depth > 32 || out.size() > most || seen.size() > 2000) {
       return;
     }
     for (Links.Link l : Links.of(h, h.object(group), null)) {
@@ -336,7 +357,7 @@ final class Hdf5Header implements ScienceFile {
         if (o.isDataset()) {
           out.add(p);
         } else if (o.isGroup()) {
-          collect(h, l.address, p, out, seen, depth + 1);
+          collect(h, l.address, p, out, seen, depth + 1, most);
         }
       } catch (Hdf5Damage | Hdf5Unsupported e) {
         out.add(p + " (unreadable)");

@@ -72,6 +72,11 @@ public final class NetcdfHeader implements ScienceFile {
     return v;
   }
 
+  @Override
+  public List<String> variableNames() {
+    return new java.util.ArrayList<>(variables.keySet());
+  }
+
   /** The variable {@code name}: a NetCDF-3 header is read whole, so {@link #variable}. */
   @Override
   public Variable describe(String name) {
