@@ -98,6 +98,10 @@ class ReadmeCommandsTest {
             + run.getName()), (short) 2);
       }
     }
+    for (String f : new String[] {"era_0.nc", "era_1.nc", "era_2.nc"}) { // an hourly series
+      TestFiles.write(fs, new org.apache.hadoop.fs.Path("/data/era5/" + f),
+          org.opass.mrap.science.Fixtures.bytes("index/joins/" + f), (short) 2);
+    }
     Files.createDirectories(work.resolve("scratch/run42"));
     Files.write(work.resolve("scratch/run42/particles"), TestFiles.randomBytes(1_100_000, 42));
   }
@@ -121,6 +125,9 @@ class ReadmeCommandsTest {
         "bin/mrap join -D mrap.match.mode=one-to-all /data/reads /data/reference /out/joined",
         "bin/mrap slab-stats -D mrap.pattern.kind=netcdf -D mrap.science.variable=temperature "
             + "-D mrap.science.slab=':, 10:30, 5:45' /data/runs /out/stats",
+        "bin/mrap index -D mrap.pattern.kind=netcdf -D mrap.index.variables=t2m /data/era5 "
+            + "/data/era5.index",
+        "bin/mrap index --verify /data/era5.index",
         "bin/mrap --help",
         "bin/opass --help");
     assertEquals(new LinkedHashSet<>(expected), new LinkedHashSet<>(examples),
@@ -139,8 +146,10 @@ class ReadmeCommandsTest {
     run(expected.get(3));
     assertTrue(cluster.offClusterFileSystem().exists(
         new org.apache.hadoop.fs.Path("/out/stats/_SUCCESS")));
-    assertTrue(run(expected.get(4)).contains("slab-stats"));
-    assertTrue(run(expected.get(5)).contains("plan"));
+    assertTrue(run(expected.get(4)).contains("one series set"), "the hourly files join");
+    assertTrue(run(expected.get(5)).contains("3 entries, 0 stale"));
+    assertTrue(run(expected.get(6)).contains("slab-stats"));
+    assertTrue(run(expected.get(7)).contains("plan"));
   }
 
   /**

@@ -192,6 +192,41 @@ class SeriesIndexTest {
     assertEquals(Map.of(), problems(cases));
   }
 
+  /**
+   * The Python example of docs/science.md, as written but for the cluster's address and the
+   * index's path, gives the mean of the series' t2m that xarray gives from the original files.
+   */
+  @Test
+  void theDocsPythonExampleReadsTheSeries() throws Exception {
+    Configuration conf = conf("index-docs");
+    conf.set(IndexKeys.VARIABLES, "t2m");
+    Object[] r = index(conf, "/series", "/idx/docs");
+    assertEquals(0, r[0], (String) r[1]);
+    String page = Files.readString(org.opass.tools.cluster.Release.ROOT.resolve(
+        "docs/science.md"));
+    int from = page.indexOf("```python\n") + 10;
+    String example = page.substring(from, page.indexOf("```", from));
+    Map<String, Object> web = webhdfs();
+    String given = "{\"host\": \"namenode\", \"port\": 9870, \"user\": \"alice\"}";
+    assertTrue(example.contains(given), example);
+    example = example.replace(given, JSON.writeValueAsString(web))
+        .replace("/data/era5.index", "/idx/docs");
+    List<String> originals = new ArrayList<>();
+    for (String f : ERA) {
+      originals.add(fixture("index/joins/" + f));
+    }
+    java.nio.file.Path script = tmp.resolve("example.py");
+    Files.writeString(script, example + "\nimport sys, numpy\n"
+        + "ref = xr.concat([xr.open_dataset(f, engine='netcdf4') for f in sys.argv[1:]],"
+        + " dim='time').t2m.sel(latitude=slice(45, 30)).mean('time')\n"
+        + "print(json.dumps({'cells': int(t2m.size), 'equal': bool(numpy.allclose(t2m.values,"
+        + " ref.values, rtol=1e-6, equal_nan=True))}))\n");
+    JsonNode said = JSON.readTree(ReferenceLibraries.run(script, originals.toArray(
+        new String[0])));
+    assertEquals(4 * 12, said.get("cells").asInt(), "latitudes 45..30 by 5, 12 longitudes");
+    assertTrue(said.get("equal").asBoolean(), said.toString());
+  }
+
   private static List<byte[]> tasks(Configuration conf, String dir) throws IOException {
     List<FileStatus> files = List.of(fs.listStatus(new Path(dir)));
     List<byte[]> out = new ArrayList<>();
