@@ -179,6 +179,34 @@ public final class Selection {
   }
 
   /**
+   * Whether this selection surely picks nothing where dimension {@code extremes.name()}'s
+   * coordinate values lie between the two values {@code extremes} holds (its least and
+   * greatest, with its units and calendar): a range of its that does not meet them. False where
+   * it cannot tell (one value, which picks the nearest; a longitude's range; a bound that does
+   * not read in these units): the file's own coordinates decide then.
+   */
+  public boolean misses(Coordinates.Axis extremes) {
+    Constraint c = byDimension.get(extremes.name());
+    if (c == null || c.nearest || extremes.length() != 2 || longitude(extremes)) {
+      return false;
+    }
+    double lo = Math.min(extremes.value(extremes.first()), extremes.value(extremes.first() + 1));
+    double hi = Math.max(extremes.value(extremes.first()), extremes.value(extremes.first() + 1));
+    try {
+      for (Bound[] range : c.ranges) {
+        double l = range[0] == null ? Double.NEGATIVE_INFINITY : c.value(extremes, range[0]);
+        double h = range[1] == null ? Double.POSITIVE_INFINITY : c.value(extremes, range[1]);
+        if (Math.max(l, h) >= lo && Math.min(l, h) <= hi) {
+          return false;
+        }
+      }
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+    return true;
+  }
+
+  /**
    * What a selection picks in one file: its slab (null: nothing), and for each dimension given
    * one value, how far from it the file's nearest element lies, so that over a series of
    * files only those nearest are read ({@link #nearestOf}).
@@ -192,6 +220,11 @@ public final class Selection {
       this.slab = slab;
       this.distance = distance;
       this.value = value;
+    }
+
+    /** Nothing picked: a file {@link Selection#misses} says the selection misses. */
+    public static Resolved nothing() {
+      return new Resolved(null, new double[0], new double[0]);
     }
 
     /** The slab picked, or null where nothing is. */

@@ -77,6 +77,33 @@ public final class FileEntry {
     return length == len && modificationTime == mtime;
   }
 
+  /**
+   * Per dimension that has a coordinate variable held inline, its least and greatest value,
+   * units, calendar and standard name: what lets a planner pass over a file a selection misses
+   * without reading its entry.
+   */
+  Map<String, List<Object>> extremes() {
+    Map<String, List<Object>> out = new LinkedHashMap<>();
+    for (ArrayEntry a : arrays.values()) {
+      byte[] raw = a.inline();
+      if (raw == null || raw.length == 0 || a.zarrDimensions().size() != 1
+          || !a.zarrDimensions().get(0).equals(a.key())) {
+        continue;
+      }
+      double lo = Double.POSITIVE_INFINITY;
+      double hi = Double.NEGATIVE_INFINITY;
+      for (double v : ReferenceSet.values(raw, a.type(), a.order())) {
+        lo = Math.min(lo, v);
+        hi = Math.max(hi, v);
+      }
+      if (Double.isFinite(lo) && Double.isFinite(hi)) {
+        out.put(a.key(), java.util.Arrays.asList(lo, hi, a.attributes().text("units"),
+            a.attributes().text("calendar"), a.attributes().text("standard_name")));
+      }
+    }
+    return out;
+  }
+
   /** The URL of this file's chunks, through the set's template. */
   String url() {
     return "{{" + ReferenceSet.TEMPLATE + "}}" + path;

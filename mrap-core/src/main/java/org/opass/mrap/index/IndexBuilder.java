@@ -126,13 +126,16 @@ public final class IndexBuilder {
       List<String> variables, String templateUrl) throws IOException {
     List<String> names = new ArrayList<>();
     List<FileEntry> entries = new ArrayList<>();
-    for (FileStatus s : fs.listStatus(work)) {
-      String n = s.getPath().getName();
-      if (s.isFile() && n.startsWith(SeriesIndex.ENTRIES)) {
-        names.add(n);
-        readEntries(fs, s.getPath(), entries);
-      } else if (n.equals("_SUCCESS")) {
-        fs.delete(s.getPath(), false);
+    try (Writer lookup = new OutputStreamWriter(fs.create(new Path(work, SeriesIndex.LOOKUP),
+        false), StandardCharsets.UTF_8)) {
+      for (FileStatus s : fs.listStatus(work)) {
+        String n = s.getPath().getName();
+        if (s.isFile() && n.startsWith(SeriesIndex.ENTRIES)) {
+          names.add(n);
+          readEntries(fs, s.getPath(), entries, lookup);
+        } else if (n.equals("_SUCCESS")) {
+          fs.delete(s.getPath(), false);
+        }
       }
     }
     java.util.Collections.sort(names);
@@ -172,20 +175,47 @@ public final class IndexBuilder {
     manifest.put("files", entries.size());
     manifest.put(SeriesIndex.ENTRIES, names);
     manifest.put("combined", combined ? SeriesIndex.COMBINED : null);
+    manifest.put("lookup", SeriesIndex.LOOKUP);
     manifest.put("report", SeriesIndex.REPORT);
     writeJson(fs, new Path(work, SeriesIndex.MANIFEST), manifest);
     return new Summary(entries.size(), refused, combined);
   }
 
-  private static void readEntries(FileSystem fs, Path file, List<FileEntry> into)
-      throws IOException {
-    try (BufferedReader r = new BufferedReader(new InputStreamReader(fs.open(file),
-        StandardCharsets.UTF_8))) {
-      String line;
-      while ((line = r.readLine()) != null) {
-        if (!line.isEmpty()) {
-          into.add(FileEntry.parse(line));
+  /**
+   * Reads the entries of {@code file} into {@code into}, and for each a line of the lookup: where
+   * its line lies, what it binds to, and its coordinates' extremes.
+   */
+  private static void readEntries(FileSystem fs, Path file, List<FileEntry> into,
+      Writer lookup) throws IOException {
+    try (java.io.InputStream in = new java.io.BufferedInputStream(fs.open(file), 1 << 16)) {
+      java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
+      long offset = 0;
+      long at = 0;
+      for (int b = in.read(); ; b = in.read()) {
+        if (b == '\n' || b < 0) {
+          if (line.size() > 0) {
+            FileEntry e = FileEntry.parse(line.toString(StandardCharsets.UTF_8));
+            into.add(e);
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("path", e.path());
+            row.put("length", e.length());
+            row.put("mtime", e.modificationTime());
+            row.put("entries", file.getName());
+            row.put("offset", offset);
+            row.put("bytes", line.size());
+            row.put("extremes", e.extremes());
+            lookup.write(ReferenceSet.JSON.writeValueAsString(row));
+            lookup.write('\n');
+          }
+          if (b < 0) {
+            return;
+          }
+          line.reset();
+          offset = at + 1;
+        } else {
+          line.write(b);
         }
+        at++;
       }
     }
   }

@@ -2,6 +2,7 @@ package org.opass.mrap.index;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.BufferedReader;
+import java.io.Closeable;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -17,17 +18,21 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.opass.mrap.cf.Coordinates;
 
 /**
- * A series index as a planner reads it: its manifest ({@value #MANIFEST}) and the entries of
- * its files ({@link FileEntry}, a line each in the files the manifest names), looked up by a
- * file's path and served only for the file they were read from (its length and modification
- * time). The few reads of the index replace every file's header reads. Loaded once a JVM while
- * the manifest is unchanged (a Spark session's queries), the last {@value #CACHED} indexes kept.
+ * A series index as a planner reads it: its manifest ({@value #MANIFEST}) and its lookup
+ * ({@value #LOOKUP}: a line a file, with where its entry's line lies and the least and greatest
+ * value of each of its coordinates), then only the entries a read needs ({@link FileEntry}, read
+ * by position from the files that hold them). An entry is served only for the file it was read
+ * from (its length and modification time). Loaded once a JVM while the manifest is unchanged (a
+ * Spark session's queries), the last {@value #CACHED} indexes kept; thread-safe.
  */
 public final class SeriesIndex {
   /** The manifest: what was indexed, and the files that hold the entries. */
   public static final String MANIFEST = "index.json";
+  /** Where each file's entry lies, and its coordinates' extremes. */
+  public static final String LOOKUP = "lookup.jsonl";
   /** The series' combined reference set, where its files combine. */
   public static final String COMBINED = "refs.json";
   /** What was left out, and why. */
@@ -42,10 +47,29 @@ public final class SeriesIndex {
   private final String kind;
   private final List<String> variables; // empty: all
   private final String templateUrl;
-  private final Map<String, String> lines; // path -> its entry's line, parsed when looked up
-  private final Map<String, FileEntry> parsed = new HashMap<>();
+  private final Map<String, Located> files; // by key
 
-  private SeriesIndex(Path dir, JsonNode manifest, Map<String, String> lines) {
+  /** Where a file's entry lies, what it binds to, and its coordinates' extremes. */
+  static final class Located {
+    final String entries;
+    final long offset;
+    final int bytes;
+    final long length;
+    final long mtime;
+    final Map<String, Coordinates.Axis> extremes; // by dimension
+
+    Located(String entries, long offset, int bytes, long length, long mtime,
+        Map<String, Coordinates.Axis> extremes) {
+      this.entries = entries;
+      this.offset = offset;
+      this.bytes = bytes;
+      this.length = length;
+      this.mtime = mtime;
+      this.extremes = extremes;
+    }
+  }
+
+  private SeriesIndex(Path dir, JsonNode manifest, Map<String, Located> files) {
     this.dir = dir;
     this.kind = manifest.get("kind").asText();
     this.variables = new ArrayList<>();
@@ -53,7 +77,7 @@ public final class SeriesIndex {
       variables.add(v.asText());
     }
     this.templateUrl = manifest.get("templates").get(ReferenceSet.TEMPLATE).asText();
-    this.lines = lines;
+    this.files = files;
   }
 
   /**
@@ -83,14 +107,21 @@ public final class SeriesIndex {
     try (FSDataInputStream in = fs.open(manifest)) {
       m = ReferenceSet.JSON.readTree(in);
     }
-    if (m.get("version") == null || m.get("version").asInt() != 1 || !m.has(ENTRIES)) {
+    if (m.get("version") == null || m.get("version").asInt() != 1 || !m.has(ENTRIES)
+        || !m.has("lookup")) {
       throw new IOException(manifest + " is not a series index manifest of version 1");
     }
-    Map<String, String> lines = new HashMap<>();
-    for (JsonNode f : m.get(ENTRIES)) {
-      read(fs, new Path(dir, f.asText()), lines);
+    Map<String, Located> files = new HashMap<>();
+    try (BufferedReader r = new BufferedReader(new InputStreamReader(fs.open(new Path(dir,
+        m.get("lookup").asText())), StandardCharsets.UTF_8))) {
+      for (String line = r.readLine(); line != null; line = r.readLine()) {
+        if (!line.isEmpty()) {
+          JsonNode n = ReferenceSet.JSON.readTree(line);
+          files.put(n.get("path").asText(), located(n));
+        }
+      }
     }
-    SeriesIndex index = new SeriesIndex(fs.makeQualified(dir), m, lines);
+    SeriesIndex index = new SeriesIndex(fs.makeQualified(dir), m, files);
     synchronized (LOADED) {
       LOADED.put(key, index);
       Iterator<String> it = LOADED.keySet().iterator();
@@ -102,28 +133,26 @@ public final class SeriesIndex {
     return index;
   }
 
-  private static void read(FileSystem fs, Path file, Map<String, String> into)
-      throws IOException {
-    try (BufferedReader r = new BufferedReader(new InputStreamReader(fs.open(file),
-        StandardCharsets.UTF_8))) {
-      String line;
-      while ((line = r.readLine()) != null) {
-        if (!line.isEmpty()) {
-          into.put(pathOf(line), line);
-        }
+  private static Located located(JsonNode n) {
+    Map<String, Coordinates.Axis> extremes = new HashMap<>();
+    Iterator<Map.Entry<String, JsonNode>> it = n.get("extremes").fields();
+    while (it.hasNext()) {
+      Map.Entry<String, JsonNode> e = it.next();
+      JsonNode x = e.getValue();
+      try {
+        extremes.put(e.getKey(), new Coordinates.Axis(e.getKey(), 0, new double[] {
+            x.get(0).asDouble(), x.get(1).asDouble()}, text(x.get(2)), text(x.get(3)),
+            text(x.get(4))));
+      } catch (IllegalArgumentException bad) {
+        // units not read as a time: the file's own coordinates decide
       }
     }
+    return new Located(n.get("entries").asText(), n.get("offset").asLong(),
+        n.get("bytes").asInt(), n.get("length").asLong(), n.get("mtime").asLong(), extremes);
   }
 
-  /** The path an entry's line is of, without parsing the line whole. */
-  private static String pathOf(String line) throws IOException {
-    int at = line.lastIndexOf("\"mrap\":{\"path\":");
-    if (at < 0) {
-      throw new IOException("not an index entry: " + line.substring(0, Math.min(80,
-          line.length())));
-    }
-    return ReferenceSet.JSON.readTree(line.substring(at + 15, line.indexOf(",\"length\"", at)))
-        .asText();
+  private static String text(JsonNode n) {
+    return n == null || n.isNull() ? null : n.asText();
   }
 
   /** The key of a file in an index: its path without scheme or authority. */
@@ -150,46 +179,96 @@ public final class SeriesIndex {
     return templateUrl;
   }
 
-  /** The line of {@code file}'s entry where it is fresh (the file unchanged since); else null. */
-  public String line(FileStatus file) throws IOException {
-    return entry(file, new StringBuilder()) == null ? null : lines.get(key(file.getPath()));
-  }
-
   /** Files indexed. */
   public int size() {
-    return lines.size();
+    return files.size();
   }
 
   /** The paths indexed. */
   public List<String> paths() {
-    return new ArrayList<>(lines.keySet());
+    return new ArrayList<>(files.keySet());
   }
 
   /**
-   * The entry of {@code file} if the index holds one read from it as it is now; else null, and
+   * Whether the index holds an entry read from {@code file} as it is now; else false, and
    * {@code why} says why (no entry, or the file changed since).
    */
-  public FileEntry entry(FileStatus file, StringBuilder why) throws IOException {
-    String key = key(file.getPath());
-    FileEntry e;
-    synchronized (parsed) {
-      e = parsed.get(key);
-      if (e == null) {
-        String line = lines.get(key);
-        if (line == null) {
-          why.append("not in the index");
-          return null;
+  public boolean fresh(FileStatus file, StringBuilder why) {
+    Located at = files.get(key(file.getPath()));
+    if (at == null) {
+      why.append("not in the index");
+      return false;
+    }
+    if (at.length != file.getLen() || at.mtime != file.getModificationTime()) {
+      why.append("changed since it was indexed (").append(at.length).append(" bytes modified ")
+          .append(at.mtime).append(", now ").append(file.getLen()).append(" modified ")
+          .append(file.getModificationTime()).append(')');
+      return false;
+    }
+    return true;
+  }
+
+  /**
+   * The least and greatest coordinate values of dimension {@code dim} in {@code file} (an
+   * axis of two values, with the coordinate's units), or null where the index has none.
+   */
+  public Coordinates.Axis extremes(FileStatus file, String dim) {
+    Located at = files.get(key(file.getPath()));
+    return at == null ? null : at.extremes.get(dim);
+  }
+
+  /** Reads entries by position; close it when done with them. */
+  public Reader reader(Configuration conf) throws IOException {
+    return new Reader(dir.getFileSystem(conf));
+  }
+
+  /** Entries read from the index's files, which it keeps open until closed; thread-safe. */
+  public final class Reader implements Closeable {
+    private final FileSystem fs;
+    private final Map<String, FSDataInputStream> open = new HashMap<>();
+
+    private Reader(FileSystem fs) {
+      this.fs = fs;
+    }
+
+    /** The line of {@code file}'s entry if it is fresh ({@link #fresh}); else null. */
+    public String line(FileStatus file) throws IOException {
+      if (!fresh(file, new StringBuilder())) {
+        return null;
+      }
+      Located at = files.get(key(file.getPath()));
+      FSDataInputStream in;
+      synchronized (open) {
+        in = open.get(at.entries);
+        if (in == null) {
+          in = fs.open(new Path(dir, at.entries));
+          open.put(at.entries, in);
         }
-        e = FileEntry.parse(line);
-        parsed.put(key, e);
+      }
+      byte[] b = new byte[at.bytes];
+      in.readFully(at.offset, b, 0, b.length);
+      return new String(b, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The entry of {@code file} if the index holds one read from it as it is now; else null,
+     * and {@code why} says why.
+     */
+    public FileEntry entry(FileStatus file, StringBuilder why) throws IOException {
+      if (!fresh(file, why)) {
+        return null;
+      }
+      return FileEntry.parse(line(file));
+    }
+
+    @Override
+    public void close() throws IOException {
+      synchronized (open) {
+        for (FSDataInputStream in : open.values()) {
+          in.close();
+        }
+        open.clear();
       }
     }
-    if (!e.binds(file.getLen(), file.getModificationTime())) {
-      why.append("changed since it was indexed (").append(e.length()).append(" bytes modified ")
-          .append(e.modificationTime()).append(", now ").append(file.getLen())
-          .append(" modified ").append(file.getModificationTime()).append(')');
-      return null;
-    }
-    return e;
   }
 }

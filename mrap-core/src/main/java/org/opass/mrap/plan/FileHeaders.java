@@ -63,6 +63,7 @@ final class FileHeaders {
   private final AtomicInteger fromIndex = new AtomicInteger();
   private final AtomicInteger fallbacks = new AtomicInteger();
   private SeriesIndex index; // with mrap.science.index, once read
+  private volatile SeriesIndex.Reader entries; // the index's, while a read plans
 
   /** {@code conf}: the file systems'; {@code settings}: the read's, checked. */
   FileHeaders(Configuration conf, VariableSettings settings) {
@@ -86,7 +87,17 @@ final class FileHeaders {
             + ": " + e.getMessage(), e);
       }
     }
-    List<List<FilePlan>> out = InParallel.map(files, READERS, "headers", this::planFile);
+    List<List<FilePlan>> out;
+    if (index == null) {
+      out = InParallel.map(files, READERS, "headers", this::planFile);
+    } else {
+      try (SeriesIndex.Reader r = index.reader(conf)) {
+        entries = r;
+        out = InParallel.map(files, READERS, "headers", this::planFile);
+      } finally {
+        entries = null;
+      }
+    }
     if (index != null) {
       LOG.info("{}={}: planned {} files from the index, {} from their own headers",
           VariableSettings.INDEX, settings.index(), fromIndex.get(), fallbacks.get());
@@ -110,7 +121,17 @@ final class FileHeaders {
     String name = f.getPath().toString();
     if (index != null) {
       StringBuilder why = new StringBuilder();
-      FileEntry entry = index.entry(f, why);
+      if (select != null && index.fresh(f, new StringBuilder())) {
+        for (String dim : select.dimensions()) {
+          Coordinates.Axis extremes = index.extremes(f, dim);
+          if (extremes != null && select.misses(extremes)) { // its entry need not be read
+            fromIndex.incrementAndGet();
+            return List.of(FilePlan.missed(new FilePlan.Source(RestructuredFiles.plain(f), name,
+                0), new Coordinates(List.of(extremes)), System.nanoTime() - t0));
+          }
+        }
+      }
+      FileEntry entry = entries.entry(f, why);
       if (entry != null && !entry.kind().equals(settings.kind().key())) {
         why.append("indexed as kind ").append(entry.kind()).append(", read as ")
             .append(settings.kind().key());

@@ -79,6 +79,15 @@ public final class FilePlan {
     return new FilePlan(source, variable, coordinates, selected, headerReads, headerNanos);
   }
 
+  /**
+   * The plan of a file a selection by value surely misses, as a series index says of its
+   * coordinates' extremes ({@code extremes}: those of the dimension it misses) without its
+   * header or entry read: it reads nothing, and has no variable.
+   */
+  static FilePlan missed(Source source, Coordinates extremes, long nanos) {
+    return new FilePlan(source, null, extremes, Selection.Resolved.nothing(), 0, nanos);
+  }
+
   /** This file's slab planned ({@code tiles} too, with mrap.science.tile), read with others. */
   FilePlan planned(SlabPlan slab, TiledPattern tiles, List<Variable> readWith) {
     return new FilePlan(this, slab, tiles, readWith);
@@ -110,7 +119,10 @@ public final class FilePlan {
         ? name.substring(name.lastIndexOf('/') + 1) : null;
   }
 
-  /** The variable, as the file's header describes it. */
+  /**
+   * The variable, as the file's header describes it; null for a file a series index shows a
+   * selection misses ({@link #selectsNothing}), whose entry was not read.
+   */
   public Variable variable() {
     return variable;
   }

@@ -47,6 +47,8 @@ import scala.Tuple2;
  *   <li>{@code pushdown}: {@code spark.read.format("mrap")} with {@code mrap.science.layout=table}
  *   and {@code mrap.science.variables=t2m,tp}, the query as it is: the source takes the filters
  *   on the coordinates as a selection by value;</li>
+ *   <li>{@code pushdown-index}: the same planned from a series index of the files (a tenth
+ *   argument names it: {@code mrap.science.index});</li>
  *   <li>{@code pushdown-nogap}: the same with {@code mrap.access.coalesce.gap=0} (no gap between
  *   chunks read with them: a measure of what the joined gaps cost);</li>
  *   <li>{@code no-pushdown}: the same source and query, the filters written so that Spark cannot
@@ -78,8 +80,11 @@ public final class ScienceQueryDriver {
         .getOrCreate();
     spark.sparkContext().setLogLevel("WARN");
     JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-    table(spark, dir, false).createOrReplaceTempView("era5");
-    table(spark, dir, true).createOrReplaceTempView("era5_nogap");
+    table(spark, dir, false, null).createOrReplaceTempView("era5");
+    table(spark, dir, true, null).createOrReplaceTempView("era5_nogap");
+    if (args.length > 9) { // a series index of dir: the way pushdown-index plans from it
+      table(spark, dir, false, args[9]).createOrReplaceTempView("era5_index");
+    }
     System.out.println("ready");
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in,
         StandardCharsets.UTF_8));
@@ -102,7 +107,7 @@ public final class ScienceQueryDriver {
         }
         System.out.println("scan " + words[1] + " " + scan);
       } else if (words.length == 1 && Arrays.asList("pushdown", "pushdown-nogap",
-          "no-pushdown", "whole-file").contains(words[0])) {
+          "pushdown-index", "no-pushdown", "whole-file").contains(words[0])) {
         List<Object[]> groups = words[0].equals("whole-file") ? wholeFiles(sc, dir, files, q)
             : rows(spark.sql(q.sql(words[0])).collectAsList());
         double seconds = (System.nanoTime() - t0) / 1e9;
@@ -119,12 +124,16 @@ public final class ScienceQueryDriver {
     spark.stop();
   }
 
-  private static Dataset<Row> table(SparkSession spark, String dir, boolean noGap) {
+  private static Dataset<Row> table(SparkSession spark, String dir, boolean noGap,
+      String index) {
     org.apache.spark.sql.DataFrameReader r = spark.read().format(MrapSource.NAME)
         .option("mrap.pattern.kind", "netcdf").option(ReadOptions.LAYOUT, "table")
         .option(ReadOptions.VARIABLES, "t2m,tp");
     if (noGap) {
       r = r.option("mrap.access.coalesce.gap", "0");
+    }
+    if (index != null) {
+      r = r.option("mrap.science.index", index);
     }
     return r.load(dir);
   }
@@ -173,7 +182,8 @@ public final class ScienceQueryDriver {
       String lat = hidden ? "latitude + 0" : "latitude";
       String lon = hidden ? "longitude + 0" : "longitude";
       return "SELECT month(time) AS m, latitude, longitude, avg(t2m) AS t2m, sum(tp) AS tp FROM "
-          + (way.equals("pushdown-nogap") ? "era5_nogap" : "era5") + " WHERE " + time
+          + (way.equals("pushdown-nogap") ? "era5_nogap" : way.equals("pushdown-index")
+          ? "era5_index" : "era5") + " WHERE " + time
           + " BETWEEN '" + from + "' AND '" + to + "' AND " + lat + " BETWEEN " + num(latLo)
           + " AND " + num(latHi) + " AND " + lon + " BETWEEN " + num(lonLo) + " AND "
           + num(lonHi) + " GROUP BY 1, 2, 3";

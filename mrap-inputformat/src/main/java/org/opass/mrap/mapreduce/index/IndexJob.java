@@ -238,7 +238,7 @@ public class IndexJob extends Configured implements Tool {
       if (f == null) {
         out.println("stale " + p + ": gone");
         stale++;
-      } else if (idx.entry(f, why) == null) {
+      } else if (!idx.fresh(f, why)) {
         out.println("stale " + p + ": " + why);
         stale++;
       }
@@ -301,12 +301,14 @@ public class IndexJob extends Configured implements Tool {
     }
     List<Path> fresh = new ArrayList<>();
     List<String> kept = new ArrayList<>();
-    for (FileStatus f : list(c, inputs)) {
-      String line = old.line(f);
-      if (line != null) {
-        kept.add(line);
-      } else {
-        fresh.add(f.getPath());
+    try (SeriesIndex.Reader r = old.reader(c)) {
+      for (FileStatus f : list(c, inputs)) {
+        String line = r.line(f);
+        if (line != null) {
+          kept.add(line);
+        } else {
+          fresh.add(f.getPath());
+        }
       }
     }
     out.println(index + ": " + kept.size() + " entries kept, " + fresh.size()

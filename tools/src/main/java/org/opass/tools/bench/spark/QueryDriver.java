@@ -26,11 +26,20 @@ final class QueryDriver implements AutoCloseable {
    * files); the query's box is {@link SparkScienceBench}'s.
    */
   QueryDriver(String classpath, File log, String dir, int files) throws IOException {
+    this(classpath, log, dir, files, null);
+  }
+
+  /** As above, the way {@code pushdown-index} planning from the series index {@code index}. */
+  QueryDriver(String classpath, File log, String dir, int files, String index)
+      throws IOException {
     this.log = log;
-    List<String> args = List.of("local[8]", dir, SparkScienceBench.FROM, SparkScienceBench.TO,
-        Integer.toString(SparkScienceBench.LAT_A), Integer.toString(SparkScienceBench.LAT_B),
-        Integer.toString(SparkScienceBench.LON_A), Integer.toString(SparkScienceBench.LON_B),
-        Integer.toString(files));
+    List<String> args = new ArrayList<>(List.of("local[8]", dir, SparkScienceBench.FROM,
+        SparkScienceBench.TO, Integer.toString(SparkScienceBench.LAT_A),
+        Integer.toString(SparkScienceBench.LAT_B), Integer.toString(SparkScienceBench.LON_A),
+        Integer.toString(SparkScienceBench.LON_B), Integer.toString(files)));
+    if (index != null) {
+      args.add(index);
+    }
     process = DrivenProcess.start(List.of("-Xmx3g", "-XX:+ExitOnOutOfMemoryError"), classpath,
         "org.opass.mrap.spark.ScienceQueryDriver", args, log);
     out = new BufferedReader(new InputStreamReader(process.getInputStream(),
