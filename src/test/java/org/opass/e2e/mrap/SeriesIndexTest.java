@@ -171,8 +171,8 @@ class SeriesIndexTest {
       if (!f.getPath().getName().startsWith(SeriesIndex.ENTRIES)) {
         continue;
       }
-      try (BufferedReader in = new BufferedReader(new InputStreamReader(fs.open(f.getPath()),
-          StandardCharsets.UTF_8))) {
+      try (BufferedReader in = new BufferedReader(new InputStreamReader(
+          new java.util.zip.GZIPInputStream(fs.open(f.getPath())), StandardCharsets.UTF_8))) {
         for (String line = in.readLine(); line != null; line = in.readLine()) {
           String path = JSON.readTree(line).get("mrap").get("path").asText();
           String name = new Path(path).getName();

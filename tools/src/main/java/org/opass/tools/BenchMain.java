@@ -48,6 +48,7 @@ public final class BenchMain {
       Map.entry("mrap-pack", new MrapPackBench()),
       Map.entry("spark-strided", new SparkStridedBench()),
       Map.entry("spark-science", new SparkScienceBench()),
+      Map.entry("science-index", new org.opass.tools.bench.spark.ScienceIndexBench()),
       Map.entry("sim-write", new SimWriteBench()),
       Map.entry("sim-read", new SimReadBench()),
       Map.entry("copy", new CopyBench()),

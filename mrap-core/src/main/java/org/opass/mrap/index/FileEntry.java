@@ -155,7 +155,7 @@ public final class FileEntry {
     @Override
     public Object chunk(String key) {
       if (a.inline() != null) {
-        return a.inline();
+        return a.zarr().encode(a.inline());
       }
       long[] r = a.refs().get(key);
       return r == null ? null : new ReferenceSet.Ref(url, r[0], r[1]);
@@ -285,6 +285,9 @@ public final class FileEntry {
     }
     ZarrArray zarr = new ZarrArray(z.get("dtype").asText(), shape, chunks,
         ReferenceSet.JSON.treeToValue(z.get("fill_value"), Object.class), codecs(z));
+    if (inline != null && inline.length > 0) {
+      inline = zarr.decode(inline, Math.toIntExact(zarr.chunkBytes()));
+    }
     return new ArrayEntry(described, texts(za.get("_ARRAY_DIMENSIONS")), coords, zarr,
         chunkRefs, inline);
   }

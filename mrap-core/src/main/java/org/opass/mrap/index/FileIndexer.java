@@ -101,7 +101,7 @@ final class FileIndexer {
       byte[] raw = raw(values, c.type(), c.order());
       int[] chunk = {(int) Math.max(1, c.shape()[0])};
       arrays.put(key, new ArrayEntry(c, zarrDimensions(c), List.of(key),
-          ZarrArray.of(c, c.shape(), chunk), Map.of(), raw));
+          ZarrArray.of(c, c.shape(), chunk).packedInline(c.type().size()), Map.of(), raw));
       return true;
     } catch (ZarrArray.Unexpressible e) {
       refused.add(new Refusal(path, c.name(), e.getMessage()));

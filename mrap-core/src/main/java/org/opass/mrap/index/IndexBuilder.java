@@ -1,9 +1,8 @@
 package org.opass.mrap.index;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import java.io.BufferedReader;
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
@@ -15,8 +14,10 @@ import java.util.Map;
 import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileContext;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
 import org.opass.mrap.format.Positioned;
 import org.opass.mrap.format.ScienceFile;
@@ -187,36 +188,21 @@ public final class IndexBuilder {
    */
   private static void readEntries(FileSystem fs, Path file, List<FileEntry> into,
       Writer lookup) throws IOException {
-    try (java.io.InputStream in = new java.io.BufferedInputStream(fs.open(file), 1 << 16)) {
-      java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
-      long offset = 0;
-      long at = 0;
-      for (int b = in.read(); ; b = in.read()) {
-        if (b == '\n' || b < 0) {
-          if (line.size() > 0) {
-            FileEntry e = FileEntry.parse(line.toString(StandardCharsets.UTF_8));
-            into.add(e);
-            Map<String, Object> row = new LinkedHashMap<>();
-            row.put("path", e.path());
-            row.put("length", e.length());
-            row.put("mtime", e.modificationTime());
-            row.put("entries", file.getName());
-            row.put("offset", offset);
-            row.put("bytes", line.size());
-            row.put("extremes", e.extremes());
-            lookup.write(ReferenceSet.JSON.writeValueAsString(row));
-            lookup.write('\n');
-          }
-          if (b < 0) {
-            return;
-          }
-          line.reset();
-          offset = at + 1;
-        } else {
-          line.write(b);
-        }
-        at++;
-      }
+    try (java.io.InputStream in = fs.open(file)) {
+      EntriesFile.read(in, file.toString(), (line, offset, bytes) -> {
+        FileEntry e = FileEntry.parse(line);
+        into.add(e);
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("path", e.path());
+        row.put("length", e.length());
+        row.put("mtime", e.modificationTime());
+        row.put("entries", file.getName());
+        row.put("offset", offset);
+        row.put("bytes", bytes);
+        row.put("extremes", e.extremes());
+        lookup.write(ReferenceSet.JSON.writeValueAsString(row));
+        lookup.write('\n');
+      });
     }
   }
 
@@ -247,24 +233,71 @@ public final class IndexBuilder {
   }
 
   /**
-   * Replaces the index {@code index} by {@code work}: the old one renamed aside, the new one
-   * renamed in, the old one removed. A reader in between finds no index and reads the files'
-   * headers: never a stale entry.
+   * Replaces the index {@code index} by the one built in {@code work}, in place: the new entries
+   * and lookup move in under names of their own, the combined set and the report replace theirs
+   * (each in one rename), then the manifest replaces the old one in one rename, which is the
+   * switch: a planner reads the old generation or the new one, never a mix, and a crash at any
+   * point leaves an index (the old or the new). The old generation's files go last.
    */
   public static void replace(FileSystem fs, Path work, Path index) throws IOException {
-    Path old = new Path(index.getParent(), "." + index.getName() + ".replaced-"
-        + UUID.randomUUID().toString().substring(0, 8));
-    if (!fs.rename(index, old)) {
-      fs.delete(work, true);
-      throw new IOException("could not move " + index + " aside to replace it");
+    FileContext fc = FileContext.getFileContext(fs.getUri(), fs.getConf());
+    String gen = UUID.randomUUID().toString().substring(0, 8);
+    JsonNode old = ReferenceSet.JSON.readTree(fs.open(new Path(index, SeriesIndex.MANIFEST)));
+    com.fasterxml.jackson.databind.node.ObjectNode m = (com.fasterxml.jackson.databind.node
+        .ObjectNode) ReferenceSet.JSON.readTree(fs.open(new Path(work, SeriesIndex.MANIFEST)));
+    com.fasterxml.jackson.databind.node.ArrayNode names = m.putArray(SeriesIndex.ENTRIES);
+    for (FileStatus f : fs.listStatus(work)) {
+      String n = f.getPath().getName();
+      if (n.startsWith(SeriesIndex.ENTRIES)) {
+        String moved = SeriesIndex.ENTRIES + "-" + gen + n.substring(SeriesIndex.ENTRIES
+            .length());
+        rename(fs, f.getPath(), new Path(index, moved));
+        names.add(moved);
+      }
     }
-    if (!fs.rename(work, index)) {
-      fs.rename(old, index);
-      fs.delete(work, true);
-      throw new IOException("could not rename " + work + " to " + index + "; the old index is "
-          + "back");
+    String lookup = "lookup-" + gen + ".jsonl";
+    try (java.io.BufferedReader r = new java.io.BufferedReader(new java.io.InputStreamReader(
+        fs.open(new Path(work, SeriesIndex.LOOKUP)), StandardCharsets.UTF_8));
+        Writer w = new OutputStreamWriter(fs.create(new Path(index, lookup), false),
+            StandardCharsets.UTF_8)) {
+      for (String line = r.readLine(); line != null; line = r.readLine()) {
+        com.fasterxml.jackson.databind.node.ObjectNode row =
+            (com.fasterxml.jackson.databind.node.ObjectNode) ReferenceSet.JSON.readTree(line);
+        String n = row.get("entries").asText(); // under its new name
+        row.put("entries", SeriesIndex.ENTRIES + "-" + gen + n.substring(SeriesIndex.ENTRIES
+            .length()));
+        w.write(ReferenceSet.JSON.writeValueAsString(row));
+        w.write('\n');
+      }
     }
-    fs.delete(old, true);
+    m.put("lookup", lookup);
+    Path combined = new Path(work, SeriesIndex.COMBINED);
+    if (fs.exists(combined)) {
+      fc.rename(combined, new Path(index, SeriesIndex.COMBINED), Options.Rename.OVERWRITE);
+    }
+    fc.rename(new Path(work, SeriesIndex.REPORT), new Path(index, SeriesIndex.REPORT),
+        Options.Rename.OVERWRITE);
+    Path next = new Path(work, SeriesIndex.MANIFEST + ".next");
+    try (OutputStream out = fs.create(next, false)) {
+      ReferenceSet.JSON.writerWithDefaultPrettyPrinter().writeValue(out, m);
+    }
+    fc.rename(next, new Path(index, SeriesIndex.MANIFEST), Options.Rename.OVERWRITE); // the switch
+    if (!m.hasNonNull("combined")) {
+      fs.delete(new Path(index, SeriesIndex.COMBINED), false); // the files no longer join
+    }
+    for (JsonNode n : old.get(SeriesIndex.ENTRIES)) {
+      fs.delete(new Path(index, n.asText()), false);
+    }
+    if (!old.get("lookup").asText().equals(lookup)) {
+      fs.delete(new Path(index, old.get("lookup").asText()), false);
+    }
+    fs.delete(work, true);
+  }
+
+  private static void rename(FileSystem fs, Path from, Path to) throws IOException {
+    if (!fs.rename(from, to)) {
+      throw new IOException("could not rename " + from + " to " + to);
+    }
   }
 
   /**
@@ -282,11 +315,10 @@ public final class IndexBuilder {
     try {
       List<FileEntry> entries = InParallel.map(files, READERS, "index",
           f -> entry(conf, f, kind, variables));
-      try (Writer w = new OutputStreamWriter(fs.create(new Path(work, SeriesIndex.ENTRIES
-          + "-00000.jsonl"), false), StandardCharsets.UTF_8)) {
+      try (OutputStream w = fs.create(new Path(work, SeriesIndex.ENTRIES + "-00000"
+          + EntriesFile.SUFFIX), false)) {
         for (FileEntry e : entries) {
-          w.write(e.line(templateUrl));
-          w.write('\n');
+          EntriesFile.write(w, e.line(templateUrl));
         }
       }
       Summary s = finish(fs, work, kind, variables, templateUrl);

@@ -33,8 +33,8 @@ final class ReferenceSet {
     Attributes attributes();
 
     /**
-     * Chunk {@code key}: a {@link Ref}, the chunk's raw bytes (for an array with no codec), or
-     * null for a chunk never written.
+     * Chunk {@code key}: a {@link Ref}, the chunk's bytes as stored (through the array's
+     * codecs), or null for a chunk never written.
      */
     Object chunk(String key);
 

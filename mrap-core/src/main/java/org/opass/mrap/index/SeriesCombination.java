@@ -179,8 +179,9 @@ final class SeriesCombination {
       refused.add(new Refusal(files.get(0).path(), a.key(), e.getMessage()));
       return;
     }
-    byte[] raw = FileIndexer.raw(joined, t, a.order());
-    arrays.add(new Joined(a, zarr, key -> raw));
+    ZarrArray packed = zarr.packedInline(t.size());
+    byte[] stored = packed.encode(FileIndexer.raw(joined, t, a.order()));
+    arrays.add(new Joined(a, packed, key -> stored));
   }
 
   /** A variable along the dimension: each file's chunks, renumbered along it. */

@@ -24,7 +24,7 @@ import org.opass.mrap.cf.Coordinates;
  * A series index as a planner reads it: its manifest ({@value #MANIFEST}) and its lookup
  * ({@value #LOOKUP}: a line a file, with where its entry's line lies and the least and greatest
  * value of each of its coordinates), then only the entries a read needs ({@link FileEntry}, read
- * by position from the files that hold them). An entry is served only for the file it was read
+ * by position from the files that hold them, a gzip member each: {@link EntriesFile}). An entry is served only for the file it was read
  * from (its length and modification time). Loaded once a JVM while the manifest is unchanged (a
  * Spark session's queries), the last {@value #CACHED} indexes kept; thread-safe.
  */
@@ -247,7 +247,7 @@ public final class SeriesIndex {
       }
       byte[] b = new byte[at.bytes];
       in.readFully(at.offset, b, 0, b.length);
-      return new String(b, StandardCharsets.UTF_8);
+      return EntriesFile.line(b, at.entries + " at byte " + at.offset);
     }
 
     /**

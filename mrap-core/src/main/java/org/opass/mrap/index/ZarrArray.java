@@ -180,12 +180,83 @@ final class ZarrArray {
         System.arraycopy(fill, 0, raw, at, size);
       }
     }
+    return encode(raw);
+  }
+
+  /** A chunk's raw bytes through this array's codecs, as Zarr stores it. */
+  byte[] encode(byte[] raw) {
     byte[] data = raw;
     for (Map<String, Object> c : codecs) {
       data = "zlib".equals(c.get("id")) ? deflate(data, ((Number) c.get("level")).intValue())
           : shuffle(data, ((Number) c.get("elementsize")).intValue());
     }
     return data;
+  }
+
+  /**
+   * A stored chunk back to its raw bytes, through this array's codecs in reverse: an inline
+   * chunk the index wrote ({@link #encode}), at most {@code most} bytes.
+   *
+   * @throws IOException where it does not decode
+   */
+  byte[] decode(byte[] stored, int most) throws java.io.IOException {
+    byte[] data = stored;
+    for (int i = codecs.size() - 1; i >= 0; i--) {
+      Map<String, Object> c = codecs.get(i);
+      data = "zlib".equals(c.get("id")) ? inflate(data, most)
+          : unshuffle(data, ((Number) c.get("elementsize")).intValue());
+    }
+    return data;
+  }
+
+  /** A coordinate's values inline: shuffled and deflated, as a regular grid packs well. */
+  ZarrArray packedInline(int elementSize) {
+    Map<String, Object> shuffle = new LinkedHashMap<>();
+    shuffle.put("id", "shuffle");
+    shuffle.put("elementsize", elementSize);
+    Map<String, Object> zlib = new LinkedHashMap<>();
+    zlib.put("id", "zlib");
+    zlib.put("level", 9);
+    return new ZarrArray(dtype, shape, chunks, fillValue, List.of(shuffle, zlib));
+  }
+
+  private static byte[] unshuffle(byte[] in, int size) {
+    if (size <= 1 || in.length % size != 0) {
+      return in.clone();
+    }
+    int count = in.length / size;
+    byte[] out = new byte[in.length];
+    for (int i = 0; i < count; i++) {
+      for (int j = 0; j < size; j++) {
+        out[i * size + j] = in[j * count + i];
+      }
+    }
+    return out;
+  }
+
+  private static byte[] inflate(byte[] in, int most) throws java.io.IOException {
+    java.util.zip.Inflater f = new java.util.zip.Inflater();
+    try {
+      f.setInput(in);
+      byte[] out = new byte[most];
+      int n = 0;
+      while (!f.finished() && n < out.length) {
+        int got = f.inflate(out, n, out.length - n);
+        if (got == 0 && (f.needsInput() || f.needsDictionary())) {
+          break;
+        }
+        n += got;
+      }
+      if (!f.finished()) {
+        throw new java.io.IOException("an inline chunk does not inflate to at most " + most
+            + " bytes");
+      }
+      return java.util.Arrays.copyOf(out, n);
+    } catch (java.util.zip.DataFormatException e) {
+      throw new java.io.IOException("an inline chunk does not inflate: " + e.getMessage(), e);
+    } finally {
+      f.end();
+    }
   }
 
   /** numcodecs' shuffle: byte j of every element together, j from 0. */

@@ -51,7 +51,8 @@ public final class FileGroupInputFormat extends FileInputFormat<NullWritable, Fi
     }
     int perTask = job.getConfiguration().getInt(IndexKeys.FILES_PER_TASK, 0);
     if (perTask <= 0) {
-      perTask = (int) Math.max(1, Math.ceil(files.size() / (2.0 * Math.max(1, hosts.size()))));
+      // a task a host: a header is a few small reads, a task's JVM costs seconds
+      perTask = (int) Math.max(1, Math.ceil(files.size() / (double) Math.max(1, hosts.size())));
     }
     List<InputSplit> splits = new ArrayList<>();
     for (SplitLocality.Group g : SplitLocality.virtualSplits(pieces, perTask)) {

@@ -18,8 +18,8 @@ import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
-import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
 import org.apache.hadoop.util.Tool;
+import org.opass.mrap.index.EntriesFile;
 import org.opass.mrap.index.IndexBuilder;
 import org.opass.mrap.index.Refusal;
 import org.opass.mrap.index.SeriesIndex;
@@ -100,19 +100,30 @@ public class IndexJob extends Configured implements Tool {
     }
     try {
       if (mode.equals("--update")) {
-        return update(conf, inputs, index);
+        try {
+          return update(conf, inputs, index);
+        } catch (IOException e) {
+          err.println(NAME + ": " + e.getMessage() + "; the index is as it was, or updated "
+              + "whole");
+          return 1;
+        }
       }
       VariableSettings.kind(conf);
     } catch (InvalidSettingsException e) {
       err.println(NAME + ": " + e.getMessage());
       return 2;
     }
-    FileSystem fs = index.getFileSystem(conf);
-    if (fs.exists(index)) {
-      err.println(NAME + ": the index " + index + " exists: name a new one, or --update it");
-      return 2;
+    try {
+      FileSystem fs = index.getFileSystem(conf);
+      if (fs.exists(index)) {
+        err.println(NAME + ": the index " + index + " exists: name a new one, or --update it");
+        return 2;
+      }
+      return build(conf, inputs, index, List.of());
+    } catch (IOException e) {
+      err.println(NAME + ": " + e.getMessage() + "; nothing was published");
+      return 1;
     }
-    return build(conf, inputs, index, List.of());
   }
 
   private int usage(String why) {
@@ -137,11 +148,10 @@ public class IndexJob extends Configured implements Tool {
     try {
       fs.mkdirs(work);
       if (!kept.isEmpty()) {
-        try (java.io.Writer w = new java.io.OutputStreamWriter(fs.create(new Path(work,
-            SeriesIndex.ENTRIES + "-kept.jsonl"), false), java.nio.charset.StandardCharsets.UTF_8)) {
+        try (java.io.OutputStream w = fs.create(new Path(work, SeriesIndex.ENTRIES + "-kept"
+            + EntriesFile.SUFFIX), false)) {
           for (String line : kept) {
-            w.write(line);
-            w.write('\n');
+            EntriesFile.write(w, line);
           }
         }
       }
@@ -173,7 +183,7 @@ public class IndexJob extends Configured implements Tool {
     job.setNumReduceTasks(0);
     job.setOutputKeyClass(NullWritable.class);
     job.setOutputValueClass(Text.class);
-    job.setOutputFormatClass(TextOutputFormat.class);
+    job.setOutputFormatClass(EntriesOutputFormat.class);
     job.getConfiguration().set("mapreduce.output.basename", SeriesIndex.ENTRIES);
     job.getConfiguration().setBoolean("mapreduce.fileoutputcommitter.marksuccessfuljobs", false);
     job.getConfiguration().setBoolean("mapreduce.map.speculative", false);
@@ -188,7 +198,7 @@ public class IndexJob extends Configured implements Tool {
     FileSystem fs = work.getFileSystem(conf);
     for (FileStatus f : fs.listStatus(output)) {
       if (f.getPath().getName().startsWith(SeriesIndex.ENTRIES)) {
-        fs.rename(f.getPath(), new Path(work, f.getPath().getName() + ".jsonl"));
+        fs.rename(f.getPath(), new Path(work, f.getPath().getName()));
       }
     }
     fs.delete(output, true);

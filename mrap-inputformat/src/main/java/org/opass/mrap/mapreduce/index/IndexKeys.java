@@ -14,7 +14,7 @@ public final class IndexKeys {
    * webhdfs://namenode:9870}; default: the NameNode's HTTP address of the indexed file system.
    */
   public static final String URL = "mrap.index.url";
-  /** Files whose headers one task reads; default: enough tasks for two a host. */
+  /** Files whose headers one task reads; default: a task for each host holding the files. */
   public static final String FILES_PER_TASK = "mrap.index.files-per-task";
   /** Headers a task reads at once. */
   public static final String READERS = "mrap.index.readers";

@@ -283,13 +283,13 @@ public final class SparkScienceBench implements Bench {
   }
 
   /** The DataNodes' bytes read since {@code before}, once their counters settle. */
-  private static long bytesSince(EmulatedCluster cluster, long[] before)
+  static long bytesSince(EmulatedCluster cluster, long[] before)
       throws InterruptedException {
     Thread.sleep(200); // DataNode counters settle after the last packet
     return Arrays.stream(cluster.counters().since(DataNodeCounter.BYTES_READ, before)).sum();
   }
 
-  private static <T> Iterable<T> iterable(java.util.Iterator<T> it) {
+  static <T> Iterable<T> iterable(java.util.Iterator<T> it) {
     return () -> it;
   }
 
@@ -329,7 +329,7 @@ public final class SparkScienceBench implements Bench {
   }
 
   /** The oracle's groups: month, latitude, longitude (as floats), mean t2m, sum tp. */
-  private static List<List<Object>> groups(JsonNode groups) {
+  static List<List<Object>> groups(JsonNode groups) {
     List<List<Object>> out = new ArrayList<>();
     for (JsonNode g : groups) {
       out.add(Arrays.asList(g.get(0).asInt(), (float) g.get(1).asDouble(),
@@ -343,7 +343,7 @@ public final class SparkScienceBench implements Bench {
    * Whether {@code a} holds the oracle's groups, the values within 1e-9 relative (nulls alike);
    * keeps the worst relative difference of {@code way}.
    */
-  private static boolean check(String way, QueryDriver.Answer a, List<List<Object>> expected,
+  static boolean check(String way, QueryDriver.Answer a, List<List<Object>> expected,
       Map<String, Double> worst) {
     List<List<Object>> got = new ArrayList<>(a.groups);
     got.sort((x, y) -> {
