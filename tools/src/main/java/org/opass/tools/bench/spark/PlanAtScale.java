@@ -85,7 +85,8 @@ final class PlanAtScale {
         b.putInt(i * 24 + h * (24 / hours)); // hours since 1900-01-01, day i
       }
       EntriesFile.write(w, line.replace(path, p).replace(time, "base64:" + Base64.getEncoder()
-          .encodeToString(b.array())).replace("\"mtime\":" + mtime, "\"mtime\":" + (i + 1)));
+          .encodeToString(packed(b.array(), 4))).replace("\"mtime\":" + mtime, "\"mtime\":"
+          + (i + 1)));
     }
     if (w != null) {
       w.close();
@@ -126,6 +127,30 @@ final class PlanAtScale {
           files, out[rep], selected);
     }
     return out;
+  }
+
+  /** Raw elements as the index holds a coordinate inline: numcodecs' shuffle, then zlib. */
+  private static byte[] packed(byte[] raw, int size) {
+    byte[] shuffled = new byte[raw.length];
+    int count = raw.length / size;
+    for (int i = 0; i < count; i++) {
+      for (int j = 0; j < size; j++) {
+        shuffled[j * count + i] = raw[i * size + j];
+      }
+    }
+    java.util.zip.Deflater d = new java.util.zip.Deflater(9);
+    try {
+      d.setInput(shuffled);
+      d.finish();
+      java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+      byte[] buf = new byte[4096];
+      while (!d.finished()) {
+        out.write(buf, 0, d.deflate(buf));
+      }
+      return out.toByteArray();
+    } finally {
+      d.end();
+    }
   }
 
   private static long du(File dir) {
