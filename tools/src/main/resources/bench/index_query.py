@@ -34,8 +34,9 @@ def main():
     lat_a, lat_b, lon_a, lon_b = (float(x) for x in sys.argv[5:9])
     fs = fsspec.filesystem("webhdfs", **web)
     manifest = json.loads(fs.cat(index + "/index.json"))
-    if manifest["combined"]:
-        parts = [open_set(json.loads(fs.cat(index + "/" + manifest["combined"])), web)]
+    if manifest["combined"]:  # the series joined: one set, or a set a run of files
+        parts = [open_set(json.loads(fs.cat(index + "/" + s)), web)
+                 for s in manifest["combined"]]
     else:
         parts = []
         for name in manifest["files"]:

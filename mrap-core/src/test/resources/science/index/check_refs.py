@@ -4,7 +4,7 @@ compares each variable, with its coordinates, against xarray's read of the origi
 through netCDF4-python (netCDF-C): the oracle of the index tests. Debian's /usr/bin/python3 with
 python3-xarray, -zarr, -fsspec, -netcdf4.
 
-usage: check_refs.py CASES.json   (a list of {"name", "refs", "originals", "variables",
+usage: check_refs.py CASES.json   (a list of {"name", "refs" (a path or a list), "originals", "variables",
        "concat"?, "protocol"?, "options"?}); prints a JSON list of {"name", "problems"}.
 """
 import json
@@ -15,13 +15,18 @@ import xarray as xr
 
 
 def open_refs(case):
-    with open(case["refs"]) as f:
-        fo = json.load(f)
-    options = {"fo": fo, "remote_protocol": case.get("protocol", "file")}
-    if "options" in case:
-        options["remote_options"] = case["options"]
-    return xr.open_dataset("reference://", engine="zarr",
-                           backend_kwargs={"consolidated": False, "storage_options": options})
+    """The set, or sets ("refs" a list: runs of a series, joined along "concat")."""
+    sets = case["refs"] if isinstance(case["refs"], list) else [case["refs"]]
+    opened = []
+    for path in sets:
+        with open(path) as f:
+            fo = json.load(f)
+        options = {"fo": fo, "remote_protocol": case.get("protocol", "file")}
+        if "options" in case:
+            options["remote_options"] = case["options"]
+        opened.append(xr.open_dataset("reference://", engine="zarr", backend_kwargs={
+            "consolidated": False, "storage_options": options}))
+    return opened[0] if len(opened) == 1 else xr.concat(opened, dim=case["concat"])
 
 
 def same(a, b):

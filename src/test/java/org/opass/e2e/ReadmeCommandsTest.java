@@ -146,7 +146,7 @@ class ReadmeCommandsTest {
     run(expected.get(3));
     assertTrue(cluster.offClusterFileSystem().exists(
         new org.apache.hadoop.fs.Path("/out/stats/_SUCCESS")));
-    assertTrue(run(expected.get(4)).contains("one series set"), "the hourly files join");
+    assertTrue(run(expected.get(4)).contains("the series joined"), "the hourly files join");
     assertTrue(run(expected.get(5)).contains("3 entries, 0 stale"));
     assertTrue(run(expected.get(6)).contains("slab-stats"));
     assertTrue(run(expected.get(7)).contains("plan"));

@@ -150,7 +150,7 @@ class SeriesIndexTest {
     String url = manifest.get("templates").get("u").asText();
     assertTrue(url.startsWith("webhdfs://") && url.endsWith(":" + webhdfs().get("port")),
         "chunk URLs through the NameNode's web port: " + url);
-    assertEquals(SeriesIndex.COMBINED, manifest.get("combined").asText());
+    assertEquals(SeriesIndex.COMBINED, manifest.get("combined").get(0).asText());
     List<Map<String, Object>> cases = new ArrayList<>();
     List<String> originals = new ArrayList<>();
     for (String f : ERA) {
@@ -158,6 +158,19 @@ class SeriesIndexTest {
     }
     cases.add(Map.of("name", "joined", "refs", local(new Path("/idx/era/refs.json"), "era.json")
         .toString(), "originals", originals, "variables", List.of("t2m"), "concat", "time",
+        "protocol", "webhdfs", "options", webhdfs()));
+    // a series longer than a set: a set a run of consecutive files, joined by xarray
+    conf.set(IndexKeys.SET_FILES, "2");
+    r = index(conf, "/series", "/idx/era-runs");
+    assertEquals(0, r[0], (String) r[1]);
+    manifest = JSON.readTree(fs.open(new Path("/idx/era-runs/" + SeriesIndex.MANIFEST)));
+    assertEquals("[\"refs-00000.json\",\"refs-00001.json\"]", manifest.get("combined")
+        .toString());
+    assertFalse(fs.exists(new Path("/idx/era-runs/" + SeriesIndex.COMBINED)));
+    cases.add(Map.of("name", "runs", "refs", List.of(
+        local(new Path("/idx/era-runs/refs-00000.json"), "run0.json").toString(),
+        local(new Path("/idx/era-runs/refs-00001.json"), "run1.json").toString()),
+        "originals", originals, "variables", List.of("t2m"), "concat", "time",
         "protocol", "webhdfs", "options", webhdfs()));
     // all variables of files of three layouts, each file's own set (a line of the entries)
     conf = conf("index-layouts");
@@ -188,7 +201,7 @@ class SeriesIndexTest {
         }
       }
     }
-    assertEquals(4, cases.size());
+    assertEquals(5, cases.size());
     assertEquals(Map.of(), problems(cases));
   }
 

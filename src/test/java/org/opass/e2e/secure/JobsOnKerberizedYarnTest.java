@@ -240,6 +240,36 @@ class JobsOnKerberizedYarnTest {
   }
 
   /**
+   * {@code bin/mrap index} on the kerberized YARN: its tasks read the files' headers with the
+   * job's delegation token, the driver publishes the index as alice; a read planned from it,
+   * as alice, reads no file's header.
+   */
+  @Test
+  void theSeriesIndexJobRunsWithTheJobsToken() throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeFalse(SeededCases.compatRun(),
+        "the default release's run covers it");
+    for (String f : new String[] {"era_0.nc", "era_1.nc", "era_2.nc"}) {
+      write(HOME + "/era/" + f, org.opass.mrap.science.Fixtures.bytes("index/joins/" + f));
+    }
+    Configuration job = new Configuration(conf);
+    job.set(org.opass.mrap.settings.VariableSettings.KIND, "netcdf");
+    job.set(org.opass.mrap.mapreduce.index.IndexKeys.VARIABLES, "t2m");
+    assertEquals(0, run(new org.opass.mrap.mapreduce.index.IndexJob(), job, HOME + "/era",
+        HOME + "/era.index"));
+    Configuration read = new Configuration(job);
+    read.set(org.opass.mrap.settings.VariableSettings.VARIABLE, "t2m");
+    read.set(org.opass.mrap.settings.VariableSettings.SELECT, "latitude=30:45");
+    read.set(org.opass.mrap.settings.VariableSettings.INDEX, HOME + "/era.index");
+    org.opass.mrap.plan.VariablePlanner planner = asAlice(() -> {
+      org.opass.mrap.plan.VariablePlanner p = new org.opass.mrap.plan.VariablePlanner(read);
+      p.tasks(Arrays.asList(fs().listStatus(new Path(HOME + "/era"))));
+      return p;
+    });
+    assertEquals(3, planner.filesFromIndex());
+    assertEquals(0, planner.indexFallbacks());
+  }
+
+  /**
    * MRAP's paired inputs ({@code SequenceMatchingInputFormat}): a join on key. Its tasks read
    * as the balanced job's do: a compatibility run leaves it to the default release.
    */

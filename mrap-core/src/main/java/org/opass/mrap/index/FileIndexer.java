@@ -44,18 +44,20 @@ final class FileIndexer {
     this.path = path;
   }
 
+  /** An indexer of {@code file}, read through {@code in}, at {@code path}. */
+  static FileIndexer of(ScienceFile file, Positioned in, String path) {
+    return new FileIndexer(file, in, path);
+  }
+
   /**
-   * The entry of {@code file} (read through {@code in}, at {@code path}: {@code length} bytes last
-   * modified at {@code mtime}) for the variables {@code names} (none: all) and their
-   * coordinates.
+   * The file's entry, read as {@code kind}, for the variables {@code names} (none: all) and
+   * their coordinates; bound to {@code length} bytes last modified at {@code mtime}.
    */
-  static FileEntry index(ScienceFile file, Positioned in, String path, long length, long mtime,
-      String kind, List<String> names) throws IOException {
-    FileIndexer x = new FileIndexer(file, in, path);
+  FileEntry entry(List<String> names, String kind, long length, long mtime) throws IOException {
     for (String n : names.isEmpty() ? file.variableNames() : names) {
-      x.add(n);
+      add(n);
     }
-    return new FileEntry(path, length, mtime, kind, x.arrays, x.refused);
+    return new FileEntry(path, length, mtime, kind, arrays, refused);
   }
 
   private void add(String name) throws IOException {

@@ -61,7 +61,7 @@ public final class IndexBuilder {
       return refused;
     }
 
-    /** Whether the series' combined set ({@value SeriesIndex#COMBINED}) was written. */
+    /** Whether the series' joined sets ({@value SeriesIndex#COMBINED}, or several) were written. */
     public boolean combined() {
       return combined;
     }
@@ -97,8 +97,8 @@ public final class IndexBuilder {
             + "header says");
       }
       try (ScienceFile sf = ScienceFiles.open(p, f.getPath().toString(), kind)) {
-        return FileIndexer.index(sf, p, path, f.getLen(), f.getModificationTime(), kind.key(),
-            variables);
+        return FileIndexer.of(sf, p, path).entry(variables, kind.key(), f.getLen(),
+            f.getModificationTime());
       } catch (ScienceFormatException e) {
         return refusedFile(f, kind, e.getMessage());
       }
@@ -117,45 +117,71 @@ public final class IndexBuilder {
         + UUID.randomUUID().toString().substring(0, 8));
   }
 
+  /** Files of a series joined into one set at most, by default: a set a client can hold. */
+  public static final int SET_FILES = 1000;
+
+  /** As {@link #finish(FileSystem, Path, ScienceFiles.Kind, List, String, int)}, sets of 1000. */
+  public static Summary finish(FileSystem fs, Path work, ScienceFiles.Kind kind,
+      List<String> variables, String templateUrl) throws IOException {
+    return finish(fs, work, kind, variables, templateUrl, SET_FILES);
+  }
+
   /**
    * Writes, in {@code work} beside the entries' files it holds ({@value SeriesIndex#ENTRIES}
-   * ...), the series' combined set where its files join, the report, and the manifest last.
+   * ...), the lookup, the series joined where its files join (one set, {@value
+   * SeriesIndex#COMBINED}, or for more than {@code setFiles} files a set a run of that many
+   * consecutive files, {@code refs-00000.json} ..., so that no set grows with the series), the
+   * report, and the manifest last.
    *
    * @param templateUrl what {@code {{u}}} stands for in chunk URLs (a WebHDFS URL)
    */
   public static Summary finish(FileSystem fs, Path work, ScienceFiles.Kind kind,
-      List<String> variables, String templateUrl) throws IOException {
-    List<String> names = new ArrayList<>();
+      List<String> variables, String templateUrl, int setFiles) throws IOException {
     List<FileEntry> entries = new ArrayList<>();
-    try (Writer lookup = new OutputStreamWriter(fs.create(new Path(work, SeriesIndex.LOOKUP),
-        false), StandardCharsets.UTF_8)) {
-      for (FileStatus s : fs.listStatus(work)) {
-        String n = s.getPath().getName();
-        if (s.isFile() && n.startsWith(SeriesIndex.ENTRIES)) {
-          names.add(n);
-          readEntries(fs, s.getPath(), entries, lookup);
-        } else if (n.equals("_SUCCESS")) {
-          fs.delete(s.getPath(), false);
-        }
+    Map<FileEntry, long[]> at = new java.util.IdentityHashMap<>(); // {task file, offset, bytes}
+    List<Path> read = new ArrayList<>();
+    for (FileStatus s : fs.listStatus(work)) {
+      String n = s.getPath().getName();
+      if (s.isFile() && n.startsWith(SeriesIndex.ENTRIES)) {
+        read.add(s.getPath());
+        readEntries(fs, s.getPath(), read.size() - 1, entries, at);
+      } else if (n.equals("_SUCCESS")) {
+        fs.delete(s.getPath(), false);
       }
     }
-    java.util.Collections.sort(names);
+    List<String> names = writeOrdered(fs, work, SeriesCombination.ordered(entries), at, read);
     List<Refusal> refused = new ArrayList<>();
     for (FileEntry e : entries) {
       refused.addAll(e.refused());
     }
-    SeriesCombination joined = SeriesCombination.of(entries);
-    boolean combined = !joined.arrays().isEmpty();
-    if (combined) {
-      try (OutputStream out = fs.create(new Path(work, SeriesIndex.COMBINED), false);
+    List<FileEntry> ordered = SeriesCombination.ordered(entries);
+    List<SeriesCombination> runs = new ArrayList<>();
+    for (int i = 0; i < ordered.size(); i += Math.max(1, setFiles)) {
+      runs.add(SeriesCombination.of(ordered.subList(i, Math.min(ordered.size(),
+          i + Math.max(1, setFiles)))));
+    }
+    SeriesCombination joined = runs.isEmpty() ? SeriesCombination.of(entries) : runs.get(0);
+    boolean combined = !runs.isEmpty();
+    for (SeriesCombination run : runs) {
+      combined &= run.refused().isEmpty() && !run.arrays().isEmpty();
+    }
+    List<String> sets = new ArrayList<>();
+    for (int k = 0; combined && k < runs.size(); k++) {
+      String name = runs.size() == 1 ? SeriesIndex.COMBINED : String.format("refs-%05d.json", k);
+      try (OutputStream out = fs.create(new Path(work, name), false);
           JsonGenerator g = ReferenceSet.JSON.getFactory().createGenerator(out)) {
-        ReferenceSet.write(g, templateUrl, joined.arrays(), Map.of());
+        ReferenceSet.write(g, templateUrl, runs.get(k).arrays(), Map.of());
       }
+      sets.add(name);
+    }
+    for (int k = 1; k < runs.size(); k++) {
+      refused.addAll(runs.get(k).refused());
     }
     refused.addAll(joined.refused());
     Map<String, Object> report = new LinkedHashMap<>();
     report.put("files", entries.size());
     report.put("combined", combined);
+    report.put("sets", sets);
     report.put("dimension", joined.dimension());
     report.put("left_out", joined.leftOut());
     List<Map<String, String>> rows = new ArrayList<>();
@@ -175,7 +201,7 @@ public final class IndexBuilder {
     manifest.put("templates", Map.of(ReferenceSet.TEMPLATE, templateUrl));
     manifest.put("files", entries.size());
     manifest.put(SeriesIndex.ENTRIES, names);
-    manifest.put("combined", combined ? SeriesIndex.COMBINED : null);
+    manifest.put("combined", sets);
     manifest.put("lookup", SeriesIndex.LOOKUP);
     manifest.put("report", SeriesIndex.REPORT);
     writeJson(fs, new Path(work, SeriesIndex.MANIFEST), manifest);
@@ -186,24 +212,106 @@ public final class IndexBuilder {
    * Reads the entries of {@code file} into {@code into}, and for each a line of the lookup: where
    * its line lies, what it binds to, and its coordinates' extremes.
    */
-  private static void readEntries(FileSystem fs, Path file, List<FileEntry> into,
-      Writer lookup) throws IOException {
+  /** The entries of {@code file} (the {@code k}-th read) into {@code into}, and where each is. */
+  private static void readEntries(FileSystem fs, Path file, int k, List<FileEntry> into,
+      Map<FileEntry, long[]> at) throws IOException {
     try (java.io.InputStream in = fs.open(file)) {
       EntriesFile.read(in, file.toString(), (line, offset, bytes) -> {
         FileEntry e = FileEntry.parse(line);
         into.add(e);
-        Map<String, Object> row = new LinkedHashMap<>();
-        row.put("path", e.path());
-        row.put("length", e.length());
-        row.put("mtime", e.modificationTime());
-        row.put("entries", file.getName());
-        row.put("offset", offset);
-        row.put("bytes", bytes);
-        row.put("extremes", e.extremes());
-        lookup.write(ReferenceSet.JSON.writeValueAsString(row));
-        lookup.write('\n');
+        at.put(e, new long[] {k, offset, bytes});
       });
     }
+  }
+
+  /** Entries a file of the index holds at most. */
+  static final int ENTRIES_A_FILE = 10_000;
+
+  /**
+   * The entries written again in series order ({@code ordered}), {@value #ENTRIES_A_FILE} a file,
+   * each member copied as it is, and the lookup of where each now lies; the files they were read
+   * from ({@code read}) removed. In series order, a query's entries lie side by side: a plan
+   * reads them in one read. Gives the new files' names.
+   */
+  private static List<String> writeOrdered(FileSystem fs, Path work, List<FileEntry> ordered,
+      Map<FileEntry, long[]> at, List<Path> read) throws IOException {
+    List<String> names = new ArrayList<>();
+    java.util.Set<String> same = unvarying(ordered);
+    List<org.apache.hadoop.fs.FSDataInputStream> from = new ArrayList<>();
+    try (Writer lookup = new OutputStreamWriter(fs.create(new Path(work, SeriesIndex.LOOKUP),
+        false), StandardCharsets.UTF_8)) {
+      for (Path p : read) {
+        from.add(fs.open(p));
+      }
+      OutputStream out = null;
+      long offset = 0;
+      try {
+        for (int i = 0; i < ordered.size(); i++) {
+          if (i % ENTRIES_A_FILE == 0) {
+            if (out != null) {
+              out.close();
+            }
+            names.add(String.format("%s-%05d%s", SeriesIndex.ENTRIES, i / ENTRIES_A_FILE,
+                EntriesFile.SUFFIX) + ".next");
+            out = fs.create(new Path(work, names.get(names.size() - 1)), false);
+            offset = 0;
+          }
+          FileEntry e = ordered.get(i);
+          long[] where = at.get(e);
+          byte[] member = new byte[(int) where[2]];
+          from.get((int) where[0]).readFully(where[1], member, 0, member.length);
+          out.write(member);
+          Map<String, Object> row = new LinkedHashMap<>();
+          row.put("path", e.path());
+          row.put("length", e.length());
+          row.put("mtime", e.modificationTime());
+          row.put("entries", names.get(names.size() - 1).replace(".next", ""));
+          row.put("offset", offset);
+          row.put("bytes", member.length);
+          Map<String, List<Object>> extremes = e.extremes();
+          extremes.keySet().removeAll(same); // the same in every file: they tell no file apart
+          row.put("extremes", extremes);
+          lookup.write(ReferenceSet.JSON.writeValueAsString(row));
+          lookup.write('\n');
+          offset += member.length;
+        }
+      } finally {
+        if (out != null) {
+          out.close();
+        }
+      }
+    } finally {
+      for (org.apache.hadoop.fs.FSDataInputStream in : from) {
+        in.close();
+      }
+    }
+    for (Path p : read) {
+      fs.delete(p, false);
+    }
+    List<String> out = new ArrayList<>();
+    for (String n : names) {
+      String done = n.replace(".next", "");
+      if (!fs.rename(new Path(work, n), new Path(work, done))) {
+        throw new IOException("could not rename " + n + " to " + done + " in " + work);
+      }
+      out.add(done);
+    }
+    return out;
+  }
+
+  /** The coordinates whose extremes are the same in every entry (at least two entries). */
+  private static java.util.Set<String> unvarying(List<FileEntry> entries) {
+    java.util.Set<String> out = new java.util.HashSet<>();
+    if (entries.size() < 2) {
+      return out;
+    }
+    Map<String, List<Object>> first = entries.get(0).extremes();
+    out.addAll(first.keySet());
+    for (FileEntry e : entries) {
+      Map<String, List<Object>> x = e.extremes();
+      out.removeIf(k -> !first.get(k).equals(x.get(k)));
+    }
+    return out;
   }
 
   private static void writeJson(FileSystem fs, Path p, Object value) throws IOException {
@@ -271,9 +379,9 @@ public final class IndexBuilder {
       }
     }
     m.put("lookup", lookup);
-    Path combined = new Path(work, SeriesIndex.COMBINED);
-    if (fs.exists(combined)) {
-      fc.rename(combined, new Path(index, SeriesIndex.COMBINED), Options.Rename.OVERWRITE);
+    for (JsonNode set : m.get("combined")) {
+      fc.rename(new Path(work, set.asText()), new Path(index, set.asText()),
+          Options.Rename.OVERWRITE);
     }
     fc.rename(new Path(work, SeriesIndex.REPORT), new Path(index, SeriesIndex.REPORT),
         Options.Rename.OVERWRITE);
@@ -282,8 +390,14 @@ public final class IndexBuilder {
       ReferenceSet.JSON.writerWithDefaultPrettyPrinter().writeValue(out, m);
     }
     fc.rename(next, new Path(index, SeriesIndex.MANIFEST), Options.Rename.OVERWRITE); // the switch
-    if (!m.hasNonNull("combined")) {
-      fs.delete(new Path(index, SeriesIndex.COMBINED), false); // the files no longer join
+    List<String> now = new ArrayList<>();
+    for (JsonNode set : m.get("combined")) {
+      now.add(set.asText());
+    }
+    for (JsonNode set : old.get("combined")) {
+      if (!now.contains(set.asText())) {
+        fs.delete(new Path(index, set.asText()), false); // the files no longer join so
+      }
     }
     for (JsonNode n : old.get(SeriesIndex.ENTRIES)) {
       fs.delete(new Path(index, n.asText()), false);

@@ -37,7 +37,7 @@ final class SeriesCombination {
     if (entries.isEmpty()) {
       return c;
     }
-    c.join(sorted(entries));
+    c.join(ordered(entries));
     return c;
   }
 
@@ -255,7 +255,7 @@ final class SeriesCombination {
   }
 
   /** The files in time order (their first time along the dimension), else by path. */
-  private static List<FileEntry> sorted(List<FileEntry> entries) {
+  static List<FileEntry> ordered(List<FileEntry> entries) {
     List<FileEntry> out = new ArrayList<>(entries);
     out.sort(Comparator.comparing(FileEntry::path));
     Map<FileEntry, Double> firsts = new LinkedHashMap<>();

@@ -40,6 +40,12 @@ public final class SeriesIndex {
   /** The entries' files begin with this. */
   public static final String ENTRIES = "files";
   static final int CACHED = 4;
+  /** Bytes between entries read ahead that are read rather than a read apart. */
+  static final long GAP = 16 << 10;
+  /** The most bytes one read ahead reads. */
+  static final long RUN = 16 << 20;
+  /** The most bytes a reader holds read ahead; beyond them, entries are read one by one. */
+  static final long AHEAD = 64 << 20;
 
   private static final Map<String, SeriesIndex> LOADED = new LinkedHashMap<>(8, 0.75f, true);
 
@@ -226,9 +232,65 @@ public final class SeriesIndex {
   public final class Reader implements Closeable {
     private final FileSystem fs;
     private final Map<String, FSDataInputStream> open = new HashMap<>();
+    private final Map<String, byte[]> fetched = new HashMap<>(); // by key: members read ahead
 
     private Reader(FileSystem fs) {
       this.fs = fs;
+    }
+
+    /**
+     * Reads ahead the entries of those of {@code files} the index holds fresh, a read for each
+     * run of them side by side in a file of the index (the entries lie in series order, so a
+     * query's are a run): what {@link #line} then serves without a read of its own.
+     */
+    public void prefetch(List<FileStatus> files) throws IOException {
+      Map<String, List<Map.Entry<String, Located>>> byFile = new HashMap<>();
+      for (FileStatus f : files) {
+        if (fresh(f, new StringBuilder())) {
+          String key = key(f.getPath());
+          Located at = SeriesIndex.this.files.get(key);
+          byFile.computeIfAbsent(at.entries, k -> new ArrayList<>()).add(Map.entry(key, at));
+        }
+      }
+      long held = 0;
+      for (Map.Entry<String, List<Map.Entry<String, Located>>> e : byFile.entrySet()) {
+        List<Map.Entry<String, Located>> all = e.getValue();
+        all.sort((a, b) -> Long.compare(a.getValue().offset, b.getValue().offset));
+        int i = 0;
+        while (i < all.size() && held < AHEAD) {
+          long start = all.get(i).getValue().offset;
+          long end = start + all.get(i).getValue().bytes;
+          int j = i + 1;
+          while (j < all.size() && all.get(j).getValue().offset - end <= GAP
+              && all.get(j).getValue().offset + all.get(j).getValue().bytes - start <= RUN) {
+            end = all.get(j).getValue().offset + all.get(j).getValue().bytes;
+            j++;
+          }
+          byte[] run = new byte[(int) (end - start)];
+          stream(e.getKey()).readFully(start, run, 0, run.length);
+          held += run.length;
+          synchronized (fetched) {
+            for (int k = i; k < j; k++) {
+              Located at = all.get(k).getValue();
+              int from = (int) (at.offset - start);
+              fetched.put(all.get(k).getKey(), java.util.Arrays.copyOfRange(run, from,
+                  from + at.bytes));
+            }
+          }
+          i = j;
+        }
+      }
+    }
+
+    private FSDataInputStream stream(String entries) throws IOException {
+      synchronized (open) {
+        FSDataInputStream in = open.get(entries);
+        if (in == null) {
+          in = fs.open(new Path(dir, entries));
+          open.put(entries, in);
+        }
+        return in;
+      }
     }
 
     /** The line of {@code file}'s entry if it is fresh ({@link #fresh}); else null. */
@@ -236,17 +298,16 @@ public final class SeriesIndex {
       if (!fresh(file, new StringBuilder())) {
         return null;
       }
-      Located at = files.get(key(file.getPath()));
-      FSDataInputStream in;
-      synchronized (open) {
-        in = open.get(at.entries);
-        if (in == null) {
-          in = fs.open(new Path(dir, at.entries));
-          open.put(at.entries, in);
-        }
+      String key = key(file.getPath());
+      Located at = files.get(key);
+      byte[] b;
+      synchronized (fetched) {
+        b = fetched.remove(key);
       }
-      byte[] b = new byte[at.bytes];
-      in.readFully(at.offset, b, 0, b.length);
+      if (b == null) {
+        b = new byte[at.bytes];
+        stream(at.entries).readFully(at.offset, b, 0, b.length);
+      }
       return EntriesFile.line(b, at.entries + " at byte " + at.offset);
     }
 

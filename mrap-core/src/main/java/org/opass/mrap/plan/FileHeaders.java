@@ -93,6 +93,13 @@ final class FileHeaders {
     } else {
       try (SeriesIndex.Reader r = index.reader(conf)) {
         entries = r;
+        List<FileStatus> needed = new ArrayList<>(); // the entries this read will parse
+        for (FileStatus f : files) {
+          if (missed(f) == null) {
+            needed.add(f);
+          }
+        }
+        r.prefetch(needed);
         out = InParallel.map(files, READERS, "headers", this::planFile);
       } finally {
         entries = null;
@@ -121,15 +128,11 @@ final class FileHeaders {
     String name = f.getPath().toString();
     if (index != null) {
       StringBuilder why = new StringBuilder();
-      if (select != null && index.fresh(f, new StringBuilder())) {
-        for (String dim : select.dimensions()) {
-          Coordinates.Axis extremes = index.extremes(f, dim);
-          if (extremes != null && select.misses(extremes)) { // its entry need not be read
-            fromIndex.incrementAndGet();
-            return List.of(FilePlan.missed(new FilePlan.Source(RestructuredFiles.plain(f), name,
-                0), new Coordinates(List.of(extremes)), System.nanoTime() - t0));
-          }
-        }
+      Coordinates.Axis extremes = missed(f);
+      if (extremes != null) { // its entry need not be read
+        fromIndex.incrementAndGet();
+        return List.of(FilePlan.missed(new FilePlan.Source(RestructuredFiles.plain(f), name, 0),
+            new Coordinates(List.of(extremes)), System.nanoTime() - t0));
       }
       FileEntry entry = entries.entry(f, why);
       if (entry != null && !entry.kind().equals(settings.kind().key())) {
@@ -180,6 +183,23 @@ final class FileHeaders {
       }
       return out;
     }
+  }
+
+  /**
+   * The extremes of a coordinate of {@code f}, as the index holds them fresh, that the
+   * selection misses; null where there are none (or no selection, or no fresh entry).
+   */
+  private Coordinates.Axis missed(FileStatus f) {
+    if (select == null || !index.fresh(f, new StringBuilder())) {
+      return null;
+    }
+    for (String dim : select.dimensions()) {
+      Coordinates.Axis extremes = index.extremes(f, dim);
+      if (extremes != null && select.misses(extremes)) {
+        return extremes;
+      }
+    }
+    return null;
   }
 
   /** The plan of one file's (or member's) variable, its header read through {@code file}. */

@@ -160,7 +160,8 @@ public class IndexJob extends Configured implements Tool {
         fs.delete(work, true);
         return 1;
       }
-      IndexBuilder.Summary s = IndexBuilder.finish(fs, work, kind, variables(c), url);
+      IndexBuilder.Summary s = IndexBuilder.finish(fs, work, kind, variables(c), url,
+          c.getInt(IndexKeys.SET_FILES, IndexBuilder.SET_FILES));
       if (fs.exists(index)) {
         IndexBuilder.replace(fs, work, index);
       } else {
@@ -207,7 +208,8 @@ public class IndexJob extends Configured implements Tool {
 
   private void say(IndexBuilder.Summary s, Path index) {
     out.println("indexed " + s.files() + " files into " + index + ": "
-        + (s.combined() ? "one series set, " + SeriesIndex.COMBINED : "no series set")
+        + (s.combined() ? "the series joined (" + SeriesIndex.COMBINED + " or refs-*.json)"
+        : "the files not joined")
         + ", " + s.refused().size() + " refusals (" + SeriesIndex.REPORT + ")");
     for (Refusal r : s.refused().subList(0, Math.min(5, s.refused().size()))) {
       out.println("  " + r);

@@ -16,6 +16,11 @@ public final class IndexKeys {
   public static final String URL = "mrap.index.url";
   /** Files whose headers one task reads; default: a task for each host holding the files. */
   public static final String FILES_PER_TASK = "mrap.index.files-per-task";
+  /**
+   * Files a joined set holds at most: a longer series is joined into a set a run of this many
+   * consecutive files ({@code refs-00000.json}, ...); default 1000.
+   */
+  public static final String SET_FILES = "mrap.index.set-files";
   /** Headers a task reads at once. */
   public static final String READERS = "mrap.index.readers";
   public static final int READERS_DEFAULT = 8;

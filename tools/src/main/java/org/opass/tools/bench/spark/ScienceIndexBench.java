@@ -135,10 +135,9 @@ public final class ScienceIndexBench implements Bench {
       double[] built = indexJob(cluster, yarn, "/idx/era5", "/era5");
       Map<String, Double> worst = new LinkedHashMap<>();
       File log = new File(outDir, "science-index-driver.log");
-      double[] indexed = firstQuery(cluster, classpath, log, era5.size(), "pushdown-index",
-          expected, worst);
-      double[] headers = firstQuery(cluster, classpath, log, era5.size(), "pushdown", expected,
-          worst);
+      Session session = new Session(cluster, classpath, log, era5.size());
+      double[] indexed = session.firstQuery("pushdown-index", expected, worst);
+      double[] headers = session.firstQuery("pushdown", expected, worst);
       boolean answers = worst.values().stream().allMatch(w -> w <= 1e-9);
       // 3. xarray over WebHDFS from the index's sets, against xarray from the original files
       QueryDriver.Answer[] py = xarray(cluster, "/idx/era5", query);
@@ -284,17 +283,31 @@ public final class ScienceIndexBench implements Bench {
     return n;
   }
 
-  /** A Spark session's first query ({@code way}) in a driver of its own: seconds, bytes. */
-  private static double[] firstQuery(EmulatedCluster cluster, String classpath, File log,
-      int files, String way, List<List<Object>> expected, Map<String, Double> worst)
-      throws Exception {
-    try (QueryDriver driver = new QueryDriver(classpath, log, cluster.uri() + "/era5", files,
-        way.equals("pushdown-index") ? cluster.uri() + "/idx/era5" : null)) {
-      long[] before = cluster.counters().perDataNode(DataNodeCounter.BYTES_READ);
-      QueryDriver.Answer a = driver.query(way);
-      double bytes = SparkScienceBench.bytesSince(cluster, before);
-      SparkScienceBench.check(way, a, expected, worst);
-      return new double[] {a.seconds, bytes};
+  /** Spark sessions over the query series, each in a driver JVM of its own. */
+  private static final class Session {
+    private final EmulatedCluster cluster;
+    private final String classpath;
+    private final File log;
+    private final int files;
+
+    Session(EmulatedCluster cluster, String classpath, File log, int files) {
+      this.cluster = cluster;
+      this.classpath = classpath;
+      this.log = log;
+      this.files = files;
+    }
+
+    /** A new session's first query ({@code way}): seconds, the DataNodes' bytes. */
+    double[] firstQuery(String way, List<List<Object>> expected, Map<String, Double> worst)
+        throws Exception {
+      try (QueryDriver driver = new QueryDriver(classpath, log, cluster.uri() + "/era5", files,
+          way.equals("pushdown-index") ? cluster.uri() + "/idx/era5" : null)) {
+        long[] before = cluster.counters().perDataNode(DataNodeCounter.BYTES_READ);
+        QueryDriver.Answer a = driver.query(way);
+        double bytes = SparkScienceBench.bytesSince(cluster, before);
+        SparkScienceBench.check(way, a, expected, worst);
+        return new double[] {a.seconds, bytes};
+      }
     }
   }
 
