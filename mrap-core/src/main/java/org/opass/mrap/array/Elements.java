@@ -2,7 +2,10 @@ package org.opass.mrap.array;
 
 import java.nio.ByteOrder;
 
-/** Reads one element of a type and byte order from bytes, as a Java number. */
+/**
+ * Reads one element of a type and byte order from bytes, as a Java number; writes one from a
+ * double.
+ */
 public final class Elements {
   private Elements() {
   }
@@ -19,6 +22,35 @@ public final class Elements {
       return v << shift >> shift;
     }
     return v;
+  }
+
+  /**
+   * Puts {@code v} as an element of {@code t} into {@code b} (in {@code b}'s order): integers
+   * truncated, a UINT64 above 2^63 as its unsigned bits.
+   */
+  public static void put(java.nio.ByteBuffer b, ElementType t, double v) {
+    switch (t) {
+      case FLOAT32:
+        b.putFloat((float) v);
+        break;
+      case FLOAT64:
+        b.putDouble(v);
+        break;
+      case INT8: case UINT8: case CHAR:
+        b.put((byte) (long) v);
+        break;
+      case INT16: case UINT16:
+        b.putShort((short) (long) v);
+        break;
+      case INT32: case UINT32:
+        b.putInt((int) (long) v);
+        break;
+      case UINT64:
+        b.putLong(v >= 0x1p63 ? (long) (v - 0x1p63) ^ Long.MIN_VALUE : (long) v);
+        break;
+      default:
+        b.putLong((long) v);
+    }
   }
 
   /** Element at byte {@code at}, as a double. */

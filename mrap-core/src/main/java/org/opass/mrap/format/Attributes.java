@@ -146,25 +146,7 @@ public final class Attributes {
     public static Attribute of(ElementType type, double... values) {
       java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(values.length * type.size());
       for (double v : values) {
-        switch (type) {
-          case FLOAT32:
-            b.putFloat((float) v);
-            break;
-          case FLOAT64:
-            b.putDouble(v);
-            break;
-          case INT8: case UINT8: case CHAR:
-            b.put((byte) (long) v);
-            break;
-          case INT16: case UINT16:
-            b.putShort((short) (long) v);
-            break;
-          case INT32: case UINT32:
-            b.putInt((int) (long) v);
-            break;
-          default:
-            b.putLong((long) v);
-        }
+        Elements.put(b, type, v);
       }
       return new Attribute(type, ByteOrder.BIG_ENDIAN, b.array());
     }
@@ -184,6 +166,11 @@ public final class Attributes {
         end--;
       }
       return s.substring(0, end);
+    }
+
+    /** The byte order the numbers are held in (as the file stores them). */
+    public ByteOrder order() {
+      return order;
     }
 
     /** The numbers' type; null for text. */

@@ -1,11 +1,5 @@
 package org.opass.mrap.index;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -210,18 +204,82 @@ final class ArrayEntry {
     return Base64.getDecoder().decode(s);
   }
 
-  static String attributesText(Attributes a) {
-    ByteArrayOutputStream b = new ByteArrayOutputStream();
-    try (DataOutputStream out = new DataOutputStream(b)) {
-      a.write(out);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+  /**
+   * Attributes as JSON, typed: text as a string, numbers as {@code [type, "<" or ">" (their byte
+   * order in the file), value...]} (integers
+   * as JSON integers, floats as the doubles that print them exactly, NaN and infinities as
+   * strings), so that they read back as the file holds them ({@link #attributes}).
+   */
+  static Map<String, Object> attributesJson(Attributes a) {
+    Map<String, Object> out = new java.util.LinkedHashMap<>();
+    for (String n : a.names()) {
+      Attributes.Attribute x = a.get(n);
+      if (x.isText()) {
+        out.put(n, x.text());
+        continue;
+      }
+      List<Object> v = new ArrayList<>();
+      v.add(x.type().name());
+      v.add(x.order() == ByteOrder.LITTLE_ENDIAN ? "<" : ">");
+      for (int i = 0; i < x.count(); i++) {
+        if (x.type().floating()) {
+          double d = x.getDouble(i);
+          v.add(Double.isFinite(d) ? (Object) d : Double.toString(d));
+        } else {
+          v.add(x.getLong(i));
+        }
+      }
+      out.put(n, v);
     }
-    return base64(b.toByteArray());
+    return out;
   }
 
-  static Attributes attributes(String text) throws IOException {
-    return Attributes.read(new DataInputStream(new ByteArrayInputStream(unbase64(text))));
+  /** The attributes {@link #attributesJson} wrote. */
+  static Attributes attributes(com.fasterxml.jackson.databind.JsonNode json) {
+    Map<String, Attributes.Attribute> m = new java.util.LinkedHashMap<>();
+    java.util.Iterator<Map.Entry<String, com.fasterxml.jackson.databind.JsonNode>> it =
+        json.fields();
+    while (it.hasNext()) {
+      Map.Entry<String, com.fasterxml.jackson.databind.JsonNode> e = it.next();
+      com.fasterxml.jackson.databind.JsonNode v = e.getValue();
+      if (v.isTextual()) {
+        m.put(e.getKey(), Attributes.Attribute.text(v.asText()));
+        continue;
+      }
+      ElementType t = ElementType.valueOf(v.get(0).asText());
+      ByteOrder order = v.get(1).asText().equals("<") ? ByteOrder.LITTLE_ENDIAN
+          : ByteOrder.BIG_ENDIAN;
+      java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate((v.size() - 2) * t.size())
+          .order(order);
+      for (int i = 2; i < v.size(); i++) {
+        if (t.floating()) {
+          double d = v.get(i).isTextual() ? Double.parseDouble(v.get(i).asText())
+              : v.get(i).asDouble();
+          if (t == ElementType.FLOAT32) {
+            b.putFloat((float) d);
+          } else {
+            b.putDouble(d);
+          }
+        } else {
+          long x = v.get(i).asLong();
+          switch (t.size()) {
+            case 1:
+              b.put((byte) x);
+              break;
+            case 2:
+              b.putShort((short) x);
+              break;
+            case 4:
+              b.putInt((int) x);
+              break;
+            default:
+              b.putLong(x);
+          }
+        }
+      }
+      m.put(e.getKey(), Attributes.Attribute.numbers(t, order, b.array()));
+    }
+    return Attributes.of(m);
   }
 
   static ChunkFilters filters(String format, List<FilterSpec> specs) {

@@ -32,7 +32,7 @@ public final class EntriesFile {
     byte[] text = (line + "\n").getBytes(StandardCharsets.UTF_8);
     ByteArrayOutputStream b = new ByteArrayOutputStream(text.length / 4 + 64);
     b.write(HEADER);
-    Deflater d = new Deflater(6, true);
+    Deflater d = new Deflater(9, true);
     try {
       d.setInput(text);
       d.finish();

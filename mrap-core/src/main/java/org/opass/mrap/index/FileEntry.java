@@ -181,7 +181,7 @@ public final class FileEntry {
       v.put("coords", a.coordinates());
       v.put("type", a.type().name());
       v.put("order", a.order() == ByteOrder.BIG_ENDIAN ? "big" : "little");
-      v.put("attrs", ArrayEntry.attributesText(a.attributes()));
+      v.put("attrs", ArrayEntry.attributesJson(a.attributes()));
       v.put("inline", a.inline() != null);
       if (a.chunked()) {
         v.put("extent", a.extent());
@@ -269,7 +269,7 @@ public final class FileEntry {
     }
     List<String> dims = texts(v.get("dims"));
     Variable described = Variable.of(path, name, shape, type, order, storage)
-        .withMetadata(dims, ArrayEntry.attributes(v.get("attrs").asText()));
+        .withMetadata(dims, ArrayEntry.attributes(v.get("attrs")));
     List<String> coords = new ArrayList<>();
     for (JsonNode c : v.get("coords")) {
       coords.add(c.isNull() ? null : c.asText());

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.opass.mrap.array.ElementType;
+import org.opass.mrap.array.Elements;
 import org.opass.mrap.format.Positioned;
 import org.opass.mrap.format.ScienceFile;
 import org.opass.mrap.format.ScienceFormatException;
@@ -270,28 +271,7 @@ final class FileIndexer {
   static byte[] raw(double[] values, ElementType t, ByteOrder order) {
     ByteBuffer b = ByteBuffer.allocate(values.length * t.size()).order(order);
     for (double v : values) {
-      switch (t) {
-        case FLOAT32:
-          b.putFloat((float) v);
-          break;
-        case FLOAT64:
-          b.putDouble(v);
-          break;
-        case INT8: case UINT8: case CHAR:
-          b.put((byte) (long) v);
-          break;
-        case INT16: case UINT16:
-          b.putShort((short) (long) v);
-          break;
-        case INT32: case UINT32:
-          b.putInt((int) (long) v);
-          break;
-        case UINT64:
-          b.putLong(v >= 0x1p63 ? (long) (v - 0x1p63) ^ Long.MIN_VALUE : (long) v);
-          break;
-        default:
-          b.putLong((long) v);
-      }
+      Elements.put(b, t, v);
     }
     return b.array();
   }

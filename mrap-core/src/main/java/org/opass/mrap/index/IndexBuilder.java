@@ -140,16 +140,24 @@ public final class IndexBuilder {
     List<FileEntry> entries = new ArrayList<>();
     Map<FileEntry, long[]> at = new java.util.IdentityHashMap<>(); // {task file, offset, bytes}
     List<Path> read = new ArrayList<>();
+    List<byte[]> bytes = new ArrayList<>(); // each file read, kept: its members are copied
     for (FileStatus s : fs.listStatus(work)) {
       String n = s.getPath().getName();
       if (s.isFile() && n.startsWith(SeriesIndex.ENTRIES)) {
         read.add(s.getPath());
-        readEntries(fs, s.getPath(), read.size() - 1, entries, at);
+        try (java.io.InputStream in = fs.open(s.getPath())) {
+          bytes.add(in.readAllBytes());
+        }
+        readEntries(bytes.get(bytes.size() - 1), s.getPath(), read.size() - 1, entries, at);
       } else if (n.equals("_SUCCESS")) {
         fs.delete(s.getPath(), false);
       }
     }
-    List<String> names = writeOrdered(fs, work, SeriesCombination.ordered(entries), at, read);
+    List<String> names = writeOrdered(fs, work, SeriesCombination.ordered(entries), at, bytes);
+    for (Path p : read) {
+      fs.delete(p, false);
+    }
+    names = published(fs, work, names);
     List<Refusal> refused = new ArrayList<>();
     for (FileEntry e : entries) {
       refused.addAll(e.refused());
@@ -213,15 +221,14 @@ public final class IndexBuilder {
    * its line lies, what it binds to, and its coordinates' extremes.
    */
   /** The entries of {@code file} (the {@code k}-th read) into {@code into}, and where each is. */
-  private static void readEntries(FileSystem fs, Path file, int k, List<FileEntry> into,
+  private static void readEntries(byte[] file, Path name, int k, List<FileEntry> into,
       Map<FileEntry, long[]> at) throws IOException {
-    try (java.io.InputStream in = fs.open(file)) {
-      EntriesFile.read(in, file.toString(), (line, offset, bytes) -> {
-        FileEntry e = FileEntry.parse(line);
-        into.add(e);
-        at.put(e, new long[] {k, offset, bytes});
-      });
-    }
+    EntriesFile.read(new java.io.ByteArrayInputStream(file), name.toString(),
+        (line, offset, bytes) -> {
+          FileEntry e = FileEntry.parse(line);
+          into.add(e);
+          at.put(e, new long[] {k, offset, bytes});
+        });
   }
 
   /** Entries a file of the index holds at most. */
@@ -229,20 +236,16 @@ public final class IndexBuilder {
 
   /**
    * The entries written again in series order ({@code ordered}), {@value #ENTRIES_A_FILE} a file,
-   * each member copied as it is, and the lookup of where each now lies; the files they were read
-   * from ({@code read}) removed. In series order, a query's entries lie side by side: a plan
-   * reads them in one read. Gives the new files' names.
+   * each member copied as it is from the files read ({@code read}), and the lookup of where each
+   * now lies. In series order, a query's entries lie side by side: a plan reads them in one read.
+   * Gives the new files' names, as written (to be {@link #published}).
    */
   private static List<String> writeOrdered(FileSystem fs, Path work, List<FileEntry> ordered,
-      Map<FileEntry, long[]> at, List<Path> read) throws IOException {
+      Map<FileEntry, long[]> at, List<byte[]> read) throws IOException {
     List<String> names = new ArrayList<>();
     java.util.Set<String> same = unvarying(ordered);
-    List<org.apache.hadoop.fs.FSDataInputStream> from = new ArrayList<>();
-    try (Writer lookup = new OutputStreamWriter(fs.create(new Path(work, SeriesIndex.LOOKUP),
-        false), StandardCharsets.UTF_8)) {
-      for (Path p : read) {
-        from.add(fs.open(p));
-      }
+    try (Writer lookup = new OutputStreamWriter(new java.util.zip.GZIPOutputStream(fs.create(
+        new Path(work, SeriesIndex.LOOKUP), false)), StandardCharsets.UTF_8)) {
       OutputStream out = null;
       long offset = 0;
       try {
@@ -258,36 +261,33 @@ public final class IndexBuilder {
           }
           FileEntry e = ordered.get(i);
           long[] where = at.get(e);
-          byte[] member = new byte[(int) where[2]];
-          from.get((int) where[0]).readFully(where[1], member, 0, member.length);
-          out.write(member);
+          out.write(read.get((int) where[0]), (int) where[1], (int) where[2]);
           Map<String, Object> row = new LinkedHashMap<>();
           row.put("path", e.path());
           row.put("length", e.length());
           row.put("mtime", e.modificationTime());
           row.put("entries", names.get(names.size() - 1).replace(".next", ""));
           row.put("offset", offset);
-          row.put("bytes", member.length);
+          row.put("bytes", (int) where[2]);
           Map<String, List<Object>> extremes = e.extremes();
           extremes.keySet().removeAll(same); // the same in every file: they tell no file apart
           row.put("extremes", extremes);
           lookup.write(ReferenceSet.JSON.writeValueAsString(row));
           lookup.write('\n');
-          offset += member.length;
+          offset += where[2];
         }
       } finally {
         if (out != null) {
           out.close();
         }
       }
-    } finally {
-      for (org.apache.hadoop.fs.FSDataInputStream in : from) {
-        in.close();
-      }
     }
-    for (Path p : read) {
-      fs.delete(p, false);
-    }
+    return names;
+  }
+
+  /** The entries' files written under their final names. */
+  private static List<String> published(FileSystem fs, Path work, List<String> names)
+      throws IOException {
     List<String> out = new ArrayList<>();
     for (String n : names) {
       String done = n.replace(".next", "");
@@ -363,11 +363,12 @@ public final class IndexBuilder {
         names.add(moved);
       }
     }
-    String lookup = "lookup-" + gen + ".jsonl";
+    String lookup = "lookup-" + gen + ".jsonl.gz";
     try (java.io.BufferedReader r = new java.io.BufferedReader(new java.io.InputStreamReader(
-        fs.open(new Path(work, SeriesIndex.LOOKUP)), StandardCharsets.UTF_8));
-        Writer w = new OutputStreamWriter(fs.create(new Path(index, lookup), false),
-            StandardCharsets.UTF_8)) {
+        new java.util.zip.GZIPInputStream(fs.open(new Path(work, SeriesIndex.LOOKUP))),
+        StandardCharsets.UTF_8));
+        Writer w = new OutputStreamWriter(new java.util.zip.GZIPOutputStream(fs.create(
+            new Path(index, lookup), false)), StandardCharsets.UTF_8)) {
       for (String line = r.readLine(); line != null; line = r.readLine()) {
         com.fasterxml.jackson.databind.node.ObjectNode row =
             (com.fasterxml.jackson.databind.node.ObjectNode) ReferenceSet.JSON.readTree(line);

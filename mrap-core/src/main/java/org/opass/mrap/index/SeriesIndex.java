@@ -22,7 +22,7 @@ import org.opass.mrap.cf.Coordinates;
 
 /**
  * A series index as a planner reads it: its manifest ({@value #MANIFEST}) and its lookup
- * ({@value #LOOKUP}: a line a file, with where its entry's line lies and the least and greatest
+ * ({@value #LOOKUP}: gzip'd JSON lines, a line a file, with where its entry's line lies and the least and greatest
  * value of each of its coordinates), then only the entries a read needs ({@link FileEntry}, read
  * by position from the files that hold them, a gzip member each: {@link EntriesFile}). An entry is served only for the file it was read
  * from (its length and modification time). Loaded once a JVM while the manifest is unchanged (a
@@ -32,7 +32,7 @@ public final class SeriesIndex {
   /** The manifest: what was indexed, and the files that hold the entries. */
   public static final String MANIFEST = "index.json";
   /** Where each file's entry lies, and its coordinates' extremes. */
-  public static final String LOOKUP = "lookup.jsonl";
+  public static final String LOOKUP = "lookup.jsonl.gz";
   /** The series' combined reference set, where its files combine. */
   public static final String COMBINED = "refs.json";
   /** What was left out, and why. */
@@ -118,8 +118,9 @@ public final class SeriesIndex {
       throw new IOException(manifest + " is not a series index manifest of version 1");
     }
     Map<String, Located> files = new HashMap<>();
-    try (BufferedReader r = new BufferedReader(new InputStreamReader(fs.open(new Path(dir,
-        m.get("lookup").asText())), StandardCharsets.UTF_8))) {
+    try (BufferedReader r = new BufferedReader(new InputStreamReader(
+        new java.util.zip.GZIPInputStream(fs.open(new Path(dir, m.get("lookup").asText()))),
+        StandardCharsets.UTF_8))) {
       for (String line = r.readLine(); line != null; line = r.readLine()) {
         if (!line.isEmpty()) {
           JsonNode n = ReferenceSet.JSON.readTree(line);

@@ -145,7 +145,7 @@ public final class ScienceIndexBench implements Bench {
       // xarray decodes packed int16 to float32: against netCDF4-python's float64, for the record
       double decoded = maxRelative(py[0].groups, expected);
       // 4. one query planned from an index of 100,000 files
-      double[] plan = PlanAtScale.seconds(cluster, new File(outDir, "science-index-100k-gz"),
+      double[] plan = PlanAtScale.seconds(cluster, new File(outDir, "science-index-100k-v4"),
           "/idx/era5", era5.get(0), PLANNED_FILES, quick ? 3 : 5);
       Stats planned = Stats.of(plan);
       System.out.printf("the index job: %.2f +- %.2f x the files per second of one process "
