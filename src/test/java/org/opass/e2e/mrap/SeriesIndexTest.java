@@ -38,7 +38,6 @@ import org.opass.mrap.plan.VariablePlanner;
 import org.opass.mrap.science.Fixtures;
 import org.opass.mrap.science.ReferenceLibraries;
 import org.opass.mrap.settings.VariableSettings;
-import org.opass.mrap.task.VariableTask;
 import org.opass.tools.cluster.EmulatedCluster;
 
 /**
@@ -240,31 +239,43 @@ class SeriesIndexTest {
     assertTrue(said.get("equal").asBoolean(), said.toString());
   }
 
-  private static List<byte[]> tasks(Configuration conf, String dir) throws IOException {
-    List<FileStatus> files = List.of(fs.listStatus(new Path(dir)));
+  /**
+   * Each file's plan as bytes: its name, and where a selection picks something in it, the
+   * variable with its chunks and slab, the chunks never written and the coordinates, as a
+   * task carries them. (The tasks themselves are cut over the hosts as the cluster's replicas
+   * lie at that moment; IndexedPlanTest compares them byte for byte where nothing moves.)
+   */
+  private static List<byte[]> plans(VariablePlanner planner, String dir) throws IOException {
     List<byte[]> out = new ArrayList<>();
-    for (VariableTask t : new VariablePlanner(conf).tasks(files)) {
-      DataOutputBuffer b = new DataOutputBuffer();
-      t.write(b);
-      out.add(java.util.Arrays.copyOf(b.getData(), b.getLength()));
+    for (List<org.opass.mrap.plan.FilePlan> one : planner.planByFile(List.of(fs.listStatus(
+        new Path(dir))))) {
+      for (org.opass.mrap.plan.FilePlan fp : one) {
+        DataOutputBuffer b = new DataOutputBuffer();
+        b.writeUTF(fp.name());
+        b.writeBoolean(fp.selectsNothing());
+        if (!fp.selectsNothing()) {
+          org.opass.mrap.task.VariableCodec.write(b, fp.plan().variable(), fp.plan().chunks(),
+              fp.plan().slab());
+          org.opass.mrap.task.VariableCodec.write(b, fp.plan().unwritten());
+          fp.coordinates().write(b);
+        }
+        out.add(java.util.Arrays.copyOf(b.getData(), b.getLength()));
+      }
     }
     return out;
   }
 
-  /** The tasks with and without the index are the same; the planner that used it. */
-  private static VariablePlanner sameTasks(Configuration conf, String dir, String index)
+  /** The plans with and without the index are the same; the planner that used it. */
+  private static VariablePlanner samePlans(Configuration conf, String dir, String index)
       throws IOException {
-    List<byte[]> plain = tasks(conf, dir);
+    List<byte[]> plain = plans(new VariablePlanner(conf), dir);
     Configuration c = new Configuration(conf);
     c.set(VariableSettings.INDEX, index);
     VariablePlanner p = new VariablePlanner(c);
-    List<FileStatus> files = List.of(fs.listStatus(new Path(dir)));
-    List<VariableTask> indexed = p.tasks(files);
+    List<byte[]> indexed = plans(p, dir);
     assertEquals(plain.size(), indexed.size());
     for (int i = 0; i < plain.size(); i++) {
-      DataOutputBuffer b = new DataOutputBuffer();
-      indexed.get(i).write(b);
-      assertArrayEquals(plain.get(i), java.util.Arrays.copyOf(b.getData(), b.getLength()));
+      assertArrayEquals(plain.get(i), indexed.get(i), "file " + i);
     }
     return p;
   }
@@ -280,7 +291,7 @@ class SeriesIndexTest {
     assertEquals(0, index(conf, "/stale", "/idx/stale")[0]);
     conf.set(VariableSettings.VARIABLE, "t2m");
     conf.set(VariableSettings.SELECT, "latitude=30:45");
-    VariablePlanner fresh = sameTasks(conf, "/stale", "/idx/stale");
+    VariablePlanner fresh = samePlans(conf, "/stale", "/idx/stale");
     assertEquals(4, fresh.filesFromIndex());
     assertEquals(0, fresh.indexFallbacks());
     Object[] r = index(conf, "--verify", "/idx/stale");
@@ -304,7 +315,7 @@ class SeriesIndexTest {
         "more_0.nc: gone", "4 entries, 4 stale"}) {
       assertTrue(said.contains(f), f + " in: " + said);
     }
-    VariablePlanner stale = sameTasks(conf, "/stale", "/idx/stale");
+    VariablePlanner stale = samePlans(conf, "/stale", "/idx/stale");
     assertEquals(0, stale.filesFromIndex());
     assertEquals(3, stale.indexFallbacks(), "era_0, era_1 and era_9 read from their headers");
 
@@ -314,12 +325,45 @@ class SeriesIndexTest {
     r = index(conf, "--verify", "/idx/stale");
     assertEquals(0, r[0], (String) r[1]);
     assertTrue(((String) r[1]).contains("3 entries, 0 stale"), (String) r[1]);
-    assertEquals(3, sameTasks(conf, "/stale", "/idx/stale").filesFromIndex());
+    assertEquals(3, samePlans(conf, "/stale", "/idx/stale").filesFromIndex());
     assertFalse(fs.exists(new Path("/idx/stale/" + SeriesIndex.COMBINED)),
         "era_1 is now scale_1, whose scale factor differs: the files do not join");
     for (FileStatus f : fs.listStatus(new Path("/idx"))) {
       assertFalse(f.getPath().getName().startsWith("."), "left behind: " + f.getPath());
     }
+  }
+
+  /**
+   * {@code mrap-copy} restructuring for a selection plans from the index as the jobs do: the
+   * copy made with {@value VariableSettings#INDEX} is the copy made without, byte for byte.
+   */
+  @Test
+  void aCopyRestructuredFromTheIndexIsTheCopyWithout() throws Exception {
+    Configuration conf = conf("index-copy");
+    conf.set(IndexKeys.VARIABLES, "t2m");
+    assertEquals(0, index(conf, "/series", "/idx/copy")[0]);
+    Configuration copy = new Configuration(conf);
+    copy.unset(IndexKeys.VARIABLES);
+    copy.set(VariableSettings.VARIABLE, "t2m");
+    copy.set(VariableSettings.SELECT, "time=2020-01-01T06:00:00:2020-01-01T20:00:00, "
+        + "latitude=30:45");
+    String src = fs.makeQualified(new Path("/series/era_1.nc")).toString();
+    PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true);
+    assertEquals(0, ToolRunner.run(new Configuration(copy), new org.opass.mrap.copy.MrapCopy(
+        quiet, quiet), new String[] {"-mode", "single", src, "/copies/plain"}));
+    copy.set(VariableSettings.INDEX, "/idx/copy");
+    assertEquals(0, ToolRunner.run(new Configuration(copy), new org.opass.mrap.copy.MrapCopy(
+        quiet, quiet), new String[] {"-mode", "single", src, "/copies/indexed"}));
+    byte[] plain;
+    byte[] indexed;
+    try (java.io.InputStream a = fs.open(new Path("/copies/plain"));
+        java.io.InputStream b = fs.open(new Path("/copies/indexed"))) {
+      plain = a.readAllBytes();
+      indexed = b.readAllBytes();
+    }
+    assertTrue(org.opass.mrap.fs.RestructuredFiles.layoutOf(fs, new Path("/copies/indexed"))
+        != null, "restructured for the selection");
+    assertArrayEquals(plain, indexed);
   }
 
   @Test
