@@ -7,13 +7,12 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Function;
 import org.opass.mrap.array.ElementType;
 import org.opass.mrap.format.Attributes;
 import org.opass.mrap.format.ChunkFilters;
-import org.opass.mrap.format.FilterSpec;
 import org.opass.mrap.format.Storage;
 import org.opass.mrap.format.Variable;
-import org.opass.mrap.science.ScienceFiles;
 
 /**
  * One variable of one indexed file: its Zarr form ({@link ZarrArray}) and chunk references
@@ -282,7 +281,66 @@ final class ArrayEntry {
     return Attributes.of(m);
   }
 
-  static ChunkFilters filters(String format, List<FilterSpec> specs) {
-    return ScienceFiles.filters(format, specs);
+  /** This array in a set of its file's: its chunks at {@code url}, or its values inline. */
+  ReferenceSet.Array inSet(String url) {
+    if (inline != null) {
+      byte[] stored = zarr.encode(inline);
+      return inSet(zarr, key -> stored);
+    }
+    return inSet(zarr, key -> {
+      long[] r = refs.get(key);
+      return r == null ? null : new ReferenceSet.Ref(url, r[0], r[1]);
+    });
+  }
+
+  /**
+   * This array in a set as {@code zarr} (a series' join: another shape or codecs), its chunks
+   * by key as {@code chunks} gives them ({@link ReferenceSet.Array#chunk}).
+   */
+  ReferenceSet.Array inSet(ZarrArray zarr, Function<String, Object> chunks) {
+    return new InSet(this, zarr, chunks);
+  }
+
+  /** An array of a set: its name, dimensions and attributes this entry's. */
+  private static final class InSet implements ReferenceSet.Array {
+    private final ArrayEntry a;
+    private final ZarrArray zarr;
+    private final Function<String, Object> chunks;
+
+    InSet(ArrayEntry a, ZarrArray zarr, Function<String, Object> chunks) {
+      this.a = a;
+      this.zarr = zarr;
+      this.chunks = chunks;
+    }
+
+    @Override
+    public String name() {
+      return a.key();
+    }
+
+    @Override
+    public ZarrArray zarr() {
+      return zarr;
+    }
+
+    @Override
+    public List<String> dimensions() {
+      return a.zarrDimensions;
+    }
+
+    @Override
+    public Attributes attributes() {
+      return a.attributes;
+    }
+
+    @Override
+    public Object chunk(String key) {
+      return chunks.apply(key);
+    }
+
+    @Override
+    public byte[] fill() {
+      return a.chunked() ? a.fill() : null;
+    }
   }
 }

@@ -7,7 +7,6 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.zip.CRC32;
 import java.util.zip.DataFormatException;
-import java.util.zip.Deflater;
 import java.util.zip.Inflater;
 
 /**
@@ -32,17 +31,7 @@ public final class EntriesFile {
     byte[] text = (line + "\n").getBytes(StandardCharsets.UTF_8);
     ByteArrayOutputStream b = new ByteArrayOutputStream(text.length / 4 + 64);
     b.write(HEADER);
-    Deflater d = new Deflater(9, true);
-    try {
-      d.setInput(text);
-      d.finish();
-      byte[] buf = new byte[8192];
-      while (!d.finished()) {
-        b.write(buf, 0, d.deflate(buf));
-      }
-    } finally {
-      d.end();
-    }
+    b.write(ZarrArray.deflate(text, 9, true));
     CRC32 crc = new CRC32();
     crc.update(text);
     writeInt(b, (int) crc.getValue());

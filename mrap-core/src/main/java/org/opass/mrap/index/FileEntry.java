@@ -13,11 +13,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.opass.mrap.array.ElementType;
-import org.opass.mrap.format.Attributes;
 import org.opass.mrap.format.ChunkFilters;
 import org.opass.mrap.format.FilterSpec;
 import org.opass.mrap.format.Storage;
 import org.opass.mrap.format.Variable;
+import org.opass.mrap.science.ScienceFiles;
 
 /**
  * One file of an index: the file it was read from (path, length and modification time: an entry
@@ -115,56 +115,11 @@ public final class FileEntry {
     try (JsonGenerator g = ReferenceSet.JSON.getFactory().createGenerator(w)) {
       List<ReferenceSet.Array> sets = new ArrayList<>();
       for (ArrayEntry a : arrays.values()) {
-        sets.add(new OfFile(a, url()));
+        sets.add(a.inSet(url()));
       }
       ReferenceSet.write(g, templateUrl, sets, Map.of("mrap", mrap()));
     }
     return w.toString();
-  }
-
-  /** An array of this file as a set's. */
-  static final class OfFile implements ReferenceSet.Array {
-    private final ArrayEntry a;
-    private final String url;
-
-    OfFile(ArrayEntry a, String url) {
-      this.a = a;
-      this.url = url;
-    }
-
-    @Override
-    public String name() {
-      return a.key();
-    }
-
-    @Override
-    public ZarrArray zarr() {
-      return a.zarr();
-    }
-
-    @Override
-    public List<String> dimensions() {
-      return a.zarrDimensions();
-    }
-
-    @Override
-    public Attributes attributes() {
-      return a.attributes();
-    }
-
-    @Override
-    public Object chunk(String key) {
-      if (a.inline() != null) {
-        return a.zarr().encode(a.inline());
-      }
-      long[] r = a.refs().get(key);
-      return r == null ? null : new ReferenceSet.Ref(url, r[0], r[1]);
-    }
-
-    @Override
-    public byte[] fill() {
-      return a.chunked() ? a.fill() : null;
-    }
   }
 
   private Map<String, Object> mrap() {
@@ -222,11 +177,13 @@ public final class FileEntry {
           + line.substring(0, Math.min(80, line.length())));
     }
     String path = m.get("path").asText();
+    Map<String, Map<String, long[]>> chunks = chunkRefs(refs);
     Map<String, ArrayEntry> arrays = new LinkedHashMap<>();
     Iterator<Map.Entry<String, JsonNode>> it = m.get("arrays").fields();
     while (it.hasNext()) {
       Map.Entry<String, JsonNode> e = it.next();
-      arrays.put(e.getKey(), array(path, e.getKey(), e.getValue(), refs));
+      arrays.put(e.getKey(), array(path, e.getKey(), e.getValue(), refs,
+          chunks.getOrDefault(e.getKey(), Map.of())));
     }
     List<Refusal> refused = new ArrayList<>();
     for (JsonNode r : m.get("refused")) {
@@ -236,8 +193,12 @@ public final class FileEntry {
         m.get("kind").asText(), arrays, refused);
   }
 
-  private static ArrayEntry array(String path, String key, JsonNode v, JsonNode refs)
-      throws IOException {
+  /**
+   * The array {@code key} of a line: its {@code "mrap"} field {@code v}, the set's {@code refs}
+   * and its chunks' byte ranges, {@code chunkRefs}.
+   */
+  private static ArrayEntry array(String path, String key, JsonNode v, JsonNode refs,
+      Map<String, long[]> chunkRefs) throws IOException {
     String name = v.get("name").asText();
     JsonNode z = ReferenceSet.JSON.readTree(refs.get(key + "/.zarray").asText());
     JsonNode za = ReferenceSet.JSON.readTree(refs.get(key + "/.zattrs").asText());
@@ -262,7 +223,7 @@ public final class FileEntry {
         specs.add(new FilterSpec(f.get(0).asInt(), f.get(1).asText(), data));
       }
       ChunkFilters filters = specs.isEmpty() ? ChunkFilters.NONE
-          : ArrayEntry.filters(v.get("format").asText(), specs);
+          : ScienceFiles.filters(v.get("format").asText(), specs);
       JsonNode fill = v.get("fill");
       storage = Storage.chunked(longs(v.get("extent")), chunks, Variable.Chunks.none(), filters,
           fill == null || fill.isNull() ? null : ArrayEntry.unbase64(fill.asText()));
@@ -274,14 +235,10 @@ public final class FileEntry {
     for (JsonNode c : v.get("coords")) {
       coords.add(c.isNull() ? null : c.asText());
     }
-    Map<String, long[]> chunkRefs = new TreeMap<>();
     byte[] inline = null;
-    String prefix = key + "/";
     if (v.get("inline").asBoolean()) {
-      JsonNode only = refs.get(prefix + ArrayEntry.key(new long[shape.length], chunks));
+      JsonNode only = refs.get(key + "/" + ArrayEntry.key(new long[shape.length], chunks));
       inline = only == null ? new byte[0] : ArrayEntry.unbase64(only.asText().substring(7));
-    } else {
-      chunkRefs = chunkRefs(refs, prefix);
     }
     ZarrArray zarr = new ZarrArray(z.get("dtype").asText(), shape, chunks,
         ReferenceSet.JSON.treeToValue(z.get("fill_value"), Object.class), codecs(z));
@@ -292,17 +249,18 @@ public final class FileEntry {
         chunkRefs, inline);
   }
 
-  /** The chunks of the array whose keys begin with {@code prefix} that are byte ranges. */
-  private static Map<String, long[]> chunkRefs(JsonNode refs, String prefix) {
-    Map<String, long[]> out = new TreeMap<>();
+  /** By array, the chunks of a set that are byte ranges: {offset, length} by chunk key. */
+  private static Map<String, Map<String, long[]>> chunkRefs(JsonNode refs) {
+    Map<String, Map<String, long[]>> out = new LinkedHashMap<>();
     Iterator<Map.Entry<String, JsonNode>> it = refs.fields();
     while (it.hasNext()) {
       Map.Entry<String, JsonNode> e = it.next();
       String k = e.getKey();
-      if (k.startsWith(prefix) && e.getValue().isArray() && k.indexOf('/', prefix.length()) < 0
-          && !k.startsWith(".", prefix.length())) {
-        out.put(k.substring(prefix.length()), new long[] {e.getValue().get(1).asLong(),
-            e.getValue().get(2).asLong()});
+      int slash = k.lastIndexOf('/');
+      if (slash > 0 && e.getValue().isArray() && !k.startsWith(".", slash + 1)) {
+        out.computeIfAbsent(k.substring(0, slash), a -> new TreeMap<>()).put(
+            k.substring(slash + 1), new long[] {e.getValue().get(1).asLong(),
+                e.getValue().get(2).asLong()});
       }
     }
     return out;

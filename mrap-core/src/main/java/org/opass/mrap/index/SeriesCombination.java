@@ -91,7 +91,7 @@ final class SeriesCombination {
           .equals(dimension);
       if (!along && a.inline() != null) {
         same(files, all);
-        arrays.add(new FileEntry.OfFile(a, first.url()));
+        arrays.add(a.inSet(first.url()));
       } else if (!along) {
         leftOut.add(a.key());
       } else if (a.inline() != null) {
@@ -181,7 +181,7 @@ final class SeriesCombination {
     }
     ZarrArray packed = zarr.packedInline(t.size());
     byte[] stored = packed.encode(FileIndexer.raw(joined, t, a.order()));
-    arrays.add(new Joined(a, packed, key -> stored));
+    arrays.add(a.inSet(packed, key -> stored));
   }
 
   /** A variable along the dimension: each file's chunks, renumbered along it. */
@@ -217,7 +217,7 @@ final class SeriesCombination {
     for (FileEntry f : files) {
       urls.add(f.url());
     }
-    arrays.add(new Joined(a, zarr, key -> {
+    arrays.add(a.inSet(zarr, key -> {
       int dot = key.indexOf('.');
       long i = Long.parseLong(dot < 0 ? key : key.substring(0, dot));
       int k = Arrays.binarySearch(starts, i);
@@ -296,48 +296,5 @@ final class SeriesCombination {
       }
     }
     return null;
-  }
-
-  /** A joined array: its chunks by key from the files'. */
-  private static final class Joined implements ReferenceSet.Array {
-    private final ArrayEntry first;
-    private final ZarrArray zarr;
-    private final java.util.function.Function<String, Object> chunks;
-
-    Joined(ArrayEntry first, ZarrArray zarr, java.util.function.Function<String, Object> chunks) {
-      this.first = first;
-      this.zarr = zarr;
-      this.chunks = chunks;
-    }
-
-    @Override
-    public String name() {
-      return first.key();
-    }
-
-    @Override
-    public ZarrArray zarr() {
-      return zarr;
-    }
-
-    @Override
-    public List<String> dimensions() {
-      return first.zarrDimensions();
-    }
-
-    @Override
-    public Attributes attributes() {
-      return first.attributes();
-    }
-
-    @Override
-    public Object chunk(String key) {
-      return chunks.apply(key);
-    }
-
-    @Override
-    public byte[] fill() {
-      return first.chunked() ? first.fill() : null;
-    }
   }
 }

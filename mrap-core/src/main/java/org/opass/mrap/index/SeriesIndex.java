@@ -296,10 +296,19 @@ public final class SeriesIndex {
 
     /** The line of {@code file}'s entry if it is fresh ({@link #fresh}); else null. */
     public String line(FileStatus file) throws IOException {
-      if (!fresh(file, new StringBuilder())) {
-        return null;
-      }
-      String key = key(file.getPath());
+      return fresh(file, new StringBuilder()) ? read(key(file.getPath())) : null;
+    }
+
+    /**
+     * The entry of {@code file} if the index holds one read from it as it is now; else null,
+     * and {@code why} says why.
+     */
+    public FileEntry entry(FileStatus file, StringBuilder why) throws IOException {
+      return fresh(file, why) ? FileEntry.parse(read(key(file.getPath()))) : null;
+    }
+
+    /** The line of entry {@code key}: read ahead, else read by position now. */
+    private String read(String key) throws IOException {
       Located at = files.get(key);
       byte[] b;
       synchronized (fetched) {
@@ -310,17 +319,6 @@ public final class SeriesIndex {
         stream(at.entries).readFully(at.offset, b, 0, b.length);
       }
       return EntriesFile.line(b, at.entries + " at byte " + at.offset);
-    }
-
-    /**
-     * The entry of {@code file} if the index holds one read from it as it is now; else null,
-     * and {@code why} says why.
-     */
-    public FileEntry entry(FileStatus file, StringBuilder why) throws IOException {
-      if (!fresh(file, why)) {
-        return null;
-      }
-      return FileEntry.parse(line(file));
     }
 
     @Override

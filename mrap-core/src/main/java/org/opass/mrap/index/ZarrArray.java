@@ -274,8 +274,14 @@ final class ZarrArray {
     return out;
   }
 
+  /** {@code in} deflated at {@code level}: zlib-wrapped, as numcodecs' zlib writes it. */
   private static byte[] deflate(byte[] in, int level) {
-    Deflater d = new Deflater(Math.max(0, Math.min(9, level)));
+    return deflate(in, level, false);
+  }
+
+  /** {@code in} deflated at {@code level}, zlib-wrapped or raw ({@code nowrap}: for gzip). */
+  static byte[] deflate(byte[] in, int level, boolean nowrap) {
+    Deflater d = new Deflater(Math.max(0, Math.min(9, level)), nowrap);
     try {
       d.setInput(in);
       d.finish();

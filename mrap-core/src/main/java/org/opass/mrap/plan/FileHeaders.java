@@ -64,6 +64,9 @@ final class FileHeaders {
   private final AtomicInteger fallbacks = new AtomicInteger();
   private SeriesIndex index; // with mrap.science.index, once read
   private volatile SeriesIndex.Reader entries; // the index's, while a read plans
+  // files a selection misses by the index's extremes, by path, while a read plans
+  private final java.util.Map<String, Coordinates.Axis> missed =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
   /** {@code conf}: the file systems'; {@code settings}: the read's, checked. */
   FileHeaders(Configuration conf, VariableSettings settings) {
@@ -95,14 +98,18 @@ final class FileHeaders {
         entries = r;
         List<FileStatus> needed = new ArrayList<>(); // the entries this read will parse
         for (FileStatus f : files) {
-          if (missed(f) == null) {
+          Coordinates.Axis extremes = missed(f);
+          if (extremes == null) {
             needed.add(f);
+          } else {
+            missed.put(f.getPath().toString(), extremes);
           }
         }
         r.prefetch(needed);
         out = InParallel.map(files, READERS, "headers", this::planFile);
       } finally {
         entries = null;
+        missed.clear();
       }
     }
     if (index != null) {
@@ -128,7 +135,7 @@ final class FileHeaders {
     String name = f.getPath().toString();
     if (index != null) {
       StringBuilder why = new StringBuilder();
-      Coordinates.Axis extremes = missed(f);
+      Coordinates.Axis extremes = missed.get(name);
       if (extremes != null) { // its entry need not be read
         fromIndex.incrementAndGet();
         return List.of(FilePlan.missed(new FilePlan.Source(RestructuredFiles.plain(f), name, 0),
