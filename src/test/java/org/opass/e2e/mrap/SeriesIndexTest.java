@@ -379,6 +379,24 @@ class SeriesIndexTest {
     r = index(conf("index-usage"), "--verify", "/series");
     assertEquals(2, r[0]);
     assertTrue(((String) r[1]).contains("holds no series index"), (String) r[1]);
+    // a bad number names its key, before any job, for a build and an update alike
+    String[][] bad = {{IndexKeys.READERS, "0"}, {IndexKeys.FILES_PER_TASK, "many"},
+        {IndexKeys.SET_FILES, "-1"}};
+    for (String[] b : bad) {
+      for (String[] args : new String[][] {{"/series", "/idx/none"},
+          {"--update", "/series", "/idx/none"}}) {
+        Configuration c = conf("index-usage");
+        c.set(b[0], b[1]);
+        r = index(c, args);
+        assertEquals(2, r[0], (String) r[1]);
+        assertTrue(((String) r[1]).contains(b[0] + " must be an integer >= 1, got '" + b[1]
+            + "'"), (String) r[1]);
+      }
+    }
     assertFalse(fs.exists(new Path("/idx/none")));
+    for (FileStatus f : fs.exists(new Path("/idx")) ? fs.listStatus(new Path("/idx"))
+        : new FileStatus[0]) {
+      assertFalse(f.getPath().getName().startsWith(".none"), "left behind: " + f.getPath());
+    }
   }
 }

@@ -15,6 +15,7 @@ import org.apache.hadoop.mapreduce.JobContext;
 import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.opass.conf.StrictConf;
 import org.opass.mrap.locality.SplitLocality;
 
 /**
@@ -49,7 +50,7 @@ public final class FileGroupInputFormat extends FileInputFormat<NullWritable, Fi
       hosts.addAll(h);
       pieces.add(new SplitLocality.Piece(1, h));
     }
-    int perTask = job.getConfiguration().getInt(IndexKeys.FILES_PER_TASK, 0);
+    int perTask = StrictConf.atLeast(job.getConfiguration(), IndexKeys.FILES_PER_TASK, 1, 0);
     if (perTask <= 0) {
       // a task a host: a header is a few small reads, a task's JVM costs seconds
       perTask = (int) Math.max(1, Math.ceil(files.size() / (double) Math.max(1, hosts.size())));

@@ -19,6 +19,7 @@ import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.util.Tool;
+import org.opass.conf.StrictConf;
 import org.opass.mrap.index.EntriesFile;
 import org.opass.mrap.index.IndexBuilder;
 import org.opass.mrap.index.Refusal;
@@ -93,6 +94,12 @@ public class IndexJob extends Configured implements Tool {
       return usage("name at least one input and the index");
     }
     Configuration conf = getConf();
+    try {
+      numbers(conf);
+    } catch (IllegalArgumentException e) {
+      err.println(NAME + ": " + e.getMessage());
+      return 2;
+    }
     Path index = new Path(rest[rest.length - 1]);
     List<Path> inputs = new ArrayList<>();
     for (int i = 0; i < rest.length - 1; i++) {
@@ -124,6 +131,18 @@ public class IndexJob extends Configured implements Tool {
       err.println(NAME + ": " + e.getMessage() + "; nothing was published");
       return 1;
     }
+  }
+
+  /**
+   * Checks the numeric keys before any job: the headers a task reads at once, its files, a
+   * joined set's files.
+   *
+   * @throws IllegalArgumentException naming the key whose value is not an integer >= 1
+   */
+  static void numbers(Configuration conf) {
+    StrictConf.atLeast(conf, IndexKeys.READERS, 1, IndexKeys.READERS_DEFAULT);
+    StrictConf.atLeast(conf, IndexKeys.FILES_PER_TASK, 1, 0);
+    StrictConf.atLeast(conf, IndexKeys.SET_FILES, 1, IndexBuilder.SET_FILES);
   }
 
   private int usage(String why) {
@@ -161,7 +180,7 @@ public class IndexJob extends Configured implements Tool {
         return 1;
       }
       IndexBuilder.Summary s = IndexBuilder.finish(fs, work, kind, variables(c), url,
-          c.getInt(IndexKeys.SET_FILES, IndexBuilder.SET_FILES));
+          StrictConf.atLeast(c, IndexKeys.SET_FILES, 1, IndexBuilder.SET_FILES));
       if (fs.exists(index)) {
         IndexBuilder.replace(fs, work, index);
       } else {

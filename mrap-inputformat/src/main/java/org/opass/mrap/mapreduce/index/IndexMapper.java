@@ -8,6 +8,7 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Mapper;
+import org.opass.conf.StrictConf;
 import org.opass.mrap.fs.InParallel;
 import org.opass.mrap.index.FileEntry;
 import org.opass.mrap.index.IndexBuilder;
@@ -35,8 +36,9 @@ public final class IndexMapper extends Mapper<NullWritable, FileStatus, NullWrit
     ScienceFiles.Kind kind = VariableSettings.kind(conf);
     List<String> variables = IndexJob.variables(conf);
     String url = conf.get(IndexKeys.URL);
-    List<FileEntry> entries = InParallel.map(files, conf.getInt(IndexKeys.READERS,
-        IndexKeys.READERS_DEFAULT), "index", f -> IndexBuilder.entry(conf, f, kind, variables));
+    List<FileEntry> entries = InParallel.map(files, StrictConf.atLeast(conf, IndexKeys.READERS,
+        1, IndexKeys.READERS_DEFAULT), "index", f -> IndexBuilder.entry(conf, f, kind,
+        variables));
     Text line = new Text();
     for (FileEntry e : entries) {
       line.set(e.line(url));
