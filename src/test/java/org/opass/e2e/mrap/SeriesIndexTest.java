@@ -44,9 +44,10 @@ import org.opass.tools.cluster.EmulatedCluster;
  * {@code bin/mrap index} on HDFS (4 DataNodes, 64 KiB blocks): the index job's sets read by
  * xarray over WebHDFS (Debian's fsspec, no JNI) equal xarray's read of the originals through
  * netCDF4-python, joined along time and file by file; a read planned from the index is the read
- * planned from the headers, with none read; after {@code hdfs dfs -put -f}, {@code -mv}, {@code
- * -rm} and an append, {@code --verify} names the stale entries, the planner reads those files'
- * own headers, and {@code --update} indexes them again.
+ * planned from the headers, with none read; after {@code hdfs dfs -put -f}, {@code -mv},
+ * {@code -rm}, {@code -cp} and an append, {@code --verify} names the stale entries, the planner
+ * reads those files' own headers (a copy's, a file the index never held), and {@code --update}
+ * indexes them again.
  */
 class SeriesIndexTest {
   private static final int BLOCK = 64 * 1024;
@@ -305,6 +306,8 @@ class SeriesIndexTest {
     assertEquals(0, ToolRunner.run(shell, new String[] {"-mv", "/stale/era_2.nc",
         "/stale/era_9.nc"}));
     assertEquals(0, ToolRunner.run(shell, new String[] {"-rm", "/stale/more_0.nc"}));
+    assertEquals(0, ToolRunner.run(shell, new String[] {"-cp", "/stale/era_9.nc",
+        "/stale/era_copy.nc"}));
     try (FSDataOutputStream out = fs.append(new Path("/stale/era_0.nc"))) {
       out.write(new byte[16]); // bytes past the end of a NetCDF-4 file: it reads the same
     }
@@ -317,15 +320,16 @@ class SeriesIndexTest {
     }
     VariablePlanner stale = samePlans(conf, "/stale", "/idx/stale");
     assertEquals(0, stale.filesFromIndex());
-    assertEquals(3, stale.indexFallbacks(), "era_0, era_1 and era_9 read from their headers");
+    assertEquals(4, stale.indexFallbacks(), "era_0, era_1, era_9 and era_copy read from their "
+        + "headers");
 
     r = index(conf, "--update", "/stale", "/idx/stale");
     assertEquals(0, r[0], (String) r[1]);
-    assertTrue(((String) r[1]).contains("0 entries kept, 3 files to index"), (String) r[1]);
+    assertTrue(((String) r[1]).contains("0 entries kept, 4 files to index"), (String) r[1]);
     r = index(conf, "--verify", "/idx/stale");
     assertEquals(0, r[0], (String) r[1]);
-    assertTrue(((String) r[1]).contains("3 entries, 0 stale"), (String) r[1]);
-    assertEquals(3, samePlans(conf, "/stale", "/idx/stale").filesFromIndex());
+    assertTrue(((String) r[1]).contains("4 entries, 0 stale"), (String) r[1]);
+    assertEquals(4, samePlans(conf, "/stale", "/idx/stale").filesFromIndex());
     assertFalse(fs.exists(new Path("/idx/stale/" + SeriesIndex.COMBINED)),
         "era_1 is now scale_1, whose scale factor differs: the files do not join");
     for (FileStatus f : fs.listStatus(new Path("/idx"))) {
