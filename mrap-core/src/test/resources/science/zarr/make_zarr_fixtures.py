@@ -258,8 +258,8 @@ def v2_compressors():
     add('blosc_zstd_bitshuffle_gt_i2', '>i2', Blosc('zstd', 3, shuffle=2))
     add('blosc_zlib_shuffle_lt_u8', '<u8', Blosc('zlib', 1, shuffle=1))
     # several blosc blocks in one chunk: 2000 doubles (16000 bytes), blocksize 256 (c-blosc
-    # 1.21.3 keeps 256 but makes one block of 1024); the same with the automatic blocksize:
-    # one block, its streams split by byte (no DONT_SPLIT flag)
+    # 1.21.3 keeps 256, but ignores 1024 and makes one block of 16000); the same with the
+    # automatic blocksize: one block, its streams split by byte (no DONT_SPLIT flag)
     add('blosc_lz4_blocksize256', '<f8', Blosc('lz4', 5, shuffle=1, blocksize=256),
         shp=(2500,), chk=(2000,))
     add('blosc_lz4_split', '<f8', Blosc('lz4', 5, shuffle=1), shp=(2500,), chk=(2000,))
