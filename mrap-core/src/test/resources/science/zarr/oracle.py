@@ -4,6 +4,8 @@
     /usr/bin/python3 oracle.py zarr   <store-dir> <array-path> [<slab>]
     /usr/bin/python3 oracle.py xarray <store-dir> <variable>   [<slab>]
     /usr/bin/python3 oracle.py list   <store-dir>
+    /usr/bin/python3 oracle.py all    <store-dir>   (list, each array with its zarr-mode read,
+                                                   or its "error", under "read")
 
 <array-path> is the array's path in the store, '' (or '/') for an array at the root.
 <slab> is start:count[:stride] per dimension, comma-separated, e.g. 0:4:1,2:3:2; Python
@@ -367,7 +369,7 @@ def list_store(store):
 
 
 def main(argv):
-    if len(argv) < 2 or argv[0] not in ('zarr', 'xarray', 'list'):
+    if len(argv) < 2 or argv[0] not in ('zarr', 'xarray', 'list', 'all'):
         raise OracleError('usage: oracle.py zarr|xarray <store-dir> <array-path> [<slab>] | '
                           'oracle.py list <store-dir>')
     mode, store = argv[0], argv[1]
@@ -375,6 +377,14 @@ def main(argv):
         raise OracleError('no store directory %s' % store)
     if mode == 'list':
         return list_store(store)
+    if mode == 'all':  # one interpreter for a whole store's arrays
+        listed = list_store(store)
+        for a in listed['arrays']:
+            try:
+                a['read'] = read_zarr(store, a['path'], None)
+            except Exception as e:
+                a['read'] = {'error': '%s: %s' % (type(e).__name__, e)}
+        return listed
     if len(argv) < 3:
         raise OracleError('mode %s needs an array path' % mode)
     slab = argv[3] if len(argv) > 3 else None

@@ -35,6 +35,25 @@ public interface FileFormat {
   ScienceFile open(Positioned in, String file, boolean netcdf) throws IOException;
 
   /**
+   * Whether this format's data is a store of objects ({@link ObjectStore}: a Zarr store, a
+   * reference set) rather than one file: then {@link #open(ObjectStore, boolean)} opens it, and
+   * {@link #matches} is never asked.
+   */
+  default boolean readsStores() {
+    return false;
+  }
+
+  /**
+   * Opens {@code store} ({@link #readsStores}).
+   *
+   * @throws ScienceFormatException naming the store where its metadata cannot be read
+   */
+  default ScienceFile open(ObjectStore store, boolean netcdf) throws IOException {
+    throw new ScienceFormatException(store.name() + ": " + name() + " is read from files, not "
+        + "stores");
+  }
+
+  /**
    * The filters of a variable of this format, from their specs (as a split carries them).
    *
    * @throws ScienceFormatException naming a filter this format does not decode

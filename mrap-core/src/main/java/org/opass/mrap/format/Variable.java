@@ -182,15 +182,25 @@ public final class Variable {
   /**
    * The stored chunks of a chunked variable, sorted by address: each one's origin (the array
    * index of its first element), address, stored bytes and filter mask (bit i set: filter i was
-   * not applied to this chunk).
+   * not applied to this chunk). Chunks {@linkplain #placed placed} in other objects than the
+   * variable's file (a Zarr store's chunk files, a shard, a file a reference set points into)
+   * have addresses of their own, the chunks laid end to end in the order given, and each its
+   * object and offset in it.
    */
   public static final class Chunks {
     private final long[][] origins;
     private final long[] addresses;
     private final long[] sizes;
     private final int[] masks;
+    private final String[] objects; // placed: each chunk's object, else null
+    private final long[] offsets; // placed: where in its object each chunk starts
 
     public Chunks(long[][] origins, long[] addresses, long[] sizes, int[] masks) {
+      this(origins, addresses, sizes, masks, null, null);
+    }
+
+    private Chunks(long[][] origins, long[] addresses, long[] sizes, int[] masks,
+        String[] objects, long[] offsets) {
       Integer[] order = new Integer[addresses.length];
       for (int i = 0; i < order.length; i++) {
         order[i] = i;
@@ -200,12 +210,58 @@ public final class Variable {
       this.addresses = new long[order.length];
       this.sizes = new long[order.length];
       this.masks = new int[order.length];
+      this.objects = objects == null ? null : new String[order.length];
+      this.offsets = objects == null ? null : new long[order.length];
       for (int i = 0; i < order.length; i++) {
         this.origins[i] = origins[order[i]].clone();
         this.addresses[i] = addresses[order[i]];
         this.sizes[i] = sizes[order[i]];
         this.masks[i] = masks[order[i]];
+        if (objects != null) {
+          this.objects[i] = objects[order[i]];
+          this.offsets[i] = offsets[order[i]];
+        }
       }
+    }
+
+    /**
+     * Chunks each in an object of its own or at an offset of one: chunk i ({@code sizes[i]}
+     * bytes) is bytes {@code [offsets[i], offsets[i] + sizes[i])} of {@code objects[i]} (a key
+     * of the variable's store, or a file's URI), addressed as the chunks laid end to end in
+     * the order given.
+     */
+    public static Chunks placed(long[][] origins, long[] sizes, String[] objects,
+        long[] offsets) {
+      long[] addresses = new long[sizes.length];
+      long at = 0;
+      for (int i = 0; i < sizes.length; i++) {
+        addresses[i] = at;
+        at = Math.addExact(at, sizes[i]);
+      }
+      return new Chunks(origins, addresses, sizes, new int[sizes.length], objects.clone(),
+          offsets.clone());
+    }
+
+    /** Chunks as {@link #placed} gives them, at addresses already given (a split's). */
+    public static Chunks placed(long[][] origins, long[] addresses, long[] sizes,
+        String[] objects, long[] offsets) {
+      return new Chunks(origins, addresses, sizes, new int[sizes.length], objects.clone(),
+          offsets.clone());
+    }
+
+    /** Whether the chunks lie in other objects than the variable's file ({@link #object}). */
+    public boolean placed() {
+      return objects != null;
+    }
+
+    /** For placed chunks: the object chunk {@code i} lies in. */
+    public String object(int i) {
+      return objects[i];
+    }
+
+    /** For placed chunks: where in its {@link #object} chunk {@code i} starts. */
+    public long objectOffset(int i) {
+      return offsets[i];
     }
 
     /** No chunk stored. */
@@ -245,13 +301,19 @@ public final class Variable {
       long[] a = new long[keep.length];
       long[] s = new long[keep.length];
       int[] m = new int[keep.length];
+      String[] obj = objects == null ? null : new String[keep.length];
+      long[] off = objects == null ? null : new long[keep.length];
       for (int i = 0; i < keep.length; i++) {
         o[i] = origins[keep[i]];
         a[i] = addresses[keep[i]];
         s[i] = sizes[keep[i]];
         m[i] = masks[keep[i]];
+        if (obj != null) {
+          obj[i] = objects[keep[i]];
+          off[i] = offsets[keep[i]];
+        }
       }
-      return new Chunks(o, a, s, m);
+      return new Chunks(o, a, s, m, obj, off);
     }
   }
 }

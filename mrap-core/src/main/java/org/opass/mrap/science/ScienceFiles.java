@@ -11,12 +11,14 @@ import org.apache.hadoop.classification.InterfaceStability;
 import org.opass.mrap.format.ChunkFilters;
 import org.opass.mrap.format.FileFormat;
 import org.opass.mrap.format.FilterSpec;
+import org.opass.mrap.format.ObjectStore;
 import org.opass.mrap.format.Positioned;
 import org.opass.mrap.format.ScienceFile;
 import org.opass.mrap.format.ScienceFormatException;
 import org.opass.mrap.format.Variable;
 import org.opass.mrap.format.hdf5.Hdf5Format;
 import org.opass.mrap.format.netcdf3.Netcdf3Format;
+import org.opass.mrap.format.zarr.ZarrFormat;
 
 /**
  * The formats MRAP reads, and a file opened by the kind a job says its files are, whichever
@@ -31,7 +33,9 @@ public final class ScienceFiles {
     /** NetCDF-3 (classic, 64-bit offset, CDF-5) or NetCDF-4, which is HDF5. */
     NETCDF("NetCDF"),
     /** HDF5; a dataset by its path. */
-    HDF5("HDF5");
+    HDF5("HDF5"),
+    /** A Zarr store (v2 or v3), a folder; an array by its path in the store. */
+    ZARR("Zarr");
 
     private final String label; // as messages name it
 
@@ -58,7 +62,8 @@ public final class ScienceFiles {
   /** The formats, in the order a file's first bytes are tried. */
   private static final List<Registered> FORMATS = List.of(
       new Registered(new Netcdf3Format(), Kind.NETCDF),
-      new Registered(new Hdf5Format(), Kind.NETCDF, Kind.HDF5));
+      new Registered(new Hdf5Format(), Kind.NETCDF, Kind.HDF5),
+      new Registered(new ZarrFormat(), Kind.ZARR));
 
   /** Bytes read at once from the front of a file: most NetCDF-3 headers, HDF5's first page. */
   public static final int HEAD = FileFormat.HEAD;
@@ -91,6 +96,10 @@ public final class ScienceFiles {
    *     cannot be read
    */
   public static ScienceFile open(Positioned in, String file, Kind kind) throws IOException {
+    if (stores(kind)) {
+      throw new ScienceFormatException(file + " is a file; kind " + kind.key() + " reads "
+          + "stores, folders of objects: name the store's folder");
+    }
     byte[] head = in.keepHead(HEAD);
     List<Registered> serving = new ArrayList<>();
     for (Registered r : FORMATS) {
@@ -114,6 +123,32 @@ public final class ScienceFiles {
     }
     throw new ScienceFormatException(file + " is neither " + String.join(" nor ", names)
         + ", the formats of kind " + kind.key());
+  }
+
+  /** Whether files of {@code kind} are stores of objects (folders), not files. */
+  public static boolean stores(Kind kind) {
+    for (Registered r : FORMATS) {
+      if (r.kinds.contains(kind)) {
+        return r.format.readsStores();
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Opens the store {@code store} of kind {@code kind} ({@link #stores}) to describe its
+   * variables.
+   *
+   * @throws ScienceFormatException naming the store where it is not of {@code kind}
+   */
+  public static ScienceFile open(ObjectStore store, Kind kind) throws IOException {
+    for (Registered r : FORMATS) {
+      if (r.kinds.contains(kind) && r.format.readsStores()) {
+        return r.format.open(store, kind == Kind.NETCDF);
+      }
+    }
+    throw new ScienceFormatException(store.name() + " is a folder; kind " + kind.key()
+        + " reads files");
   }
 
   /**

@@ -194,7 +194,7 @@ public final class VariableSettings {
     }
     if (kind == null) {
       throw new InvalidSettingsException(KIND + (k == null ? " is not set" : "=" + k + " is not "
-          + "a scientific format") + ": netcdf or hdf5 (byte patterns are read by "
+          + "a scientific format") + ": netcdf, hdf5 or zarr (byte patterns are read by "
           + "AccessInputFormat)");
     }
     for (Map.Entry<String, String> e : MrapConf.properties(conf, PatternConfig.PREFIXES)

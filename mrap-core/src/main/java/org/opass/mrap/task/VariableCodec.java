@@ -20,7 +20,7 @@ import org.opass.mrap.science.ScienceFiles;
  * attributes) and a slab into a split, and back.
  */
 public final class VariableCodec {
-  private static final int VERSION = 5;
+  private static final int VERSION = 6;
 
   private VariableCodec() {
   }
@@ -73,6 +73,21 @@ public final class VariableCodec {
       out.writeInt(chunks.mask(i));
       for (long o : chunks.origin(i)) {
         out.writeLong(o);
+      }
+    }
+    out.writeBoolean(chunks.placed());
+    if (chunks.placed()) { // each object once, then each chunk's by number
+      java.util.Map<String, Integer> numbers = new java.util.LinkedHashMap<>();
+      for (int i = 0; i < chunks.count(); i++) {
+        numbers.putIfAbsent(chunks.object(i), numbers.size());
+      }
+      out.writeInt(numbers.size());
+      for (String o : numbers.keySet()) {
+        out.writeUTF(o);
+      }
+      for (int i = 0; i < chunks.count(); i++) {
+        out.writeInt(numbers.get(chunks.object(i)));
+        out.writeLong(chunks.objectOffset(i));
       }
     }
   }
@@ -175,8 +190,29 @@ public final class VariableCodec {
         origins[i][d] = in.readLong();
       }
     }
-    Storage storage = Storage.chunked(extent, chunkShape, new Variable.Chunks(origins,
-        addresses, sizes, masks), ScienceFiles.filters(format, filters), fill);
+    Variable.Chunks chunks;
+    if (in.readBoolean()) {
+      String[] names = new String[in.readInt()];
+      for (int i = 0; i < names.length; i++) {
+        names[i] = in.readUTF();
+      }
+      String[] objects = new String[count];
+      long[] offsets = new long[count];
+      for (int i = 0; i < count; i++) {
+        int k = in.readInt();
+        if (k < 0 || k >= names.length) {
+          throw new IOException("a chunk's object, as written into a split, is damaged: " + k
+              + " of " + names.length);
+        }
+        objects[i] = names[k];
+        offsets[i] = in.readLong();
+      }
+      chunks = Variable.Chunks.placed(origins, addresses, sizes, objects, offsets);
+    } else {
+      chunks = new Variable.Chunks(origins, addresses, sizes, masks);
+    }
+    Storage storage = Storage.chunked(extent, chunkShape, chunks,
+        ScienceFiles.filters(format, filters), fill);
     return new Read(Variable.of(file, name, shape, type, order, storage), slab);
   }
 
