@@ -15,6 +15,7 @@ import org.opass.mrap.array.Slab;
 import org.opass.mrap.cf.Coordinates;
 import org.opass.mrap.cf.Selection;
 import org.opass.mrap.format.Attributes;
+import org.opass.mrap.format.ObjectStore;
 import org.opass.mrap.format.Positioned;
 import org.opass.mrap.format.ScienceFile;
 import org.opass.mrap.format.ScienceFormatException;
@@ -22,12 +23,14 @@ import org.opass.mrap.format.SlabPlan;
 import org.opass.mrap.format.Variable;
 import org.opass.mrap.format.VariableTiles;
 import org.opass.mrap.format.VariableValues;
+import org.opass.mrap.fs.HdfsStore;
 import org.opass.mrap.fs.HeaderCache;
 import org.opass.mrap.fs.InParallel;
 import org.opass.mrap.fs.LogicalReads;
 import org.opass.mrap.fs.RestructuredFiles;
 import org.opass.mrap.index.FileEntry;
 import org.opass.mrap.index.IndexedFile;
+import org.opass.mrap.index.ReferenceStore;
 import org.opass.mrap.index.SeriesIndex;
 import org.opass.mrap.layout.Members;
 import org.opass.mrap.layout.RestructuredLayout;
@@ -49,6 +52,8 @@ final class FileHeaders {
   private static final Logger LOG = LoggerFactory.getLogger(FileHeaders.class);
   /** Headers read at once. */
   static final int READERS = 8;
+  /** Most bytes of a reference set read as a store. */
+  static final int MAX_REFERENCES = 256 << 20;
 
   private final Configuration conf;
   private final VariableSettings settings;
@@ -164,6 +169,9 @@ final class FileHeaders {
             VariableSettings.INDEX, settings.index(), name, why);
       }
     }
+    if (ScienceFiles.stores(settings.kind())) {
+      return List.of(planStore(f, name, t0));
+    }
     FileSystem fs = f.getPath().getFileSystem(conf);
     try (FSDataInputStream in = fs.open(f.getPath())) {
       Positioned plain = HeaderCache.of(in, f); // a file planned before: no read again
@@ -189,6 +197,39 @@ final class FileHeaders {
             members.start(i)), i == 0 ? plain.reads() : 0, i == 0 ? t0 : System.nanoTime()));
       }
       return out;
+    }
+  }
+
+  /**
+   * The plan of a store's variable (a Zarr store, a folder): its metadata read through the
+   * store, the store seen as one file of the variable's chunks at their addresses, with their
+   * blocks.
+   */
+  private FilePlan planStore(FileStatus f, String name, long t0) throws IOException {
+    // a folder is a store; a file, a reference set of one (its objects read as URIs)
+    try (HdfsStore files = new HdfsStore(conf, f.isDirectory() ? f.getPath()
+        : f.getPath().getParent())) {
+      ScienceFile sf;
+      try {
+        ObjectStore store = f.isDirectory() ? files : ReferenceStore.of(name,
+            files.get(f.getPath().getName(), MAX_REFERENCES), files);
+        sf = ScienceFiles.open(store, settings.kind());
+      } catch (ScienceFormatException e) {
+        throw new InvalidSettingsException(VariableSettings.VARIABLE + "=" + variable + ": "
+            + e.getMessage(), e);
+      }
+      FilePlan p;
+      try (ScienceFile open = sf) {
+        p = planVariable(open, Positioned.window((pos, b, off, len) -> {
+          throw new java.io.EOFException(name + " is a store, not a file");
+        }, 0, 0), new FilePlan.Source(RestructuredFiles.plain(f), name, 0), 0, t0);
+      }
+      Variable v = p.plan() != null ? p.plan().variable() : p.variable();
+      Variable.Chunks chunks = v != null && v.chunked() ? v.chunks() : Variable.Chunks.none();
+      if (!chunks.placed()) {
+        return p.inStore(f, new org.apache.hadoop.fs.BlockLocation[0], files.reads());
+      }
+      return p.inStore(files.asFile(f, chunks), files.blocks(chunks), files.reads());
     }
   }
 

@@ -1,11 +1,15 @@
 package org.opass.mrap.plan;
 
+import java.io.IOException;
 import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FileStatus;
 import org.opass.mrap.cf.Coordinates;
 import org.opass.mrap.cf.Selection;
 import org.opass.mrap.format.SlabPlan;
 import org.opass.mrap.format.Variable;
+import org.opass.mrap.fs.FileBlocks;
 import org.opass.mrap.fs.RestructuredFiles;
 import org.opass.mrap.pattern.TiledPattern;
 
@@ -25,6 +29,7 @@ public final class FilePlan {
   private final SlabPlan plan; // null: a selection picks nothing in this file
   private final TiledPattern tiles; // with mrap.science.tile, else null
   private final List<Variable> readWith; // read with the variable, on its grid
+  private final BlockLocation[] blocks; // a store's, at its chunks' addresses; else null
 
   /** What a file's header said before its slab is planned (and a plan that reads nothing). */
   private FilePlan(Source source, Variable variable, Coordinates coordinates,
@@ -40,6 +45,7 @@ public final class FilePlan {
     this.plan = null;
     this.tiles = null;
     this.readWith = List.of();
+    this.blocks = null;
   }
 
   private FilePlan(FilePlan header, SlabPlan plan, TiledPattern tiles, List<Variable> readWith) {
@@ -54,6 +60,35 @@ public final class FilePlan {
     this.plan = plan;
     this.tiles = tiles;
     this.readWith = List.copyOf(readWith);
+    this.blocks = header.blocks;
+  }
+
+  private FilePlan(FilePlan p, FileStatus asFile, BlockLocation[] blocks, long headerReads) {
+    this.file = RestructuredFiles.plain(asFile);
+    this.name = p.name;
+    this.start = p.start;
+    this.variable = p.variable;
+    this.coordinates = p.coordinates;
+    this.selected = p.selected;
+    this.headerReads = headerReads;
+    this.headerNanos = p.headerNanos;
+    this.plan = p.plan;
+    this.tiles = p.tiles;
+    this.readWith = p.readWith;
+    this.blocks = blocks;
+  }
+
+  /**
+   * This plan of a store's variable, the store seen as one file of its chunks' addresses
+   * ({@code asFile}) whose blocks are {@code blocks}; its metadata cost {@code headerReads}.
+   */
+  FilePlan inStore(FileStatus asFile, BlockLocation[] blocks, long headerReads) {
+    return new FilePlan(this, asFile, blocks, headerReads);
+  }
+
+  /** The blocks of the file, or of a store's chunks at their addresses. */
+  public FileBlocks blocks(Configuration conf) throws IOException {
+    return blocks != null ? new FileBlocks(blocks) : new FileBlocks(status(), conf);
   }
 
   /** Where a plan's variable lies: a file as read, or a member of a container. */

@@ -59,7 +59,7 @@ final class TaskLayout {
     // each file's regions cut by block; the pieces of all files shared out over their hosts
     List<FileBlocks> blocks = new ArrayList<>(); // a NameNode call a file: once, for both lays
     for (List<FilePlan> one : byFile) {
-      blocks.add(new FileBlocks(one.get(0).status(), conf));
+      blocks.add(one.get(0).blocks(conf));
     }
     Layout l = layOut(byFile, blocks, Long.MAX_VALUE);
     // by default a task reads at most a block, and there are tasks enough for every host that

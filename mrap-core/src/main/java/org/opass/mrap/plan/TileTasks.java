@@ -33,7 +33,7 @@ final class TileTasks {
     List<VariableTask> out = new ArrayList<>();
     for (List<FilePlan> one : byFile) {
       FilePlan fp = one.get(0);
-      FileBlocks blocks = new FileBlocks(fp.status(), conf);
+      FileBlocks blocks = fp.blocks(conf);
       RestructuredLayout layout = fp.file().layout();
       if (!readWith.isEmpty()) {
         throw new InvalidSettingsException(VariableSettings.TILE + "=" + settings.tile()

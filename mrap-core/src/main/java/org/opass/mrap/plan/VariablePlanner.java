@@ -122,7 +122,7 @@ public final class VariablePlanner {
   public List<VariableTask> tasks(List<FileStatus> listed) throws IOException {
     List<FileStatus> files = new ArrayList<>();
     for (FileStatus f : listed) {
-      if (f.getLen() > 0) {
+      if (f.getLen() > 0 || f.isDirectory()) { // a folder: a store of objects
         files.add(f);
       }
     }

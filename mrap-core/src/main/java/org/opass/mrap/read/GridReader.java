@@ -16,6 +16,7 @@ import org.opass.mrap.array.Slab;
 import org.opass.mrap.cf.CfDecoding;
 import org.opass.mrap.format.SlabPlan;
 import org.opass.mrap.format.Variable;
+import org.opass.mrap.fs.HdfsStore;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.RegionCursor;
 import org.opass.mrap.science.ArrayIndex;
@@ -37,6 +38,7 @@ public final class GridReader implements TaskReader {
   private final ReadCounters counters;
   private final boolean decode;
   private final Map<Path, FSDataInputStream> open = new HashMap<>();
+  private final Map<String, HdfsStore> stores = new HashMap<>();
   private final Map<Variable, CfDecoding> decodings = new IdentityHashMap<>();
   private final Kept kept = new Kept();
   private final ArrayPiece scratch = new ArrayPiece();
@@ -116,9 +118,17 @@ public final class GridReader implements TaskReader {
     AccessPattern regions = plan.pattern();
     if (regions != null) {
       Path path = new Path(m.file()); // a file in place: the planner reads no container
+      boolean placed = w.chunked() && w.chunks().placed();
       RegionCursor c = regions.cursor();
       while (c.next()) {
-        byte[] bytes = region(path, m.start() + c.offset(), (int) c.length());
+        byte[] bytes;
+        if (placed) { // a store's chunk, in its object
+          int i = w.chunks().at(c.offset());
+          bytes = region(store(w.file()), w.chunks().object(i), w.chunks().objectOffset(i),
+              (int) c.length());
+        } else {
+          bytes = region(path, m.start() + c.offset(), (int) c.length());
+        }
         plan.pieces(c.offset(), bytes, bytes.length, sink);
       }
     }
@@ -145,6 +155,29 @@ public final class GridReader implements TaskReader {
     return b;
   }
 
+  /** The store {@code root}'s objects, opened once. */
+  private HdfsStore store(String root) throws IOException {
+    HdfsStore s = stores.get(root);
+    if (s == null) {
+      s = new HdfsStore(conf, new Path(root));
+      stores.put(root, s);
+    }
+    return s;
+  }
+
+  /** The bytes of a store's chunk, read once while kept. */
+  private byte[] region(HdfsStore store, String object, long offset, int length)
+      throws IOException {
+    String key = store.path(object) + "@" + offset + "+" + length;
+    byte[] b = kept.get(key);
+    if (b == null) {
+      b = new byte[length];
+      store.readFully(object, offset, b, 0, length);
+      kept.put(key, b);
+    }
+    return b;
+  }
+
   @Override
   public float progress() {
     return pieces.progress();
@@ -161,6 +194,10 @@ public final class GridReader implements TaskReader {
       }
     }
     open.clear();
+    for (HdfsStore s : stores.values()) {
+      s.close();
+    }
+    stores.clear();
     pieces.close();
     if (first != null) {
       throw first;

@@ -6,10 +6,13 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.BytesWritable;
 import org.opass.mrap.cf.CfDecoding;
+import org.opass.mrap.format.PlacedChunks;
 import org.opass.mrap.format.SlabPlan;
 import org.opass.mrap.format.Variable;
+import org.opass.mrap.fs.HdfsStore;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.science.ArrayIndex;
 import org.opass.mrap.science.ArrayPiece;
@@ -97,7 +100,7 @@ public final class PieceReader implements TaskReader {
       }
       filled = false;
       if (p.task() != null) {
-        regions = new RegionReader(conf, p.task(), counters);
+        regions = regions(p);
       }
     }
     Pending next = pending.poll();
@@ -114,6 +117,20 @@ public final class PieceReader implements TaskReader {
     value.setCoordinates(next.member.coordinates(), next.origin);
     counters.add(MrapCounter.SLAB_BYTES, next.bytes.remaining());
     return true;
+  }
+
+  /**
+   * The reader of a part's regions: of its file, or of a store's chunks where they lie (a
+   * store's part is of one variable: its chunks are the part's regions).
+   */
+  private RegionReader regions(VariableTask.Part p) throws IOException {
+    Variable v = p.members().get(0).variable();
+    if (!v.chunked() || !v.chunks().placed()) {
+      return new RegionReader(conf, p.task(), counters);
+    }
+    HdfsStore store = new HdfsStore(conf, new Path(v.file()));
+    return new RegionReader(conf, p.task(), counters,
+        PlacedChunks.positioned(v.chunks(), store), store);
   }
 
   /** A piece made from the last region read, not yet handed out. */

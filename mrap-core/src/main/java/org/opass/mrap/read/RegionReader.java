@@ -6,6 +6,7 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.BytesWritable;
+import org.opass.mrap.format.Positioned;
 import org.opass.mrap.fs.LogicalReads;
 import org.opass.mrap.fs.RestructuredFiles;
 import org.opass.mrap.layout.RestructuredLayout;
@@ -37,6 +38,8 @@ public final class RegionReader implements TaskReader {
   static final int MAX_JOINED_READ = 8 << 20;
 
   private FSDataInputStream in;
+  private Positioned placed; // chunks placed in other objects (a store's), else null
+  private java.io.Closeable store; // what reads them, closed with this reader
   private Source source;
   private LogicalReads original; // THROUGH_INDEX only
   private RestructuredLayout layout;
@@ -146,6 +149,24 @@ public final class RegionReader implements TaskReader {
       original = new LogicalReads(in, layout,
           (int) Math.min(MAX_JOINED_READ, Math.max(1, gap)));
     }
+  }
+
+  /**
+   * Reads a task of a store's chunks, placed in its objects ({@link
+   * org.opass.mrap.format.Variable.Chunks#placed}): each region, a chunk at its address, read
+   * through {@code placed}, one read a chunk (addresses side by side are bytes of different
+   * objects); {@code store} is closed with this reader.
+   */
+  public RegionReader(Configuration conf, RegionTask split, ReadCounters counters,
+      Positioned placed, java.io.Closeable store) throws IOException {
+    this.counters = counters;
+    path = split.path();
+    regionCount = split.regionCount();
+    maxRecord = AccessSettings.of(conf).recordBytes();
+    blockSize = Long.MAX_VALUE;
+    source = inOrder(split);
+    this.placed = placed;
+    this.store = store;
   }
 
   /** The parts' regions at their own offsets, keys counting up from each part's start. */
@@ -313,6 +334,10 @@ public final class RegionReader implements TaskReader {
 
   /** Reads {@code len} bytes at {@code off}; a file that ends first is named. */
   private void readFully(long off, byte[] into, int len) throws IOException {
+    if (placed != null) {
+      placed.readFully(off, into, 0, len);
+      return;
+    }
     try {
       in.readFully(off, into, 0, len);
     } catch (java.io.EOFException e) {
@@ -354,6 +379,9 @@ public final class RegionReader implements TaskReader {
   public void close() throws IOException {
     if (in != null) {
       in.close();
+    }
+    if (store != null) {
+      store.close();
     }
   }
 }

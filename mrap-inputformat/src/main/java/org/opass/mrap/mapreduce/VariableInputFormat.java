@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.classification.InterfaceAudience;
 import org.apache.hadoop.classification.InterfaceStability;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.JobContext;
@@ -12,6 +13,7 @@ import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.opass.mrap.format.VariableTiles;
+import org.opass.mrap.fs.HdfsStore;
 import org.opass.mrap.locality.SplitLocality;
 import org.opass.mrap.plan.VariablePlanner;
 import org.opass.mrap.read.MrapCounter;
@@ -104,6 +106,18 @@ public class VariableInputFormat extends FileInputFormat<ArrayIndex, ArrayPiece>
       throw AccessInputFormat.refused(e);
     }
     return splits;
+  }
+
+  /**
+   * The input files; for a kind whose data are stores of objects (Zarr), the stores the input
+   * paths name, each a folder, or folders of them.
+   */
+  @Override
+  protected List<FileStatus> listStatus(JobContext job) throws IOException {
+    if (ScienceFiles.stores(VariableSettings.kind(job.getConfiguration()))) {
+      return HdfsStore.stores(job.getConfiguration(), getInputPaths(job));
+    }
+    return super.listStatus(job);
   }
 
   @Override
