@@ -246,6 +246,41 @@ class ZarrReadTest {
   }
 
   @Test
+  void aSeriesIndexsReferenceSetReadsAsZarrLikeTheFilesItIndexes() throws Exception {
+    List<org.apache.hadoop.fs.FileStatus> files = new ArrayList<>();
+    for (String f : new String[] {"era_0.nc", "era_1.nc", "era_2.nc"}) {
+      Path p = new Path("/zarr/series/" + f);
+      try (org.apache.hadoop.fs.FSDataOutputStream out = fs.create(p)) {
+        out.write(Fixtures.bytes("index/joins/" + f));
+      }
+      files.add(fs.getFileStatus(p));
+    }
+    org.opass.mrap.index.IndexBuilder.build(fs.getConf(), files,
+        org.opass.mrap.science.ScienceFiles.Kind.NETCDF, List.of("t2m"), fs.getUri().toString(),
+        new Path("/zarr/series-index"));
+    Read fromSet = read(conf("refs", "t2m"), "/zarr/series-index/refs.json");
+    Configuration nc = conf("nc", "t2m");
+    nc.set(VariableInputFormat.KIND, "netcdf");
+    // the set joins the files along time: the files' values, one after another
+    List<Double> joined = new ArrayList<>();
+    for (String f : new String[] {"era_0.nc", "era_1.nc", "era_2.nc"}) {
+      for (Map.Entry<List<Long>, Double> e : read(nc, "/zarr/series/" + f).values.entrySet()) {
+        joined.add(e.getValue());
+      }
+    }
+    assertEquals(joined.size(), fromSet.values.size());
+    List<Double> got = new ArrayList<>(fromSet.values.values());
+    for (int i = 0; i < got.size(); i++) {
+      double want = joined.get(i);
+      if (Double.isNaN(want)) {
+        assertTrue(Double.isNaN(got.get(i)), "element " + i + ": " + got.get(i));
+      } else {
+        assertEquals(want, got.get(i), 1e-6 * Math.max(1, Math.abs(want)), "element " + i);
+      }
+    }
+  }
+
+  @Test
   void aShardedV3StoreReadsAsItsV2Twin() throws Exception {
     Read v3 = read(conf("v3", "t2m"), "/zarr/v3/era5.zarr");
     Read v2 = read(conf("v2", "t2m"), "/zarr/v2/era5.zarr");

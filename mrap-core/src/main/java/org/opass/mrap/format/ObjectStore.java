@@ -11,6 +11,12 @@ import java.util.SortedMap;
  * tasks give it HDFS. Not for use by several threads at once.
  */
 public interface ObjectStore extends PlacedChunks.Objects {
+  /**
+   * What the object of a value held inline (in a reference set) begins with, the key after
+   * it: read through the store that holds it, at planning (a coordinate), not by a task.
+   */
+  String INLINE = "inline:";
+
   /** The store as messages name it (its path, as given). */
   String name();
 

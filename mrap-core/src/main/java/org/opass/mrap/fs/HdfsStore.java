@@ -150,6 +150,11 @@ public final class HdfsStore implements ObjectStore, Closeable {
   }
 
   private FSDataInputStream stream(String object) throws IOException {
+    if (object.startsWith(INLINE)) {
+      throw new ScienceFormatException(name() + ": " + object.substring(INLINE.length())
+          + " is a chunk of values held inline in a reference set; a task reads chunks from "
+          + "files: write the set with references for its variables' chunks");
+    }
     FSDataInputStream in = open.get(object);
     if (in == null) {
       Path p = path(object);

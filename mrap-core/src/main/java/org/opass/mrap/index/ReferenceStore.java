@@ -121,12 +121,11 @@ public final class ReferenceStore implements ObjectStore {
   }
 
   /**
-   * Where a key's bytes lie; an inline value is a place of no object ({@link Place#object()}
-   * null), read with {@link #get}.
+   * Where a key's bytes lie; an inline value's object is {@link #INLINE} and the key.
    */
   private Place place(String key, JsonNode v) {
     if (v.isTextual()) {
-      return new Place(null, 0, inline(key, v.asText()).length);
+      return new Place(INLINE + key, 0, inline(key, v.asText()).length);
     }
     if (!v.isArray() || v.size() != 3 || !v.get(0).isTextual()) {
       throw new ScienceFormatException(name + ": " + key + " is neither inline nor a "
@@ -170,6 +169,14 @@ public final class ReferenceStore implements ObjectStore {
   @Override
   public void readFully(String object, long pos, byte[] b, int off, int len)
       throws IOException {
+    if (object.startsWith(INLINE)) {
+      byte[] v = get(object.substring(INLINE.length()), Integer.MAX_VALUE);
+      if (v == null || pos < 0 || pos + len > v.length) {
+        throw new java.io.EOFException(name + ": " + object + " holds no bytes at " + pos);
+      }
+      System.arraycopy(v, (int) pos, b, off, len);
+      return;
+    }
     files.readFully(object, pos, b, off, len);
   }
 }

@@ -207,9 +207,8 @@ final class ZarrFile implements ScienceFile {
         origin[d] = e.getKey()[d] * ks[d];
       }
       ObjectStore.Place p = listed.get(e.getValue());
-      if (p.object() == null) { // inline in a reference set: read as the fill value it is
-        checkFill(a, e.getValue());
-        continue;
+      if (p.object().startsWith(ObjectStore.INLINE) && isFill(a, e.getValue())) {
+        continue; // inline in a reference set, as a chunk never written: the fill value
       }
       if (a.shard == null) {
         origins.add(origin);
@@ -255,32 +254,26 @@ final class ZarrFile implements ScienceFile {
         objects.toArray(new String[0]), off);
   }
 
-  /**
-   * Checks that the inline chunk {@code key} (a reference set's) holds only the fill value, as
-   * a set holds a chunk never written: it is read as one, not as bytes in an object.
-   *
-   * @throws ScienceFormatException naming the store, the array and the chunk where it holds
-   *     other values: inline chunks of values are not read
-   */
-  private void checkFill(ArrayMetadata a, String key) throws IOException {
-    byte[] stored = store.get(key, MAX_METADATA);
+  /** Whether the inline chunk {@code key} (a reference set's) holds only the fill value. */
+  private boolean isFill(ArrayMetadata a, String key) throws IOException {
+    if (a.shard != null) {
+      return false;
+    }
     int es = a.type.size();
-    String where = ArrayMetadata.where(store.name(), a.path) + ": chunk " + key;
     byte[] b;
     try {
-      b = a.shard != null ? null : a.filters.decode(stored, 0, a.chunkElements() * es);
+      b = a.filters.decode(store.get(key, MAX_METADATA), 0, a.chunkElements() * es);
     } catch (ScienceFormatException e) {
-      throw new ScienceFormatException(where + ": " + e.getMessage(), e);
+      throw new ScienceFormatException(ArrayMetadata.where(store.name(), a.path) + ": chunk "
+          + key + ": " + e.getMessage(), e);
     }
     byte[] fill = a.fill == null ? new byte[es] : a.fill;
-    boolean isFill = b != null;
-    for (int i = 0; isFill && i < b.length; i++) {
-      isFill = b[i] == fill[i % es];
+    for (int i = 0; i < b.length; i++) {
+      if (b[i] != fill[i % es]) {
+        return false;
+      }
     }
-    if (!isFill) {
-      throw new ScienceFormatException(where + " is inline and holds values other than the "
-          + "fill value; inline chunks of values are not read");
-    }
+    return true;
   }
 
   /**
