@@ -1214,6 +1214,20 @@ def main():
     r = subprocess.run([sys.executable, os.path.join(HERE, 'check_v3.py')])
     if r.returncode:
         sys.exit('check_v3.py failed')
+    write_listing()
+
+
+def write_listing():
+    """files.txt: every fixture file, for tests that copy the stores out of a jar."""
+    out = []
+    for d, _, names in os.walk(HERE):
+        for n in names:
+            rel = os.path.relpath(os.path.join(d, n), HERE)
+            if rel != 'files.txt' and not rel.startswith('codecs' + os.sep) \
+                    and '__pycache__' not in rel:
+                out.append(rel.replace(os.sep, '/'))
+    with open(os.path.join(HERE, 'files.txt'), 'w') as f:
+        f.write('\n'.join(sorted(out)) + '\n')
 
 
 if __name__ == '__main__':

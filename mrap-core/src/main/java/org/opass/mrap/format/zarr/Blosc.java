@@ -15,8 +15,9 @@ import org.opass.mrap.format.ScienceFormatException;
  * its length (4 bytes) and its compressed bytes, or its bytes as they are where the length is
  * the stream's size. Each block is then unshuffled.
  *
- * <p>Pure Java; memory is the decoded size (at most the caller's bound) and one block.
- * Snappy streams are refused.
+ * <p>Pure Java; memory is the decoded size (at most the caller's bound) and up to two blocks.
+ * A frame shorter than its header's frame size is refused (c-blosc, trusting the header,
+ * reads past it), and so are Snappy streams.
  */
 public final class Blosc {
   /** The largest Java array this package allocates. */
@@ -111,6 +112,7 @@ public final class Blosc {
     }
     boolean shuffle = (flags & SHUFFLE) != 0 && typesize > 1;
     byte[] tmp = null;
+    byte[] tmp2 = null;
     for (int j = 0; j < nblocks; j++) {
       int bsize = blocksize;
       boolean leftover = false;
@@ -129,7 +131,10 @@ public final class Blosc {
         if (shuffle) {
           Shuffle.unshuffle(tmp, 0, out, at, bsize, typesize);
         } else {
-          Shuffle.bitUnshuffle(tmp, 0, out, at, bsize, typesize);
+          if (tmp2 == null && typesize > 1) {
+            tmp2 = new byte[blocksize];
+          }
+          Shuffle.bitUnshuffle(tmp, 0, out, at, bsize, typesize, tmp2);
         }
       } else {
         block(src, cbytes, flags, typesize, j, le32(src, HEADER + 4 * j), bsize, leftover,

@@ -5,11 +5,14 @@ import org.opass.mrap.format.ScienceFormatException;
 /**
  * numcodecs' {@code Delta(dtype, astype)} filter undone: the chunk holds the first value and
  * then each value's difference from the one before, as {@code astype}; decoding is numpy's
- * {@code np.cumsum(enc, out=dec)}, a running sum (of integers in 64 bits, wrapping, as numpy
- * sums them; of floats in {@code astype}'s precision) cast to {@code dtype}. Types are numpy's
- * strings: a byte order ({@code <} little-endian, {@code >} big-endian, {@code |} or none for
- * one byte), a kind ({@code i}, {@code u}, {@code f}) and a size ({@code 1 2 4 8}, floats
- * {@code 4 8}), such as {@code <i4}, {@code >u2}, {@code <f8}.
+ * {@code np.cumsum(enc, out=dec)}: a running sum in the type numpy promotes {@code dtype} and
+ * {@code astype} to (an integer wide enough for both, wrapping; or float32 or float64, float64
+ * where either is float64, an integer of 4 or 8 bytes meets a float, or uint64 meets a signed
+ * integer), cast to {@code dtype}: floats to integers truncated toward zero, and out of the
+ * integer's range as numpy's C casts do on x86-64. Types are numpy's strings: a byte order
+ * ({@code <} little-endian, {@code >} big-endian, {@code |} or none for one byte), a kind
+ * ({@code i}, {@code u}, {@code f}) and a size ({@code 1 2 4 8}, floats {@code 4 8}), such as
+ * {@code <i4}, {@code >u2}, {@code <f8}.
  */
 public final class Delta {
   private Delta() {
@@ -34,25 +37,26 @@ public final class Delta {
           + "the largest chunk");
     }
     byte[] out = new byte[n * d.size];
-    if (a.kind == 'f') {
-      if (a.size == 4) {
-        float sum = 0;
-        for (int i = 0; i < n; i++) {
-          sum += Float.intBitsToFloat((int) a.read(src, i));
-          d.writeDouble(out, i, sum);
-        }
-      } else {
-        double sum = 0;
-        for (int i = 0; i < n; i++) {
-          sum += Double.longBitsToDouble(a.read(src, i));
-          d.writeDouble(out, i, sum);
-        }
-      }
-    } else {
+    boolean u8AndSigned = d.kind == 'u' && d.size == 8 && a.kind == 'i'
+        || a.kind == 'u' && a.size == 8 && d.kind == 'i';
+    if (d.kind != 'f' && a.kind != 'f' && !u8AndSigned) {
+      // integers: modulo 2^64, then dtype's low bytes, as any wider sum would give
       long sum = 0;
       for (int i = 0; i < n; i++) {
         sum += a.read(src, i);
-        d.writeLong(out, i, sum, a.kind == 'u');
+        d.write(out, i, sum);
+      }
+    } else if (d.wide() || a.wide()) { // numpy: uint64 and a signed integer make float64
+      double sum = 0;
+      for (int i = 0; i < n; i++) {
+        sum += a.toDouble(src, i);
+        d.writeDouble(out, i, sum);
+      }
+    } else {
+      float sum = 0;
+      for (int i = 0; i < n; i++) {
+        sum += (float) a.toDouble(src, i);
+        d.writeDouble(out, i, sum);
       }
     }
     return out;
@@ -112,19 +116,18 @@ public final class Delta {
       }
     }
 
-    /** An integer sum as this type: an integer wraps, a float is rounded to nearest. */
-    void writeLong(byte[] b, int i, long v, boolean unsigned) {
-      if (kind != 'f') {
-        write(b, i, v);
-      } else {
-        double x = unsigned && v < 0 ? (double) (v >>> 1 | (v & 1)) * 2.0 : (double) v;
-        if (size == 4) {
-          float f = unsigned && v < 0 ? (float) (v >>> 1 | (v & 1)) * 2.0f : (float) v;
-          write(b, i, Float.floatToRawIntBits(f));
-        } else {
-          write(b, i, Double.doubleToRawLongBits(x));
-        }
+    /** Whether numpy promotes this type and a float to float64. */
+    boolean wide() {
+      return size >= 4 && (kind != 'f' || size == 8);
+    }
+
+    /** Value i as a double (exact but for integers past 2^53). */
+    double toDouble(byte[] b, int i) {
+      long v = read(b, i);
+      if (kind == 'f') {
+        return size == 4 ? Float.intBitsToFloat((int) v) : Double.longBitsToDouble(v);
       }
+      return kind == 'u' && v < 0 ? (double) (v >>> 1 | (v & 1)) * 2.0 : (double) v;
     }
 
     /** A float sum as this type: a float rounded, an integer truncated toward zero. */
@@ -136,10 +139,20 @@ public final class Delta {
           write(b, i, Double.doubleToRawLongBits(v));
         }
       } else if (kind == 'u' && size == 8 && v >= 0x1p63) {
-        write(b, i, (long) (v - 0x1p63) ^ Long.MIN_VALUE);
+        write(b, i, x86(v - 0x1p63, 64) ^ Long.MIN_VALUE);
       } else {
-        write(b, i, (long) v);
+        // as numpy's C casts compile on x86-64: to 32 bits for the narrower types but uint32
+        write(b, i, x86(v, size == 8 || kind == 'u' && size == 4 ? 64 : 32));
       }
+    }
+
+    /** x86's truncating conversion to a signed integer of {@code bits}: out of range, MIN. */
+    private static long x86(double v, int bits) {
+      double limit = bits == 64 ? 0x1p63 : 0x1p31;
+      if (!(v > -limit - 1 && v < limit)) {
+        return bits == 64 ? Long.MIN_VALUE : Integer.MIN_VALUE;
+      }
+      return (long) v;
     }
   }
 }
