@@ -329,8 +329,10 @@ public final class SlabPlan {
     try {
       data = v.filters().decode(raw, chunks.mask(i), chunkBytes);
     } catch (RuntimeException ex) { // a damaged chunk
+      String where = !chunks.placed() ? "at " + fileOffset : "in " + chunks.object(i)
+          + (chunks.objectOffset(i) == 0 ? "" : " at " + chunks.objectOffset(i));
       throw new ScienceFormatException(v.file() + ": " + v.name() + ": the chunk at "
-          + Arrays.toString(chunks.origin(i)) + " (" + length + " bytes at " + fileOffset
+          + Arrays.toString(chunks.origin(i)) + " (" + length + " bytes " + where
           + ") does not decode through " + v.filters().specs() + ": " + ex.getMessage(), ex);
     }
     if (data.length < chunkBytes) {

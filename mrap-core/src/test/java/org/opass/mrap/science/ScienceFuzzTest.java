@@ -97,6 +97,160 @@ class ScienceFuzzTest {
     assertTrue(refused > files / 4, "most damage is found: " + refused + " refusals");
   }
 
+  /** Zarr stores of the fixtures the store fuzz damages: every codec, sharding, both orders. */
+  private static final String[] STORES = {"v2/compressors.zarr", "v2/filters.zarr",
+      "v2/order.zarr", "v2/separators.zarr", "v2/era5.zarr", "v3/codecs.zarr",
+      "v3/sharding.zarr", "v3/dtypes.zarr", "v3/era5.zarr"};
+
+  /**
+   * Damaged Zarr stores: one object of a fixture store (its metadata, a chunk or a shard) cut
+   * short, bit-flipped or overwritten, the store then opened and every array read whole as
+   * the planner and a task read it. Each read gives values or is refused by a {@link
+   * ScienceFormatException} naming the store, never another exception, a hang or memory
+   * beyond a bound of the store's bytes.
+   */
+  @Test
+  void damagedZarrStoresAreRefusedByNameWithBoundedMemory() throws Exception {
+    long seed = Long.getLong("opass.fuzz.seed", 36);
+    int stores = Integer.getInteger("opass.fuzz.stores",
+        Boolean.getBoolean("opass.tests.compat") ? 150 : 600);
+    Random rnd = new Random(seed);
+    Map<String, Map<String, byte[]>> seeds = new LinkedHashMap<>();
+    String listing = new String(Fixtures.bytes("zarr/files.txt"),
+        java.nio.charset.StandardCharsets.UTF_8);
+    for (String s : STORES) {
+      Map<String, byte[]> objects = new java.util.TreeMap<>();
+      for (String f : listing.split("\n")) {
+        if (f.startsWith(s + "/")) {
+          objects.put(f.substring(s.length() + 1), Fixtures.bytes("zarr/" + f));
+        }
+      }
+      seeds.put(s, objects);
+    }
+    int refused = 0;
+    int read = 0;
+    for (int i = 0; i < stores; i++) {
+      String name = STORES[i % STORES.length];
+      Map<String, byte[]> objects = new java.util.TreeMap<>(seeds.get(name));
+      List<String> keys = new ArrayList<>(objects.keySet());
+      String key = keys.get(rnd.nextInt(keys.size()));
+      String[] how = new String[1];
+      objects.put(key, Fixtures.damaged(objects.get(key), rnd, how));
+      String store = "fuzz-" + i + "-" + name.replace('/', '-');
+      String what = store + " (" + name + ", " + key + " " + how[0] + ", seed " + seed + ")";
+      long total = 0;
+      for (byte[] b : objects.values()) {
+        total += b.length;
+      }
+      long bound = 64L * total + (64L << 20);
+      boolean[] ok = new boolean[1];
+      assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+        ok[0] = readStore(new MemoryStore(store, objects), bound, what);
+      }, what + ": no answer in 30 s");
+      if (ok[0]) {
+        read++;
+      } else {
+        refused++;
+      }
+    }
+    System.out.println("ScienceFuzzTest: " + stores + " damaged stores, " + read + " read "
+        + "whole, " + refused + " refused by name");
+    assertTrue(refused > stores / 4, "most damage is found: " + refused + " refusals");
+  }
+
+  /** True: every array read; false: refused by name. Anything else fails the test. */
+  private static boolean readStore(MemoryStore store, long bound, String what) {
+    long thread = Thread.currentThread().getId();
+    long before = THREADS.getThreadAllocatedBytes(thread);
+    try (org.opass.mrap.format.ScienceFile f = ScienceFiles.open(store,
+        ScienceFiles.Kind.ZARR)) {
+      for (String name : f.variableNames()) {
+        Variable v;
+        try {
+          v = f.variable(name);
+        } catch (ScienceFormatException e) {
+          if (!e.getMessage().contains(store.name())) {
+            fail(what + ": a refusal that does not name the store: " + e.getMessage(), e);
+          }
+          continue; // this array refused, the others read
+        }
+        long n = 1;
+        for (long d : v.shape()) {
+          n *= d;
+        }
+        if (n > 0 && n <= MAX_ELEMENTS) {
+          org.opass.mrap.format.VariableValues.read(
+              org.opass.mrap.format.PlacedChunks.positioned(v.chunks(), store), v);
+        }
+        long allocated = THREADS.getThreadAllocatedBytes(thread) - before;
+        if (allocated > bound) {
+          fail(what + ": reading allocated " + allocated + " bytes, more than " + bound);
+        }
+      }
+      return true;
+    } catch (ScienceFormatException e) {
+      if (!e.getMessage().contains(store.name())) {
+        fail(what + ": a refusal that does not name the store: " + e.getMessage(), e);
+      }
+      return false;
+    } catch (IOException e) {
+      fail(what + ": " + e, e);
+      return false;
+    } catch (RuntimeException | Error e) {
+      if (e instanceof org.opentest4j.AssertionFailedError) {
+        throw e;
+      }
+      fail(what + ": " + e, e);
+      return false;
+    }
+  }
+
+  /** A store's objects in memory, as the fuzz damages them. */
+  private static final class MemoryStore implements org.opass.mrap.format.ObjectStore {
+    private final String name;
+    private final Map<String, byte[]> objects;
+
+    MemoryStore(String name, Map<String, byte[]> objects) {
+      this.name = name;
+      this.objects = objects;
+    }
+
+    @Override
+    public String name() {
+      return name;
+    }
+
+    @Override
+    public byte[] get(String key, int max) {
+      byte[] b = objects.get(key);
+      if (b != null && b.length > max) {
+        throw new ScienceFormatException(name + ": " + key + " holds more than " + max);
+      }
+      return b;
+    }
+
+    @Override
+    public java.util.SortedMap<String, Place> list(String prefix) {
+      java.util.SortedMap<String, Place> out = new java.util.TreeMap<>();
+      objects.forEach((k, b) -> {
+        if (k.startsWith(prefix)) {
+          out.put(k, new Place(k, 0, b.length));
+        }
+      });
+      return out;
+    }
+
+    @Override
+    public void readFully(String object, long pos, byte[] b, int off, int len)
+        throws IOException {
+      byte[] o = objects.get(object);
+      if (o == null || pos < 0 || pos + len > o.length) {
+        throw new java.io.EOFException(name + ": " + object + " ends before byte " + (pos + len));
+      }
+      System.arraycopy(o, (int) pos, b, off, len);
+    }
+  }
+
   /** True: values read; false: refused by name. Anything else fails the test. */
   private static boolean readAsATaskWould(byte[] bytes, String file, Fixtures.Case c,
       String what) {

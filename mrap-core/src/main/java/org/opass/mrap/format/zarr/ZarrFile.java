@@ -210,6 +210,10 @@ final class ZarrFile implements ScienceFile {
       if (p.object().startsWith(ObjectStore.INLINE) && isFill(a, e.getValue())) {
         continue; // inline in a reference set, as a chunk never written: the fill value
       }
+      if (p.length() == 0) { // zarr-python fails on it too: a writer's crash, or a cut copy
+        throw new ScienceFormatException(ArrayMetadata.where(store.name(), a.path) + ": chunk "
+            + e.getValue() + " is empty (0 bytes); a chunk never written has no object");
+      }
       if (a.shard == null) {
         origins.add(origin);
         sizes.add(p.length());
@@ -306,7 +310,7 @@ final class ZarrFile implements ScienceFile {
       if (offset == -1L && n == -1L) {
         continue;
       }
-      if (offset < 0 || n < 0 || offset > shard.length() || n > shard.length() - offset) {
+      if (offset < 0 || n <= 0 || offset > shard.length() || n > shard.length() - offset) {
         throw new ScienceFormatException(where + ": inner chunk " + k + " lies at " + offset
             + " for " + n + " bytes, past the shard's " + shard.length());
       }
