@@ -102,6 +102,15 @@ class ReadmeCommandsTest {
       TestFiles.write(fs, new org.apache.hadoop.fs.Path("/data/era5/" + f),
           org.opass.mrap.science.Fixtures.bytes("index/joins/" + f), (short) 2);
     }
+    String listing = new String(org.opass.mrap.science.Fixtures.bytes("zarr/files.txt"),
+        java.nio.charset.StandardCharsets.UTF_8);
+    for (String f : listing.split("\n")) { // a store xarray wrote, on a local disk
+      if (f.startsWith("v2/era5.zarr/")) {
+        Path to = work.resolve("scratch/era5.zarr").resolve(f.substring(13));
+        Files.createDirectories(to.getParent());
+        Files.write(to, org.opass.mrap.science.Fixtures.bytes("zarr/" + f));
+      }
+    }
     Files.createDirectories(work.resolve("scratch/run42"));
     Files.write(work.resolve("scratch/run42/particles"), TestFiles.randomBytes(1_100_000, 42));
   }
@@ -128,6 +137,10 @@ class ReadmeCommandsTest {
         "bin/mrap index -D mrap.pattern.kind=netcdf -D mrap.index.variables=t2m /data/era5 "
             + "/data/era5.index",
         "bin/mrap index --verify /data/era5.index",
+        "bin/mrap-copy file:///scratch/era5.zarr /data/era5.zarr",
+        "bin/mrap-copy -pack file:///scratch/era5.zarr /data/era5-packed",
+        "bin/mrap slab-stats -D mrap.pattern.kind=zarr -D mrap.science.variable=t2m "
+            + "-D mrap.science.select='latitude=20:40' /data/era5-packed /out/zarr-stats",
         "bin/mrap --help",
         "bin/opass --help");
     assertEquals(new LinkedHashSet<>(expected), new LinkedHashSet<>(examples),
@@ -148,8 +161,18 @@ class ReadmeCommandsTest {
         new org.apache.hadoop.fs.Path("/out/stats/_SUCCESS")));
     assertTrue(run(expected.get(4)).contains("the series joined"), "the hourly files join");
     assertTrue(run(expected.get(5)).contains("3 entries, 0 stale"));
-    assertTrue(run(expected.get(6)).contains("slab-stats"));
-    assertTrue(run(expected.get(7)).contains("plan"));
+    // a Zarr store copied as it is and packed, then a region of the packed one read
+    run(expected.get(6).replace("file:///scratch", "file://" + work.resolve("scratch")));
+    assertTrue(cluster.offClusterFileSystem().exists(
+        new org.apache.hadoop.fs.Path("/data/era5.zarr/t2m/.zarray")));
+    run(expected.get(7).replace("file:///scratch", "file://" + work.resolve("scratch")));
+    assertTrue(cluster.offClusterFileSystem().exists(
+        new org.apache.hadoop.fs.Path("/data/era5-packed/refs.json")));
+    run(expected.get(8));
+    assertTrue(cluster.offClusterFileSystem().exists(
+        new org.apache.hadoop.fs.Path("/out/zarr-stats/_SUCCESS")));
+    assertTrue(run(expected.get(9)).contains("slab-stats"));
+    assertTrue(run(expected.get(10)).contains("plan"));
   }
 
   /**

@@ -280,6 +280,56 @@ class ZarrReadTest {
     }
   }
 
+  /** Runs mrap-copy; its exit code and what it said. */
+  private static Object[] mrapCopy(String... args) throws Exception {
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    java.io.PrintStream ps = new java.io.PrintStream(out, true, StandardCharsets.UTF_8);
+    int rc = ToolRunner.run(new Configuration(fs.getConf()),
+        new org.opass.mrap.copy.MrapCopy(ps, ps), args);
+    return new Object[] {rc, out.toString(StandardCharsets.UTF_8)};
+  }
+
+  @Test
+  void aStorePackedByMrapCopyReadsAsTheStoreFromFewFiles() throws Exception {
+    String src = local.resolve("v2/era5.zarr").toUri().toString();
+    Object[] r = mrapCopy("-pack", src, "/zarr/packed.zarr");
+    assertEquals(0, r[0], (String) r[1]);
+    long objects = 0;
+    for (org.apache.hadoop.fs.RemoteIterator<org.apache.hadoop.fs.LocatedFileStatus> it =
+        fs.listFiles(new Path("/zarr/v2/era5.zarr"), true); it.hasNext(); it.next()) {
+      objects++;
+    }
+    long packedFiles = fs.getContentSummary(new Path("/zarr/packed.zarr")).getFileCount();
+    assertTrue(packedFiles * 5 < objects, packedFiles + " files for " + objects + " objects");
+    for (String var : List.of("t2m", "tp")) {
+      Read packed = read(conf("packed", var), "/zarr/packed.zarr");
+      assertValues(oracle("xarray", "v2/era5.zarr", var), packed, 1e-6, "packed " + var);
+    }
+    // moved, it still reads: the set's containers are found beside it
+    FsShell shell = new FsShell(new Configuration(fs.getConf()));
+    assertEquals(0, ToolRunner.run(shell, new String[] {"-mv", "/zarr/packed.zarr",
+        "/zarr/packed-moved.zarr"}));
+    Read moved = read(conf("packed-moved", "t2m"), "/zarr/packed-moved.zarr");
+    assertEquals(read(conf("plain", "t2m"), "/zarr/v2/era5.zarr").values, moved.values);
+    // a container changed is refused, naming it
+    try (org.apache.hadoop.fs.FSDataOutputStream out = fs.append(
+        new Path("/zarr/packed-moved.zarr/chunks-00000"))) {
+      out.write(new byte[] {1, 2, 3});
+    }
+    IOException e = assertThrows(IOException.class, () -> read(conf("changed", "t2m"),
+        "/zarr/packed-moved.zarr"));
+    assertTrue(e.getMessage().contains("chunks-00000") && e.getMessage().contains(
+        "changed since mrap-copy packed it"), e.getMessage());
+    // copied as it is, the store is the store; an existing destination is refused (exit 2)
+    assertEquals(0, mrapCopy(src, "/zarr/asis.zarr")[0]);
+    assertEquals(read(conf("plain", "tp"), "/zarr/v2/era5.zarr").values,
+        read(conf("asis", "tp"), "/zarr/asis.zarr").values);
+    Object[] again = mrapCopy(src, "/zarr/asis.zarr");
+    assertEquals(2, again[0], (String) again[1]);
+    assertTrue(((String) again[1]).contains("/zarr/asis.zarr exists"), (String) again[1]);
+    assertFalse(fs.exists(new Path("/zarr/.asis.zarr.mrap-copy")));
+  }
+
   @Test
   void aShardedV3StoreReadsAsItsV2Twin() throws Exception {
     Read v3 = read(conf("v3", "t2m"), "/zarr/v3/era5.zarr");

@@ -28,7 +28,8 @@ enum CopyOptionSwitch {
   },
   PACK("-pack", null, null, "pack the variable's slab of every source into one container, "
       + "DST (the regions of many small files share chunks; VariableInputFormat reads it, each "
-      + "record naming its file as DST/name; mrap-copy DST FOLDER copies the files back out)") {
+      + "record naming its file as DST/name; mrap-copy DST FOLDER copies the files back out); "
+      + "a Zarr store's chunk files into block-sized containers and a reference set") {
     @Override
     void parse(String none, MrapCopy.Arguments into) {
       into.pack = true;

@@ -21,6 +21,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
 import org.opass.mrap.format.SlabPlan;
+import org.opass.mrap.fs.HdfsStore;
 import org.opass.mrap.pattern.AccessPattern;
 import org.opass.mrap.pattern.PatternConfig;
 import org.opass.mrap.pattern.PatternException;
@@ -77,7 +78,7 @@ public class MrapCopy extends Configured implements Tool {
     }
     return synopsis + " SRC... DST\n" + help
         + helpLine("SRC...", "files of any file system (file://, hdfs://, another cluster); a "
-            + "container stands for its files")
+            + "container stands for its files; a Zarr store's folder is copied whole")
         + helpLine("DST", "the new file, or a folder for several sources")
         + "exit codes: 0 copied, 1 a copy failed (nothing published), 2 a mistake in what was "
         + "asked";
@@ -173,6 +174,13 @@ public class MrapCopy extends Configured implements Tool {
         }
       }
       CopyOptions o = parsed.options.build();
+      List<String> srcs = paths.subList(0, paths.size() - 1);
+      for (String s : srcs) {
+        if (ZarrStoreCopy.isStore(conf, new Path(s))) {
+          return copyStore(conf, srcs, paths.get(paths.size() - 1), parsed, o,
+              variable != null || patternFile != null || hasPatternKeys(conf));
+        }
+      }
       // a container stands for its members: copied out, or packed again
       List<SourceFile> sources = new ArrayList<>();
       for (String s : paths.subList(0, paths.size() - 1)) {
@@ -238,6 +246,31 @@ public class MrapCopy extends Configured implements Tool {
     RestructuringCopy.Result r = RestructuringCopy.pack(conf, sources, patterns, dst, o,
         progressLine(null));
     report(sources.size() + " files", r, t0, ", packed into one container");
+  }
+
+  /**
+   * A Zarr store copied as it is, or packed ({@code -pack}) into containers and a reference set.
+   *
+   * @throws CopyException (usage) for several sources, or a pattern or variable given with it
+   */
+  private int copyStore(Configuration conf, List<String> srcs, String dst, Arguments parsed,
+      CopyOptions o, boolean patterned) throws IOException {
+    if (srcs.size() != 1) {
+      throw new CopyException(true, "a Zarr store is copied alone: name one store and its "
+          + "destination (" + String.join(", ", srcs) + ")");
+    }
+    if (patterned) {
+      throw new CopyException(true, srcs.get(0) + " is a Zarr store: it is copied whole, or "
+          + "packed with -pack; a pattern or variable does not apply");
+    }
+    long t0 = System.nanoTime();
+    ZarrStoreCopy.Result r = ZarrStoreCopy.copy(conf, new Path(srcs.get(0)), new Path(dst),
+        parsed.pack, o.overwrite());
+    double s = (System.nanoTime() - t0) / 1e9;
+    out.printf(Locale.ROOT, "%s: %s -> %s, %d objects, %d bytes in %.1f s%s%n", NAME,
+        srcs.get(0), r.destination(), r.objects(), r.bytes(), s, parsed.pack
+        ? ", packed into " + (r.files() - 1) + " containers and " + HdfsStore.PACKED_SET : "");
+    return 0;
   }
 
   private void report(String what, RestructuringCopy.Result r, long t0, String more) {

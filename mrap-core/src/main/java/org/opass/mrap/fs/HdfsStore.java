@@ -31,6 +31,11 @@ import org.opass.mrap.format.Variable;
  * object named by a URI or an absolute path (a reference set's) is that file. Counts its reads.
  */
 public final class HdfsStore implements ObjectStore, Closeable {
+  /**
+   * A store packed by {@code mrap-copy -pack}: the reference set in its folder, beside its
+   * containers, that stands for it.
+   */
+  public static final String PACKED_SET = "refs.json";
   /** Streams kept open at once. */
   static final int OPEN = 16;
 
@@ -248,12 +253,20 @@ public final class HdfsStore implements ObjectStore, Closeable {
           out.add(m); // a file: refused by name when its metadata is read
           continue;
         }
+        Path packed = new Path(m.getPath(), PACKED_SET);
+        if (fs.exists(packed)) { // packed by mrap-copy: its set stands for it
+          out.add(fs.getFileStatus(packed));
+          continue;
+        }
         FileStatus[] children = fs.listStatus(m.getPath());
         Arrays.sort(children);
         int before = out.size();
         for (FileStatus c : children) {
           if (c.isDirectory() && isStore(fs, c.getPath())) {
             out.add(c);
+          } else if (c.isDirectory() && fs.exists(new Path(c.getPath(),
+              PACKED_SET))) {
+            out.add(fs.getFileStatus(new Path(c.getPath(), PACKED_SET)));
           }
         }
         if (out.size() == before) {
@@ -265,7 +278,8 @@ public final class HdfsStore implements ObjectStore, Closeable {
     return out;
   }
 
-  private static boolean isStore(FileSystem fs, Path folder) throws IOException {
+  /** Whether {@code folder} holds a Zarr store's metadata at its root. */
+  public static boolean isStore(FileSystem fs, Path folder) throws IOException {
     for (String m : MARKERS) {
       if (fs.exists(new Path(folder, m))) {
         return true;

@@ -14,7 +14,8 @@ import org.apache.hadoop.fs.RemoteIterator;
  * The input files a read names, listed as MapReduce's {@code FileInputFormat} lists a job's
  * inputs by default, for engines that have no InputFormat: each path a glob; a folder stands for
  * what it holds (one level); names starting with {@code _} or {@code .} left out; a path that
- * matches nothing refused by name, every such path in one message.
+ * matches nothing refused by name, every such path in one message. For a kind whose data are
+ * stores of objects (Zarr), the stores the paths name ({@link HdfsStore#stores}).
  */
 public final class InputFiles {
   private static final PathFilter VISIBLE = p -> {
@@ -28,6 +29,17 @@ public final class InputFiles {
   /** @throws IOException naming every path that does not exist or matches no file */
   public static List<FileStatus> list(Configuration conf, List<String> paths)
       throws IOException {
+    String kind = conf.getTrimmed(org.opass.mrap.pattern.PatternConfig.KIND, "");
+    for (org.opass.mrap.science.ScienceFiles.Kind k
+        : org.opass.mrap.science.ScienceFiles.Kind.values()) {
+      if (k.key().equalsIgnoreCase(kind) && org.opass.mrap.science.ScienceFiles.stores(k)) {
+        Path[] in = new Path[paths.size()];
+        for (int i = 0; i < in.length; i++) {
+          in[i] = new Path(paths.get(i));
+        }
+        return HdfsStore.stores(conf, in);
+      }
+    }
     List<FileStatus> out = new ArrayList<>();
     List<String> errors = new ArrayList<>();
     for (String name : paths) {

@@ -20,6 +20,13 @@ import org.opass.mrap.format.ScienceFormatException;
  * through {@code files}, a store that reads URIs.
  */
 public final class ReferenceStore implements ObjectStore {
+  /** The field of a set that MRAP's own keys are under (kerchunk's readers pass it over). */
+  public static final String MRAP = "mrap";
+  /**
+   * Under {@link #MRAP}: a store packed by {@code mrap-copy -pack}, each container's length and
+   * CRC32C; its template {@code u} is the set's own folder, wherever it has been moved.
+   */
+  public static final String PACKED = "packed";
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final String name;
@@ -38,7 +45,8 @@ public final class ReferenceStore implements ObjectStore {
    *
    * @throws ScienceFormatException naming the set where it is not a kerchunk reference set
    */
-  public static ReferenceStore of(String name, byte[] json, ObjectStore files) {
+  public static ReferenceStore of(String name, byte[] json, ObjectStore files)
+      throws IOException {
     JsonNode root;
     try {
       root = JSON.readTree(json);
@@ -62,6 +70,23 @@ public final class ReferenceStore implements ObjectStore {
           it.hasNext(); ) {
         Map.Entry<String, JsonNode> e = it.next();
         s.templates.put(e.getKey(), e.getValue().asText());
+      }
+    }
+    JsonNode packed = root.path(MRAP).path(PACKED);
+    if (packed.isObject()) { // the containers beside the set, checked as packed
+      String folder = name.substring(0, Math.max(0, name.lastIndexOf('/')));
+      s.templates.put("u", folder);
+      SortedMap<String, Place> beside = files.list("");
+      for (Iterator<Map.Entry<String, JsonNode>> it = packed.fields(); it.hasNext(); ) {
+        Map.Entry<String, JsonNode> e = it.next();
+        Place p = beside.get(e.getKey());
+        long length = e.getValue().path(0).asLong(-1);
+        if (p == null || p.length() != length) {
+          throw new ScienceFormatException(name + ": the container " + e.getKey() + " packed "
+              + "with it " + (p == null ? "is gone" : "holds " + p.length() + " bytes, not "
+              + "the " + length + " packed") + ": the store was changed since mrap-copy "
+              + "packed it; copy it again");
+        }
       }
     }
     if (!refs.isObject()) {

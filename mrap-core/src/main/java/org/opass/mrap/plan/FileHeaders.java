@@ -15,7 +15,6 @@ import org.opass.mrap.array.Slab;
 import org.opass.mrap.cf.Coordinates;
 import org.opass.mrap.cf.Selection;
 import org.opass.mrap.format.Attributes;
-import org.opass.mrap.format.ObjectStore;
 import org.opass.mrap.format.Positioned;
 import org.opass.mrap.format.ScienceFile;
 import org.opass.mrap.format.ScienceFormatException;
@@ -30,7 +29,6 @@ import org.opass.mrap.fs.LogicalReads;
 import org.opass.mrap.fs.RestructuredFiles;
 import org.opass.mrap.index.FileEntry;
 import org.opass.mrap.index.IndexedFile;
-import org.opass.mrap.index.ReferenceStore;
 import org.opass.mrap.index.SeriesIndex;
 import org.opass.mrap.layout.Members;
 import org.opass.mrap.layout.RestructuredLayout;
@@ -52,8 +50,6 @@ final class FileHeaders {
   private static final Logger LOG = LoggerFactory.getLogger(FileHeaders.class);
   /** Headers read at once. */
   static final int READERS = 8;
-  /** Most bytes of a reference set read as a store. */
-  static final int MAX_REFERENCES = 256 << 20;
 
   private final Configuration conf;
   private final VariableSettings settings;
@@ -206,24 +202,18 @@ final class FileHeaders {
    * blocks.
    */
   private FilePlan planStore(FileStatus f, String name, long t0) throws IOException {
-    // a folder is a store; a file, a reference set of one (its objects read as URIs)
-    try (HdfsStore files = new HdfsStore(conf, f.isDirectory() ? f.getPath()
-        : f.getPath().getParent())) {
-      ScienceFile sf;
-      try {
-        ObjectStore store = f.isDirectory() ? files : ReferenceStore.of(name,
-            files.get(f.getPath().getName(), MAX_REFERENCES), files);
-        sf = ScienceFiles.open(store, settings.kind());
-      } catch (ScienceFormatException e) {
-        throw new InvalidSettingsException(VariableSettings.VARIABLE + "=" + variable + ": "
-            + e.getMessage(), e);
-      }
-      FilePlan p;
-      try (ScienceFile open = sf) {
-        p = planVariable(open, Positioned.window((pos, b, off, len) -> {
-          throw new java.io.EOFException(name + " is a store, not a file");
-        }, 0, 0), new FilePlan.Source(RestructuredFiles.plain(f), name, 0), 0, t0);
-      }
+    StoreInput in;
+    try {
+      in = StoreInput.open(conf, f, settings.kind());
+    } catch (ScienceFormatException e) {
+      throw new InvalidSettingsException(VariableSettings.VARIABLE + "=" + variable + ": "
+          + e.getMessage(), e);
+    }
+    try (StoreInput open = in) {
+      FilePlan p = planVariable(open.file(), Positioned.window((pos, b, off, len) -> {
+        throw new java.io.EOFException(name + " is a store, not a file");
+      }, 0, 0), new FilePlan.Source(RestructuredFiles.plain(f), name, 0), 0, t0);
+      HdfsStore files = open.files();
       Variable v = p.plan() != null ? p.plan().variable() : p.variable();
       Variable.Chunks chunks = v != null && v.chunked() ? v.chunks() : Variable.Chunks.none();
       if (!chunks.placed()) {

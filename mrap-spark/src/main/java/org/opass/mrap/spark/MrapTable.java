@@ -7,8 +7,6 @@ import java.util.List;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.catalog.SupportsRead;
 import org.apache.spark.sql.connector.catalog.TableCapability;
@@ -18,6 +16,7 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 import org.opass.mrap.array.ElementType;
 import org.opass.mrap.cf.CfDecoding;
 import org.opass.mrap.format.Variable;
+import org.opass.mrap.fs.InputFiles;
 import org.opass.mrap.plan.VariablePlanner;
 import org.opass.mrap.science.ScienceFiles;
 import org.opass.mrap.settings.InvalidSettingsException;
@@ -73,19 +72,11 @@ final class MrapTable implements SupportsRead {
         VariableSettings.kind(conf) == ScienceFiles.Kind.NETCDF).decoded() : v.type();
   }
 
-  /** The first file of the paths that holds bytes. */
+  /** The first file of the paths that holds bytes (for stores, the first store). */
   private FileStatus firstFile() throws IOException {
-    for (String p : options.paths()) {
-      Path path = new Path(p);
-      FileSystem fs = path.getFileSystem(conf);
-      FileStatus[] matched = fs.globStatus(path);
-      for (FileStatus m : matched == null ? new FileStatus[0] : matched) {
-        for (FileStatus f : m.isDirectory() ? fs.listStatus(m.getPath()) : new FileStatus[] {m}) {
-          String name = f.getPath().getName();
-          if (f.isFile() && f.getLen() > 0 && !name.startsWith("_") && !name.startsWith(".")) {
-            return f;
-          }
-        }
+    for (FileStatus f : InputFiles.list(conf, options.paths())) {
+      if (f.getLen() > 0 || f.isDirectory()) {
+        return f;
       }
     }
     throw new InvalidSettingsException("no file of " + String.join(", ", options.paths())

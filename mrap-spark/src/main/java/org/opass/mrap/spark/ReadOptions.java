@@ -75,7 +75,7 @@ final class ReadOptions {
         Collections.unmodifiableMap(settings), table, variables);
     if (table && !o.variable()) {
       throw new IllegalArgumentException("mrap: " + LAYOUT + "=table reads NetCDF or HDF5 "
-          + "variables: set " + VariableSettings.KIND + "=netcdf or hdf5 with it");
+          + "variables: set " + VariableSettings.KIND + "=netcdf, hdf5 or zarr with it");
     }
     if (table && settings.containsKey(VariableSettings.TILE)) {
       throw new IllegalArgumentException("mrap: " + LAYOUT + "=table and "
@@ -92,7 +92,7 @@ final class ReadOptions {
         for (String key : settings.keySet()) {
           if (key.startsWith("mrap.science.")) {
             throw new IllegalArgumentException("mrap: " + key + " names a variable: set "
-                + VariableSettings.KIND + "=netcdf or hdf5 with it");
+                + VariableSettings.KIND + "=netcdf, hdf5 or zarr with it");
           }
         }
       }
@@ -177,11 +177,18 @@ final class ReadOptions {
     return paths;
   }
 
-  /** Whether the read is of a NetCDF or HDF5 variable ({@code mrap.pattern.kind}). */
+  /** Whether the read is of a NetCDF, HDF5 or Zarr variable ({@code mrap.pattern.kind}). */
   boolean variable() {
     String kind = settings.get(VariableSettings.KIND);
-    return kind != null && (kind.trim().equalsIgnoreCase(ScienceFiles.Kind.NETCDF.key())
-        || kind.trim().equalsIgnoreCase(ScienceFiles.Kind.HDF5.key()));
+    if (kind == null) {
+      return false;
+    }
+    for (ScienceFiles.Kind k : ScienceFiles.Kind.values()) {
+      if (kind.trim().equalsIgnoreCase(k.key())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Sets the MRAP settings on {@code conf}. */

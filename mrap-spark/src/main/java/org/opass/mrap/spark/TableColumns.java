@@ -19,6 +19,7 @@ import org.opass.mrap.format.Positioned;
 import org.opass.mrap.format.ScienceFile;
 import org.opass.mrap.format.ScienceFormatException;
 import org.opass.mrap.format.Variable;
+import org.opass.mrap.plan.StoreInput;
 import org.opass.mrap.science.ScienceFiles;
 import org.opass.mrap.settings.InvalidSettingsException;
 import org.opass.mrap.settings.VariableSettings;
@@ -73,8 +74,8 @@ final class TableColumns implements Serializable {
     ScienceFiles.Kind kind = VariableSettings.kind(conf);
     boolean decode = VariableSettings.decode(conf);
     String name = first.getPath().toString();
-    try (FSDataInputStream in = first.getPath().getFileSystem(conf).open(first.getPath());
-        ScienceFile sf = ScienceFiles.open(Positioned.of(in, first.getLen()), name, kind)) {
+    try (Opened opened = open(conf, first, kind)) {
+      ScienceFile sf = opened.file;
       List<Variable> vs = new ArrayList<>();
       for (String v : variables) {
         vs.add(sf.describe(v));
@@ -129,6 +130,39 @@ final class TableColumns implements Serializable {
     } catch (ScienceFormatException e) {
       throw new InvalidSettingsException(VariableSettings.VARIABLE + "=" + String.join(",",
           variables) + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The first input opened: a file, or a store (Zarr). */
+  private static final class Opened implements java.io.Closeable {
+    final ScienceFile file;
+    final java.io.Closeable resource;
+
+    Opened(ScienceFile file, java.io.Closeable resource) {
+      this.file = file;
+      this.resource = resource;
+    }
+
+    @Override
+    public void close() throws IOException {
+      file.close();
+      resource.close();
+    }
+  }
+
+  private static Opened open(Configuration conf, FileStatus first, ScienceFiles.Kind kind)
+      throws IOException {
+    if (ScienceFiles.stores(kind)) {
+      StoreInput in = StoreInput.open(conf, first, kind);
+      return new Opened(in.file(), in);
+    }
+    FSDataInputStream in = first.getPath().getFileSystem(conf).open(first.getPath());
+    try {
+      return new Opened(ScienceFiles.open(Positioned.of(in, first.getLen()),
+          first.getPath().toString(), kind), in);
+    } catch (IOException | RuntimeException e) {
+      in.close();
+      throw e;
     }
   }
 

@@ -1,0 +1,307 @@
+package org.opass.mrap.copy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.zip.CRC32C;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
+import org.opass.mrap.fs.HdfsStore;
+import org.opass.mrap.index.ReferenceStore;
+
+/**
+ * A Zarr store copied into a file system, as a store (its objects as they are), or packed: its
+ * chunk objects end to end in containers of about a block each ({@code chunks-00000}, ...,
+ * thesis §4.4.3's container of small files), and a kerchunk reference set ({@code refs.json})
+ * holding the metadata inline and, for each chunk key, its container, offset and length, with
+ * each container's length and CRC32C. A store of a million chunk files then costs the NameNode a
+ * few hundred objects; MRAP reads the set as the store ({@code mrap.pattern.kind=zarr}), xarray
+ * through fsspec's {@code reference://}. Written into a hidden folder beside the destination,
+ * checked (lengths; the containers' CRC32C against HDFS's composite CRC), and published in one
+ * rename; a copy stopped at any point leaves at most that folder.
+ */
+public final class ZarrStoreCopy {
+  /** What a packed store's containers are named after. */
+  static final String CONTAINER = "chunks-";
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private ZarrStoreCopy() {
+  }
+
+  /** What a copy did. */
+  public static final class Result {
+    final Path destination;
+    final long objects;
+    final long files;
+    final long bytes;
+
+    Result(Path destination, long objects, long files, long bytes) {
+      this.destination = destination;
+      this.objects = objects;
+      this.files = files;
+      this.bytes = bytes;
+    }
+
+    /** The source store's objects. */
+    public long objects() {
+      return objects;
+    }
+
+    /** Files written at the destination (a packed store's containers and its set). */
+    public long files() {
+      return files;
+    }
+
+    /** Bytes written. */
+    public long bytes() {
+      return bytes;
+    }
+
+    public Path destination() {
+      return destination;
+    }
+  }
+
+  /** Whether {@code src} is a Zarr store's folder. */
+  public static boolean isStore(Configuration conf, Path src) throws IOException {
+    FileSystem fs = src.getFileSystem(conf);
+    FileStatus st;
+    try {
+      st = fs.getFileStatus(src);
+    } catch (java.io.FileNotFoundException e) {
+      return false;
+    }
+    return st.isDirectory() && HdfsStore.isStore(fs, src);
+  }
+
+  /**
+   * Copies the store {@code src} to {@code dst} (which must not exist unless {@code overwrite}),
+   * packed or as it is.
+   *
+   * @throws CopyException (usage) naming an existing destination
+   */
+  public static Result copy(Configuration conf, Path src, Path dst, boolean pack,
+      boolean overwrite) throws IOException {
+    FileSystem srcFs = src.getFileSystem(conf);
+    FileSystem dstFs = dst.getFileSystem(conf);
+    Path target = dstFs.makeQualified(dst);
+    if (dstFs.exists(target) && !overwrite) {
+      throw new CopyException(true, target + " exists: name a new destination, or give "
+          + "-overwrite");
+    }
+    CopySettings settings = CopySettings.of(conf, dstFs, target);
+    Path work = new Path(target.getParent(), "." + target.getName() + ".mrap-copy");
+    dstFs.delete(work, true); // what a stopped copy to this destination left
+    try {
+      TreeMap<String, FileStatus> objects = list(srcFs, srcFs.makeQualified(src));
+      Result r = pack ? pack(conf, srcFs, objects, dstFs, work, target, settings)
+          : asItIs(srcFs, objects, dstFs, work, target, settings);
+      publish(conf, dstFs, work, target, overwrite);
+      return r;
+    } catch (IOException | RuntimeException e) {
+      Publisher.quietDelete(dstFs, work);
+      throw e;
+    }
+  }
+
+  private static TreeMap<String, FileStatus> list(FileSystem fs, Path root) throws IOException {
+    TreeMap<String, FileStatus> out = new TreeMap<>();
+    String base = root.toUri().getPath();
+    for (RemoteIterator<LocatedFileStatus> it = fs.listFiles(root, true); it.hasNext(); ) {
+      LocatedFileStatus f = it.next();
+      out.put(f.getPath().toUri().getPath().substring(base.length() + 1), f);
+    }
+    return out;
+  }
+
+  /** The store's objects copied one a file, {@code threads} at a time, lengths checked. */
+  private static Result asItIs(FileSystem srcFs, TreeMap<String, FileStatus> objects,
+      FileSystem dstFs, Path work, Path target, CopySettings s) throws IOException {
+    List<Map.Entry<String, FileStatus>> all = new ArrayList<>(objects.entrySet());
+    long bytes = 0;
+    for (FileStatus f : objects.values()) {
+      bytes += f.getLen();
+    }
+    inParallel(s.threads, all.size(), i -> {
+      Map.Entry<String, FileStatus> e = all.get(i);
+      Path to = new Path(work, e.getKey());
+      try (InputStream in = srcFs.open(e.getValue().getPath());
+          OutputStream out = dstFs.create(to, false)) {
+        in.transferTo(out);
+      }
+      if (dstFs.getFileStatus(to).getLen() != e.getValue().getLen()) {
+        throw new CopyException(false, "the copy of " + e.getKey() + " does not hold its "
+            + e.getValue().getLen() + " bytes; nothing was published");
+      }
+      return null;
+    });
+    return new Result(target, objects.size(), objects.size(), bytes);
+  }
+
+  private static boolean isMetadata(String key) {
+    String name = key.substring(key.lastIndexOf('/') + 1);
+    return name.equals(".zarray") || name.equals(".zattrs") || name.equals(".zgroup")
+        || name.equals(".zmetadata") || name.equals("zarr.json");
+  }
+
+  /** A container's objects: their keys and where each starts in it. */
+  private static final class Container {
+    final String name;
+    final List<String> keys = new ArrayList<>();
+    final List<Long> starts = new ArrayList<>();
+    long length;
+    int crc;
+
+    Container(String name) {
+      this.name = name;
+    }
+  }
+
+  private static Result pack(Configuration conf, FileSystem srcFs,
+      TreeMap<String, FileStatus> objects, FileSystem dstFs, Path work, Path target,
+      CopySettings s) throws IOException {
+    ObjectNode refs = JSON.createObjectNode();
+    List<Container> containers = new ArrayList<>();
+    Container c = null;
+    for (Map.Entry<String, FileStatus> e : objects.entrySet()) {
+      if (isMetadata(e.getKey())) {
+        byte[] b;
+        try (InputStream in = srcFs.open(e.getValue().getPath())) {
+          b = in.readAllBytes();
+        }
+        refs.put(e.getKey(), new String(b, StandardCharsets.UTF_8));
+        continue;
+      }
+      long len = e.getValue().getLen();
+      if (c == null || c.length > 0 && c.length + len > s.blockSize) {
+        c = new Container(String.format(java.util.Locale.ROOT, CONTAINER + "%05d",
+            containers.size()));
+        containers.add(c);
+      }
+      c.keys.add(e.getKey());
+      c.starts.add(c.length);
+      c.length += len;
+    }
+    long bytes = 0;
+    for (Container k : containers) {
+      bytes += k.length;
+    }
+    inParallel(s.threads, containers.size(), i -> {
+      Container k = containers.get(i);
+      Path to = new Path(work, k.name);
+      CRC32C crc = new CRC32C();
+      byte[] buf = new byte[1 << 16];
+      try (FSDataOutputStream out = dstFs.create(to, s.permission, false, 1 << 16,
+          s.replication, s.blockSize, null)) {
+        for (String key : k.keys) {
+          long expected = objects.get(key).getLen();
+          long n = 0;
+          try (InputStream in = srcFs.open(objects.get(key).getPath())) {
+            for (int r = in.read(buf); r > 0; r = in.read(buf)) {
+              out.write(buf, 0, r);
+              crc.update(buf, 0, r);
+              n += r;
+            }
+          }
+          if (n != expected) {
+            throw new CopyException(false, key + " held " + n + " bytes when read, "
+                + expected + " when listed: was the store changed during the copy?");
+          }
+        }
+      }
+      k.crc = (int) crc.getValue();
+      Publisher.verifyWritten(conf, dstFs, to, k.length, k.crc, target);
+      return null;
+    });
+    String url = "{{u}}/";
+    ObjectNode packed = JSON.createObjectNode();
+    for (Container k : containers) {
+      for (int j = 0; j < k.keys.size(); j++) {
+        String key = k.keys.get(j);
+        refs.putArray(key).add(url + k.name).add(k.starts.get(j))
+            .add(objects.get(key).getLen());
+      }
+      packed.putArray(k.name).add(k.length).add(Integer.toHexString(k.crc));
+    }
+    ObjectNode root = JSON.createObjectNode();
+    root.put("version", 1);
+    root.putObject("templates").put("u", target.toString());
+    root.set("refs", refs);
+    root.putObject(ReferenceStore.MRAP).set(ReferenceStore.PACKED, packed);
+    try (OutputStream out = dstFs.create(new Path(work, HdfsStore.PACKED_SET), false)) {
+      JSON.writeValue(out, root);
+    }
+    return new Result(target, objects.size(), containers.size() + 1L, bytes);
+  }
+
+  /**
+   * Renames {@code work} to {@code target}; an existing store (with {@code overwrite}) moved
+   * aside first and removed after.
+   */
+  private static void publish(Configuration conf, FileSystem fs, Path work, Path target,
+      boolean overwrite) throws IOException {
+    Path old = null;
+    if (overwrite && fs.exists(target)) {
+      old = new Path(target.getParent(), "." + target.getName() + ".mrap-copy-old");
+      fs.delete(old, true);
+      if (!fs.rename(target, old)) {
+        throw new CopyException(false, "could not move " + target + " aside to replace it");
+      }
+    }
+    Publisher.publish(conf, fs, work, target, false);
+    if (old != null) {
+      Publisher.quietDelete(fs, old);
+    }
+  }
+
+  /** A step of {@link #inParallel}. */
+  private interface Step {
+    Void run(int i) throws IOException;
+  }
+
+  private static void inParallel(int threads, int n, Step step) throws IOException {
+    ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(threads,
+        Math.max(1, n))));
+    try {
+      List<Future<Void>> done = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        int k = i;
+        done.add(pool.submit(() -> step.run(k)));
+      }
+      for (Future<Void> f : done) {
+        try {
+          f.get();
+        } catch (java.util.concurrent.ExecutionException e) {
+          Throwable t = e.getCause();
+          if (t instanceof IOException) {
+            throw (IOException) t;
+          }
+          if (t instanceof RuntimeException) {
+            throw (RuntimeException) t;
+          }
+          throw new IOException(t);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new java.io.InterruptedIOException("the copy was interrupted");
+        }
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+}
