@@ -301,6 +301,26 @@ class ZarrReadTest {
     }
     long packedFiles = fs.getContentSummary(new Path("/zarr/packed.zarr")).getFileCount();
     assertTrue(packedFiles * 5 < objects, packedFiles + " files for " + objects + " objects");
+    // a chunk within a block: a task reads it from one host
+    JsonNode refs = JSON.readTree(fs.open(new Path("/zarr/packed.zarr/refs.json")))
+        .get("refs");
+    long block = fs.getFileStatus(new Path("/zarr/packed.zarr/chunks-00000")).getBlockSize();
+    int chunks = 0;
+    for (java.util.Iterator<JsonNode> it = refs.elements(); it.hasNext(); ) {
+      JsonNode ref = it.next();
+      if (ref.isArray()) {
+        long at = ref.get(1).asLong();
+        long len = ref.get(2).asLong();
+        assertTrue(len > block || at / block == (at + len - 1) / block, ref.toString());
+        chunks++;
+      }
+    }
+    long largest = 0;
+    for (org.apache.hadoop.fs.FileStatus f : fs.listStatus(new Path("/zarr/packed.zarr"))) {
+      largest = Math.max(largest, f.getLen());
+    }
+    assertTrue(largest > block, "a container of several blocks, joined from its parts");
+    assertTrue(chunks >= 10, chunks + " chunks");
     for (String var : List.of("t2m", "tp")) {
       Read packed = read(conf("packed", var), "/zarr/packed.zarr");
       assertValues(oracle("xarray", "v2/era5.zarr", var), packed, 1e-6, "packed " + var);

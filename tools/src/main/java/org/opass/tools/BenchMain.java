@@ -46,6 +46,7 @@ public final class BenchMain {
       Map.entry("mrap-science", new MrapScienceBench()),
       Map.entry("mrap-tiles", new MrapTilesBench()),
       Map.entry("mrap-pack", new MrapPackBench()),
+      Map.entry("zarr", new org.opass.tools.bench.mrap.ZarrBench()),
       Map.entry("spark-strided", new SparkStridedBench()),
       Map.entry("spark-science", new SparkScienceBench()),
       Map.entry("science-index", new org.opass.tools.bench.spark.ScienceIndexBench()),

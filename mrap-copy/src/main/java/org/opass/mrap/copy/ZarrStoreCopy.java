@@ -25,12 +25,13 @@ import org.opass.mrap.fs.HdfsStore;
 import org.opass.mrap.index.ReferenceStore;
 
 /**
- * A Zarr store copied into a file system, as a store (its objects as they are), or packed: its
- * chunk objects end to end in containers of about a block each ({@code chunks-00000}, ...,
- * thesis §4.4.3's container of small files), and a kerchunk reference set ({@code refs.json})
+ * A Zarr store copied into a file system, as a store (its objects as they are), or packed: each
+ * array's chunk objects in a container ({@code chunks-00000}, ..., thesis §4.4.3's container of
+ * small files), none that fits in a block crossing a block's end, written as block-sized parts
+ * side by side and joined by HDFS's {@code concat}; and a kerchunk reference set ({@code refs.json})
  * holding the metadata inline and, for each chunk key, its container, offset and length, with
  * each container's length and CRC32C. A store of a million chunk files then costs the NameNode a
- * few hundred objects; MRAP reads the set as the store ({@code mrap.pattern.kind=zarr}), xarray
+ * file an array; MRAP reads the set as the store ({@code mrap.pattern.kind=zarr}), xarray
  * through fsspec's {@code reference://}. Written into a hidden folder beside the destination,
  * checked (lengths; the containers' CRC32C against HDFS's composite CRC), and published in one
  * rename; a copy stopped at any point leaves at most that folder.
@@ -159,16 +160,36 @@ public final class ZarrStoreCopy {
         || name.equals(".zmetadata") || name.equals("zarr.json");
   }
 
-  /** A container's objects: their keys and where each starts in it. */
+  /**
+   * An array's container: its chunk objects in key order, each at an offset such that none
+   * that fits in a block crosses a block's end (the rest of a block is left zero), written as
+   * block-sized parts side by side and joined by HDFS's {@code concat}.
+   */
   private static final class Container {
     final String name;
     final List<String> keys = new ArrayList<>();
     final List<Long> starts = new ArrayList<>();
     long length;
+    int[] partCrcs;
     int crc;
 
     Container(String name) {
       this.name = name;
+    }
+
+    /** Places an object of {@code len} bytes after the others, within a block if it fits. */
+    void add(String key, long len, long block) {
+      long at = length;
+      if (len <= block && at % block + len > block) {
+        at = (at / block + 1) * block;
+      }
+      keys.add(key);
+      starts.add(at);
+      length = at + len;
+    }
+
+    int parts(long block) {
+      return (int) Math.max(1, (length + block - 1) / block);
     }
   }
 
@@ -176,58 +197,74 @@ public final class ZarrStoreCopy {
       TreeMap<String, FileStatus> objects, FileSystem dstFs, Path work, Path target,
       CopySettings s) throws IOException {
     ObjectNode refs = JSON.createObjectNode();
+    java.util.TreeSet<String> arrays = new java.util.TreeSet<>();
+    for (String key : objects.keySet()) {
+      String name = key.substring(key.lastIndexOf('/') + 1);
+      if (name.equals(".zarray") || name.equals("zarr.json")) {
+        arrays.add(key.contains("/") ? key.substring(0, key.lastIndexOf('/')) : "");
+      }
+    }
+    // a container an array, its chunks in key order
+    Map<String, Container> byArray = new TreeMap<>();
     List<Container> containers = new ArrayList<>();
-    Container c = null;
     for (Map.Entry<String, FileStatus> e : objects.entrySet()) {
-      if (isMetadata(e.getKey())) {
+      String key = e.getKey();
+      if (isMetadata(key)) {
         byte[] b;
         try (InputStream in = srcFs.open(e.getValue().getPath())) {
           b = in.readAllBytes();
         }
-        refs.put(e.getKey(), new String(b, StandardCharsets.UTF_8));
+        refs.put(key, new String(b, StandardCharsets.UTF_8));
         continue;
       }
-      long len = e.getValue().getLen();
-      if (c == null || c.length > 0 && c.length + len > s.blockSize) {
-        c = new Container(String.format(java.util.Locale.ROOT, CONTAINER + "%05d",
-            containers.size()));
-        containers.add(c);
-      }
-      c.keys.add(e.getKey());
-      c.starts.add(c.length);
-      c.length += len;
-    }
-    long bytes = 0;
-    for (Container k : containers) {
-      bytes += k.length;
-    }
-    inParallel(s.threads, containers.size(), i -> {
-      Container k = containers.get(i);
-      Path to = new Path(work, k.name);
-      CRC32C crc = new CRC32C();
-      byte[] buf = new byte[1 << 16];
-      try (FSDataOutputStream out = dstFs.create(to, s.permission, false, 1 << 16,
-          s.replication, s.blockSize, null)) {
-        for (String key : k.keys) {
-          long expected = objects.get(key).getLen();
-          long n = 0;
-          try (InputStream in = srcFs.open(objects.get(key).getPath())) {
-            for (int r = in.read(buf); r > 0; r = in.read(buf)) {
-              out.write(buf, 0, r);
-              crc.update(buf, 0, r);
-              n += r;
-            }
-          }
-          if (n != expected) {
-            throw new CopyException(false, key + " held " + n + " bytes when read, "
-                + expected + " when listed: was the store changed during the copy?");
-          }
+      String array = "";
+      for (String a : arrays) { // the longest array path the key lies under
+        if (key.startsWith(a + "/") && a.length() >= array.length()) {
+          array = a;
         }
       }
-      k.crc = (int) crc.getValue();
-      Publisher.verifyWritten(conf, dstFs, to, k.length, k.crc, target);
+      Container c = byArray.get(array);
+      if (c == null) {
+        c = new Container(String.format(java.util.Locale.ROOT, CONTAINER + "%05d",
+            containers.size()));
+        byArray.put(array, c);
+        containers.add(c);
+      }
+      c.add(key, e.getValue().getLen(), s.blockSize);
+    }
+    boolean concat = dstFs instanceof org.apache.hadoop.hdfs.DistributedFileSystem;
+    List<int[]> parts = new ArrayList<>(); // (container, part) pairs, written side by side
+    long bytes = 0;
+    for (int i = 0; i < containers.size(); i++) {
+      Container c = containers.get(i);
+      int n = concat ? c.parts(s.blockSize) : 1;
+      c.partCrcs = new int[n];
+      for (int k = 0; k < n; k++) {
+        parts.add(new int[] {i, k});
+      }
+      bytes += c.length;
+    }
+    inParallel(s.threads, parts.size(), j -> {
+      Container c = containers.get(parts.get(j)[0]);
+      int k = parts.get(j)[1];
+      long lo = concat ? k * s.blockSize : 0;
+      long hi = concat ? Math.min(c.length, lo + s.blockSize) : c.length;
+      Path to = concat ? Parts.part(new Path(work, ".parts-" + c.name), k)
+          : new Path(work, c.name);
+      c.partCrcs[k] = writeRange(srcFs, objects, c, lo, hi, dstFs, to, s);
       return null;
     });
+    for (Container c : containers) {
+      Path file = new Path(work, c.name);
+      if (concat) {
+        c.crc = Parts.join(dstFs, new Path(work, ".parts-" + c.name), file, s.blockSize,
+            c.length, c.partCrcs);
+        dstFs.delete(new Path(work, ".parts-" + c.name), true);
+      } else {
+        c.crc = c.partCrcs[0];
+      }
+      Publisher.verifyWritten(conf, dstFs, file, c.length, c.crc, target);
+    }
     String url = "{{u}}/";
     ObjectNode packed = JSON.createObjectNode();
     for (Container k : containers) {
@@ -247,6 +284,59 @@ public final class ZarrStoreCopy {
       JSON.writeValue(out, root);
     }
     return new Result(target, objects.size(), containers.size() + 1L, bytes);
+  }
+
+  /**
+   * Writes bytes {@code [lo, hi)} of container {@code c} into {@code to}: the parts of its
+   * objects there, zeros between them; their CRC32C.
+   *
+   * @throws CopyException where an object holds other bytes than it was listed with
+   */
+  private static int writeRange(FileSystem srcFs, Map<String, FileStatus> objects, Container c,
+      long lo, long hi, FileSystem dstFs, Path to, CopySettings s) throws IOException {
+    CRC32C crc = new CRC32C();
+    byte[] buf = new byte[1 << 16];
+    long at = lo;
+    try (FSDataOutputStream out = dstFs.create(to, s.permission, false, 1 << 16,
+        s.replication, s.blockSize, null)) {
+      for (int j = 0; j < c.keys.size() && at < hi; j++) {
+        FileStatus f = objects.get(c.keys.get(j));
+        long start = c.starts.get(j);
+        long end = start + f.getLen();
+        if (end <= at) {
+          continue;
+        }
+        for (long zeros = Math.min(start, hi) - at; zeros > 0; ) { // a block's unused end
+          int n = (int) Math.min(zeros, buf.length);
+          java.util.Arrays.fill(buf, 0, n, (byte) 0);
+          out.write(buf, 0, n);
+          crc.update(buf, 0, n);
+          zeros -= n;
+          at += n;
+        }
+        if (at >= hi) {
+          break;
+        }
+        long from = at - start;
+        long to2 = Math.min(end, hi) - start;
+        try (org.apache.hadoop.fs.FSDataInputStream in = srcFs.open(f.getPath())) {
+          in.seek(from);
+          for (long left = to2 - from; left > 0; ) {
+            int r = in.read(buf, 0, (int) Math.min(buf.length, left));
+            if (r < 0) {
+              throw new CopyException(false, c.keys.get(j) + " ended at " + (to2 - left)
+                  + " bytes when read, " + f.getLen() + " when listed: was the store changed "
+                  + "during the copy?");
+            }
+            out.write(buf, 0, r);
+            crc.update(buf, 0, r);
+            left -= r;
+          }
+        }
+        at = start + to2;
+      }
+    }
+    return (int) crc.getValue();
   }
 
   /**
