@@ -325,6 +325,26 @@ class ZarrReadTest {
       Read packed = read(conf("packed", var), "/zarr/packed.zarr");
       assertValues(oracle("xarray", "v2/era5.zarr", var), packed, 1e-6, "packed " + var);
     }
+    // xarray opens the packed store as the docs say: reference:// over WebHDFS
+    java.nio.file.Path refsCopy = local.resolve("packed-refs.json");
+    fs.copyToLocalFile(new Path("/zarr/packed.zarr/refs.json"),
+        new Path(refsCopy.toUri()));
+    Map<String, Object> web = new java.util.LinkedHashMap<>();
+    web.put("host", "127.0.0.1");
+    web.put("port", cluster.miniCluster().getNameNode().getHttpAddress().getPort());
+    web.put("user", System.getProperty("user.name"));
+    Map<String, String> proxy = new HashMap<>();
+    for (int k = 0; k < cluster.size(); k++) {
+      proxy.put(cluster.hostName(k), cluster.hostAddress(k));
+    }
+    web.put("data_proxy", proxy);
+    java.nio.file.Path options = local.resolve("webhdfs.json");
+    JSON.writeValue(options.toFile(), web);
+    JsonNode xarray = JSON.readTree(ReferenceLibraries.run(local.resolve("check_packed.py"),
+        refsCopy.toString(), local.resolve("v2/era5.zarr").toString(), "webhdfs://127.0.0.1:"
+        + web.get("port") + "/zarr/packed.zarr", options.toString()));
+    assertEquals("[]", xarray.get("problems").toString(), xarray.toString());
+    assertTrue(xarray.get("variables").toString().contains("t2m"), xarray.toString());
     // moved, it still reads: the set's containers are found beside it
     FsShell shell = new FsShell(new Configuration(fs.getConf()));
     assertEquals(0, ToolRunner.run(shell, new String[] {"-mv", "/zarr/packed.zarr",
