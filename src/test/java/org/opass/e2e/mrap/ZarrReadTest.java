@@ -109,7 +109,7 @@ class ZarrReadTest {
     Read r = new Read();
     for (InputSplit s : new VariableInputFormat().getSplits(job)) {
       VariableSplit split = (VariableSplit) MrapReads.reserialized(s);
-      r.tasks.add(split.task());
+      r.tasks.add(((VariableSplit) s).task()); // as planned: hosts are not sent to tasks
       TaskCounters counters = new TaskCounters();
       try (VariableRecordReader reader = new VariableRecordReader()) {
         reader.initialize(split, new TaskAttemptContextImpl(conf, new TaskAttemptID(),
@@ -218,6 +218,25 @@ class ZarrReadTest {
       }
     }
     assertEquals(chunkBytes, (long) r.counters.get(MrapCounter.BYTES_READ), "bytes read");
+    // each task runs where its chunk files are: its host holds a replica of every one
+    int placed = 0;
+    for (VariableTask t : r.tasks) {
+      for (String host : t.hosts()) {
+        for (VariableTask.Part p : t.parts()) {
+          for (VariableTask.Member m : p.members()) {
+            for (int i = 0; i < m.variable().chunks().count(); i++) {
+              Path chunk = new Path("/zarr/v2/era5.zarr/" + m.variable().chunks().object(i));
+              org.apache.hadoop.fs.BlockLocation[] b = fs.getFileBlockLocations(
+                  fs.getFileStatus(chunk), 0, 1);
+              assertTrue(List.of(b[0].getHosts()).contains(host), host + " holds no replica "
+                  + "of " + chunk + ": " + List.of(b[0].getHosts()));
+              placed++;
+            }
+          }
+        }
+      }
+    }
+    assertTrue(placed > 0, "tasks are placed on hosts");
   }
 
   @Test
