@@ -34,29 +34,20 @@ public final class PlacedChunks {
       starts[i] = chunks.address(i);
       end = Math.max(end, chunks.address(i) + chunks.size(i));
     }
-    long length = end;
-    return new Positioned() {
-      @Override
-      public long length() {
-        return length;
-      }
-
-      @Override
-      protected int readAt(long pos, byte[] b, int off, int len) throws IOException {
-        if (pos >= length) {
-          return -1;
-        }
-        int i = Arrays.binarySearch(starts, pos);
+    return Positioned.window((pos, b, off, len) -> {
+      for (int done = 0; done < len; ) { // a chunk at a time: each from its object
+        long at = pos + done;
+        int i = Arrays.binarySearch(starts, at);
         i = i >= 0 ? i : -i - 2;
-        if (i < 0 || pos >= chunks.address(i) + chunks.size(i)) {
-          throw new IOException("no chunk lies at address " + pos + " of " + starts.length
+        if (i < 0 || at >= chunks.address(i) + chunks.size(i)) {
+          throw new IOException("no chunk lies at address " + at + " of " + starts.length
               + " chunks placed in their objects");
         }
-        long into = pos - chunks.address(i);
-        int n = (int) Math.min(len, chunks.size(i) - into);
-        objects.readFully(chunks.object(i), chunks.objectOffset(i) + into, b, off, n);
-        return n;
+        long into = at - chunks.address(i);
+        int n = (int) Math.min(len - done, chunks.size(i) - into);
+        objects.readFully(chunks.object(i), chunks.objectOffset(i) + into, b, off + done, n);
+        done += n;
       }
-    };
+    }, 0, end);
   }
 }

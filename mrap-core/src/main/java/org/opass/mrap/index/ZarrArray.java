@@ -12,6 +12,8 @@ import org.opass.mrap.array.ElementType;
 import org.opass.mrap.format.Attributes;
 import org.opass.mrap.format.FilterSpec;
 import org.opass.mrap.format.Variable;
+import org.opass.mrap.format.zarr.Inflate;
+import org.opass.mrap.format.zarr.Shuffle;
 
 /**
  * A variable as a Zarr v2 array ({@code .zarray}): its dtype, shape, chunk shape, fill value and
@@ -201,10 +203,14 @@ final class ZarrArray {
    */
   byte[] decode(byte[] stored, int most) throws java.io.IOException {
     byte[] data = stored;
-    for (int i = codecs.size() - 1; i >= 0; i--) {
-      Map<String, Object> c = codecs.get(i);
-      data = "zlib".equals(c.get("id")) ? inflate(data, most)
-          : unshuffle(data, ((Number) c.get("elementsize")).intValue());
+    try { // the Zarr format's own decoders: the ones every store is read through
+      for (int i = codecs.size() - 1; i >= 0; i--) {
+        Map<String, Object> c = codecs.get(i);
+        data = "zlib".equals(c.get("id")) ? Inflate.zlib(data, most)
+            : Shuffle.decode(data, ((Number) c.get("elementsize")).intValue());
+      }
+    } catch (org.opass.mrap.format.ScienceFormatException e) {
+      throw new java.io.IOException("an inline chunk does not decode: " + e.getMessage(), e);
     }
     return data;
   }
@@ -218,45 +224,6 @@ final class ZarrArray {
     zlib.put("id", "zlib");
     zlib.put("level", 9);
     return new ZarrArray(dtype, shape, chunks, fillValue, List.of(shuffle, zlib));
-  }
-
-  private static byte[] unshuffle(byte[] in, int size) {
-    if (size <= 1 || in.length % size != 0) {
-      return in.clone();
-    }
-    int count = in.length / size;
-    byte[] out = new byte[in.length];
-    for (int i = 0; i < count; i++) {
-      for (int j = 0; j < size; j++) {
-        out[i * size + j] = in[j * count + i];
-      }
-    }
-    return out;
-  }
-
-  private static byte[] inflate(byte[] in, int most) throws java.io.IOException {
-    java.util.zip.Inflater f = new java.util.zip.Inflater();
-    try {
-      f.setInput(in);
-      byte[] out = new byte[most];
-      int n = 0;
-      while (!f.finished() && n < out.length) {
-        int got = f.inflate(out, n, out.length - n);
-        if (got == 0 && (f.needsInput() || f.needsDictionary())) {
-          break;
-        }
-        n += got;
-      }
-      if (!f.finished()) {
-        throw new java.io.IOException("an inline chunk does not inflate to at most " + most
-            + " bytes");
-      }
-      return java.util.Arrays.copyOf(out, n);
-    } catch (java.util.zip.DataFormatException e) {
-      throw new java.io.IOException("an inline chunk does not inflate: " + e.getMessage(), e);
-    } finally {
-      f.end();
-    }
   }
 
   /** numcodecs' shuffle: byte j of every element together, j from 0. */

@@ -188,20 +188,8 @@ class ScienceFuzzTest {
         }
       }
       return true;
-    } catch (ScienceFormatException e) {
-      if (!e.getMessage().contains(store.name())) {
-        fail(what + ": a refusal that does not name the store: " + e.getMessage(), e);
-      }
-      return false;
-    } catch (IOException e) {
-      fail(what + ": " + e, e);
-      return false;
-    } catch (RuntimeException | Error e) {
-      if (e instanceof org.opentest4j.AssertionFailedError) {
-        throw e;
-      }
-      fail(what + ": " + e, e);
-      return false;
+    } catch (IOException | RuntimeException | Error e) {
+      return refusedByName(e, store.name(), what);
     }
   }
 
@@ -305,21 +293,26 @@ class ScienceFuzzTest {
         // a damaged shape names more elements than a test reads: as many as read were read
       }
       return true;
-    } catch (ScienceFormatException e) {
-      if (!e.getMessage().contains(file)) {
-        fail(what + ": a refusal that does not name the file: " + e.getMessage(), e);
-      }
-      return false;
-    } catch (IOException e) {
-      fail(what + ": " + e, e);
-      return false;
-    } catch (RuntimeException | Error e) {
-      if (e instanceof org.opentest4j.AssertionFailedError) {
-        throw e;
-      }
-      fail(what + ": " + e, e);
-      return false;
+    } catch (IOException | RuntimeException | Error e) {
+      return refusedByName(e, file, what);
     }
+  }
+
+  /**
+   * False where {@code e} is a refusal naming {@code name}; fails the test for any other
+   * exception (or passes its failure on).
+   */
+  private static boolean refusedByName(Throwable e, String name, String what) {
+    if (e instanceof org.opentest4j.AssertionFailedError) {
+      throw (org.opentest4j.AssertionFailedError) e;
+    }
+    if (!(e instanceof ScienceFormatException)) {
+      fail(what + ": " + e, e);
+    }
+    if (!e.getMessage().contains(name)) {
+      fail(what + ": a refusal that does not name " + name + ": " + e.getMessage(), e);
+    }
+    return false;
   }
 
   /** Stops a read that has given enough. */
