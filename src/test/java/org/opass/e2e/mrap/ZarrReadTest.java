@@ -101,7 +101,7 @@ class ZarrReadTest {
   }
 
   /** Every split of the job over {@code inputs}, read as its task reads it. */
-  private static Read read(Configuration conf, String... inputs) throws Exception {
+  static Read read(Configuration conf, String... inputs) throws Exception {
     Job job = Job.getInstance(conf);
     for (String in : inputs) {
       FileInputFormat.addInputPath(job, new Path(in));

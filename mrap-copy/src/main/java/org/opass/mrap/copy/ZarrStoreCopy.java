@@ -91,19 +91,20 @@ public final class ZarrStoreCopy {
   }
 
   /**
-   * Copies the store {@code src} to {@code dst} (which must not exist unless {@code overwrite}),
-   * packed or as it is.
+   * Copies the store {@code src} to {@code dst}, which must not exist, packed or as it is.
    *
-   * @throws CopyException (usage) naming an existing destination
+   * @throws CopyException (usage) naming an existing destination, and with {@code overwrite}
+   *     saying why a store is not replaced
    */
   public static Result copy(Configuration conf, Path src, Path dst, boolean pack,
       boolean overwrite) throws IOException {
     FileSystem srcFs = src.getFileSystem(conf);
     FileSystem dstFs = dst.getFileSystem(conf);
     Path target = dstFs.makeQualified(dst);
-    if (dstFs.exists(target) && !overwrite) {
-      throw new CopyException(true, target + " exists: name a new destination, or give "
-          + "-overwrite");
+    if (dstFs.exists(target)) { // a folder is not replaced in one rename: never neither
+      throw new CopyException(true, target + " exists: name a new destination"
+          + (overwrite ? "; a store is not overwritten (HDFS renames no folder over another "
+          + "in one step): remove it first" : ""));
     }
     CopySettings settings = CopySettings.of(conf, dstFs, target);
     Path work = new Path(target.getParent(), "." + target.getName() + ".mrap-copy");
@@ -112,7 +113,7 @@ public final class ZarrStoreCopy {
       TreeMap<String, FileStatus> objects = list(srcFs, srcFs.makeQualified(src));
       Result r = pack ? pack(conf, srcFs, objects, dstFs, work, target, settings)
           : asItIs(srcFs, objects, dstFs, work, target, settings);
-      publish(conf, dstFs, work, target, overwrite);
+      Publisher.publish(conf, dstFs, work, target, false);
       return r;
     } catch (IOException | RuntimeException e) {
       Publisher.quietDelete(dstFs, work);
@@ -337,26 +338,6 @@ public final class ZarrStoreCopy {
       }
     }
     return (int) crc.getValue();
-  }
-
-  /**
-   * Renames {@code work} to {@code target}; an existing store (with {@code overwrite}) moved
-   * aside first and removed after.
-   */
-  private static void publish(Configuration conf, FileSystem fs, Path work, Path target,
-      boolean overwrite) throws IOException {
-    Path old = null;
-    if (overwrite && fs.exists(target)) {
-      old = new Path(target.getParent(), "." + target.getName() + ".mrap-copy-old");
-      fs.delete(old, true);
-      if (!fs.rename(target, old)) {
-        throw new CopyException(false, "could not move " + target + " aside to replace it");
-      }
-    }
-    Publisher.publish(conf, fs, work, target, false);
-    if (old != null) {
-      Publisher.quietDelete(fs, old);
-    }
   }
 
   /** A step of {@link #inParallel}. */
