@@ -43,7 +43,6 @@ public final class HdfsStore implements ObjectStore, Closeable {
   private final FileSystem fs;
   private final Path root;
   private final Map<String, BlockLocation[]> located = new HashMap<>();
-  private final Map<String, Long> lengths = new HashMap<>();
   private final Map<String, FSDataInputStream> open =
       new LinkedHashMap<String, FSDataInputStream>(OPEN, 0.75f, true) {
         @Override
@@ -114,14 +113,18 @@ public final class HdfsStore implements ObjectStore, Closeable {
     String folder = slash < 0 ? "" : prefix.substring(0, slash);
     SortedMap<String, Place> out = new TreeMap<>();
     Path dir = folder.isEmpty() ? root : new Path(root, folder);
-    RemoteIterator<LocatedFileStatus> it;
-    try {
-      it = fs.listFiles(dir, true);
-    } catch (FileNotFoundException e) {
-      return out;
-    }
     reads++;
     String base = root.toUri().getPath();
+    try {
+      listInto(fs.listFiles(dir, true), base, prefix, out);
+    } catch (FileNotFoundException e) {
+      return out; // no such folder: no keys (HDFS says so at the first page, or before)
+    }
+    return out;
+  }
+
+  private void listInto(RemoteIterator<LocatedFileStatus> it, String base, String prefix,
+      SortedMap<String, Place> out) throws IOException {
     while (it.hasNext()) {
       LocatedFileStatus f = it.next();
       String p = f.getPath().toUri().getPath();
@@ -132,10 +135,8 @@ public final class HdfsStore implements ObjectStore, Closeable {
       if (key.startsWith(prefix)) {
         out.put(key, new Place(key, 0, f.getLen()));
         located.put(key, f.getBlockLocations());
-        lengths.put(key, f.getLen());
       }
     }
-    return out;
   }
 
   @Override

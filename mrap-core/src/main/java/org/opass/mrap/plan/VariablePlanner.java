@@ -6,6 +6,7 @@ import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.opass.mrap.locality.SplitLocality;
+import org.opass.mrap.science.ScienceFiles;
 import org.opass.mrap.settings.AccessSettings;
 import org.opass.mrap.settings.InvalidSettingsException;
 import org.opass.mrap.settings.NothingSelectedException;
@@ -122,7 +123,9 @@ public final class VariablePlanner {
   public List<VariableTask> tasks(List<FileStatus> listed) throws IOException {
     List<FileStatus> files = new ArrayList<>();
     for (FileStatus f : listed) {
-      if (f.getLen() > 0 || f.isDirectory()) { // a folder: a store of objects
+      // a folder is a store of objects where the kind reads stores; else a subfolder listed
+      // (whose length a local file system gives as its own)
+      if (f.isDirectory() ? ScienceFiles.stores(settings.kind()) : f.getLen() > 0) {
         files.add(f);
       }
     }
