@@ -214,8 +214,9 @@ final class FileHeaders {
         throw new java.io.EOFException(name + " is a store, not a file");
       }, 0, 0), new FilePlan.Source(RestructuredFiles.plain(f), name, 0), 0, t0);
       HdfsStore files = open.files();
-      Variable v = p.plan() != null ? p.plan().variable() : p.variable();
-      Variable.Chunks chunks = v != null && v.chunked() ? v.chunks() : Variable.Chunks.none();
+      // the blocks of the chunks read (the slab's), not of every chunk of the array
+      Variable.Chunks chunks = p.plan() != null && p.plan().chunks() != null
+          ? p.plan().chunks() : Variable.Chunks.none();
       if (!chunks.placed()) {
         return p.inStore(f, new org.apache.hadoop.fs.BlockLocation[0], files.reads());
       }
