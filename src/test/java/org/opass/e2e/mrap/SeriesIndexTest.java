@@ -93,8 +93,10 @@ class SeriesIndexTest {
         StandardCharsets.UTF_8)};
   }
 
-  /** How fsspec's WebHDFS reaches this cluster: the NameNode's web port, DataNodes by address. */
-  private static Map<String, Object> webhdfs() {
+  /**
+   * How fsspec's WebHDFS reaches {@code cluster}: the NameNode's web port, DataNodes by address.
+   */
+  static Map<String, Object> webhdfs(EmulatedCluster cluster) {
     Map<String, Object> o = new LinkedHashMap<>();
     o.put("host", "127.0.0.1");
     o.put("port", cluster.miniCluster().getNameNode().getHttpAddress().getPort());
@@ -148,7 +150,7 @@ class SeriesIndexTest {
     assertEquals(0, r[0], (String) r[1]);
     JsonNode manifest = JSON.readTree(fs.open(new Path("/idx/era/" + SeriesIndex.MANIFEST)));
     String url = manifest.get("templates").get("u").asText();
-    assertTrue(url.startsWith("webhdfs://") && url.endsWith(":" + webhdfs().get("port")),
+    assertTrue(url.startsWith("webhdfs://") && url.endsWith(":" + webhdfs(cluster).get("port")),
         "chunk URLs through the NameNode's web port: " + url);
     assertEquals(SeriesIndex.COMBINED, manifest.get("combined").get(0).asText());
     List<Map<String, Object>> cases = new ArrayList<>();
@@ -158,7 +160,7 @@ class SeriesIndexTest {
     }
     cases.add(Map.of("name", "joined", "refs", local(new Path("/idx/era/refs.json"), "era.json")
         .toString(), "originals", originals, "variables", List.of("t2m"), "concat", "time",
-        "protocol", "webhdfs", "options", webhdfs()));
+        "protocol", "webhdfs", "options", webhdfs(cluster)));
     // a series longer than a set: a set a run of consecutive files, joined by xarray
     conf.set(IndexKeys.SET_FILES, "2");
     r = index(conf, "/series", "/idx/era-runs");
@@ -171,7 +173,7 @@ class SeriesIndexTest {
         local(new Path("/idx/era-runs/refs-00000.json"), "run0.json").toString(),
         local(new Path("/idx/era-runs/refs-00001.json"), "run1.json").toString()),
         "originals", originals, "variables", List.of("t2m"), "concat", "time",
-        "protocol", "webhdfs", "options", webhdfs()));
+        "protocol", "webhdfs", "options", webhdfs(cluster)));
     // all variables of files of three layouts, each file's own set (a line of the entries)
     conf = conf("index-layouts");
     r = index(conf, "/layouts", "/idx/layouts");
@@ -197,7 +199,7 @@ class SeriesIndexTest {
           }
           cases.add(Map.of("name", name, "refs", refs.toString(), "originals", List.of(
               fixture(fixture)), "variables", variables.get(name),
-              "protocol", "webhdfs", "options", webhdfs()));
+              "protocol", "webhdfs", "options", webhdfs(cluster)));
         }
       }
     }
@@ -219,7 +221,7 @@ class SeriesIndexTest {
         "docs/science.md"));
     int from = page.indexOf("```python\n") + 10;
     String example = page.substring(from, page.indexOf("```", from));
-    Map<String, Object> web = webhdfs();
+    Map<String, Object> web = webhdfs(cluster);
     String given = "{\"host\": \"namenode\", \"port\": 9870, \"user\": \"alice\"}";
     assertTrue(example.contains(given), example);
     example = example.replace(given, JSON.writeValueAsString(web))

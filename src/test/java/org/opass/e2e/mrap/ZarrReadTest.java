@@ -348,15 +348,7 @@ class ZarrReadTest {
     java.nio.file.Path refsCopy = local.resolve("packed-refs.json");
     fs.copyToLocalFile(new Path("/zarr/packed.zarr/refs.json"),
         new Path(refsCopy.toUri()));
-    Map<String, Object> web = new java.util.LinkedHashMap<>();
-    web.put("host", "127.0.0.1");
-    web.put("port", cluster.miniCluster().getNameNode().getHttpAddress().getPort());
-    web.put("user", System.getProperty("user.name"));
-    Map<String, String> proxy = new HashMap<>();
-    for (int k = 0; k < cluster.size(); k++) {
-      proxy.put(cluster.hostName(k), cluster.hostAddress(k));
-    }
-    web.put("data_proxy", proxy);
+    Map<String, Object> web = SeriesIndexTest.webhdfs(cluster);
     java.nio.file.Path options = local.resolve("webhdfs.json");
     JSON.writeValue(options.toFile(), web);
     JsonNode xarray = JSON.readTree(ReferenceLibraries.run(local.resolve("check_packed.py"),

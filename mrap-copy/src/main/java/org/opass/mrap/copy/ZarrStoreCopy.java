@@ -10,9 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.zip.CRC32C;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -22,6 +19,7 @@ import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.opass.mrap.fs.HdfsStore;
+import org.opass.mrap.fs.InParallel;
 import org.opass.mrap.index.ReferenceStore;
 
 /**
@@ -139,8 +137,7 @@ public final class ZarrStoreCopy {
     for (FileStatus f : objects.values()) {
       bytes += f.getLen();
     }
-    inParallel(s.threads, all.size(), i -> {
-      Map.Entry<String, FileStatus> e = all.get(i);
+    InParallel.map(all, s.threads, "zarr objects", e -> {
       Path to = new Path(work, e.getKey());
       try (InputStream in = srcFs.open(e.getValue().getPath());
           OutputStream out = dstFs.create(to, false)) {
@@ -245,16 +242,18 @@ public final class ZarrStoreCopy {
       }
       bytes += c.length;
     }
-    inParallel(s.threads, parts.size(), j -> {
-      Container c = containers.get(parts.get(j)[0]);
-      int k = parts.get(j)[1];
+    List<Integer> crcs = InParallel.map(parts, s.threads, "zarr parts", part -> {
+      Container c = containers.get(part[0]);
+      int k = part[1];
       long lo = concat ? k * s.blockSize : 0;
       long hi = concat ? Math.min(c.length, lo + s.blockSize) : c.length;
       Path to = concat ? Parts.part(new Path(work, ".parts-" + c.name), k)
           : new Path(work, c.name);
-      c.partCrcs[k] = writeRange(srcFs, objects, c, lo, hi, dstFs, to, s);
-      return null;
+      return writeRange(srcFs, objects, c, lo, hi, dstFs, to, s);
     });
+    for (int j = 0; j < parts.size(); j++) {
+      containers.get(parts.get(j)[0]).partCrcs[parts.get(j)[1]] = crcs.get(j);
+    }
     for (Container c : containers) {
       Path file = new Path(work, c.name);
       if (concat) {
@@ -338,41 +337,5 @@ public final class ZarrStoreCopy {
       }
     }
     return (int) crc.getValue();
-  }
-
-  /** A step of {@link #inParallel}. */
-  private interface Step {
-    Void run(int i) throws IOException;
-  }
-
-  private static void inParallel(int threads, int n, Step step) throws IOException {
-    ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(threads,
-        Math.max(1, n))));
-    try {
-      List<Future<Void>> done = new ArrayList<>();
-      for (int i = 0; i < n; i++) {
-        int k = i;
-        done.add(pool.submit(() -> step.run(k)));
-      }
-      for (Future<Void> f : done) {
-        try {
-          f.get();
-        } catch (java.util.concurrent.ExecutionException e) {
-          Throwable t = e.getCause();
-          if (t instanceof IOException) {
-            throw (IOException) t;
-          }
-          if (t instanceof RuntimeException) {
-            throw (RuntimeException) t;
-          }
-          throw new IOException(t);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new java.io.InterruptedIOException("the copy was interrupted");
-        }
-      }
-    } finally {
-      pool.shutdownNow();
-    }
   }
 }

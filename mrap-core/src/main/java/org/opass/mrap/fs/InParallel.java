@@ -9,7 +9,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
-/** Reads the front of many input files at submission, a few at a time, results in order. */
+/**
+ * Work over many files a few at a time, results in order: the fronts of a read's input files
+ * at submission, a store's objects copied.
+ */
 public final class InParallel {
   /** One file's work. */
   public interface Work<T, R> {

@@ -641,7 +641,6 @@ final class ArrayMetadata {
       }
       whole &= i.isIntegralNumber() && i.canConvertToLong();
     }
-    double[] d = new double[items.size()];
     if (whole) {
       ByteBuffer b = ByteBuffer.allocate(8 * items.size()).order(ByteOrder.LITTLE_ENDIAN);
       for (JsonNode i : items) {
@@ -650,6 +649,7 @@ final class ArrayMetadata {
       return Attributes.Attribute.numbers(ElementType.INT64, ByteOrder.LITTLE_ENDIAN,
           b.array());
     }
+    double[] d = new double[items.size()];
     for (int i = 0; i < d.length; i++) {
       JsonNode x = items.get(i);
       d[i] = x.isTextual() ? Double.parseDouble(x.asText()) : x.asDouble();

@@ -128,6 +128,18 @@ final class ZarrFile implements ScienceFile {
 
   /** The array at {@code name}, its metadata read once. */
   ArrayMetadata array(String name) throws IOException {
+    ArrayMetadata a = find(name);
+    if (a == null) {
+      throw missing(name);
+    }
+    return a;
+  }
+
+  /**
+   * The array at {@code name}, its metadata read once; null where the store holds no array
+   * there (nothing, or a group).
+   */
+  private ArrayMetadata find(String name) throws IOException {
     String path = trim(name);
     ArrayMetadata a = arrays.get(path);
     if (a != null) {
@@ -135,17 +147,15 @@ final class ZarrFile implements ScienceFile {
     }
     String prefix = path.isEmpty() ? "" : path + "/";
     if (format == 3) {
-      JsonNode json = consolidated != null ? consolidated.get(path)
-          : path.isEmpty() ? rootV3 : metadata(prefix + "zarr.json");
+      JsonNode json = v3Node(path);
       if (json == null || !"array".equals(json.path("node_type").asText())) {
-        throw missing(name, json == null ? "no such array" : "a group, not an array");
+        return null;
       }
       a = ArrayMetadata.v3(store.name(), path, json);
     } else {
       JsonNode zarray = metadata(prefix + ".zarray");
       if (zarray == null) {
-        throw missing(name, metadata(prefix + ".zgroup") != null ? "a group, not an array"
-            : "no such array");
+        return null;
       }
       a = ArrayMetadata.v2(store.name(), path, zarray, metadata(prefix + ".zattrs"));
     }
@@ -153,11 +163,22 @@ final class ZarrFile implements ScienceFile {
     return a;
   }
 
-  private ScienceFormatException missing(String name, String why) throws IOException {
+  /** A v3 node's {@code zarr.json}, or null. */
+  private JsonNode v3Node(String path) throws IOException {
+    return consolidated != null ? consolidated.get(path)
+        : path.isEmpty() ? rootV3 : metadata(path + "/zarr.json");
+  }
+
+  /** The refusal of a name that is no array: a group, or nothing; the store's arrays named. */
+  private ScienceFormatException missing(String name) throws IOException {
+    String path = trim(name);
+    boolean group = format == 3 ? v3Node(path) != null
+        : metadata((path.isEmpty() ? "" : path + "/") + ".zgroup") != null;
     List<String> names = variableNames();
-    return new ScienceFormatException(store.name() + ": " + name + " is " + why + " of this "
-        + "Zarr store; its arrays: " + (names.size() > 20 ? String.join(", ",
-        names.subList(0, 20)) + ", ..." : String.join(", ", names)));
+    return new ScienceFormatException(store.name() + ": " + name + " is "
+        + (group ? "a group, not an array" : "no such array") + " of this Zarr store; its "
+        + "arrays: " + (names.size() > 20 ? String.join(", ", names.subList(0, 20)) + ", ..."
+        : String.join(", ", names)));
   }
 
   @Override
@@ -366,11 +387,11 @@ final class ZarrFile implements ScienceFile {
     for (String c : tried) {
       ArrayMetadata a;
       try {
-        a = array(c);
+        a = find(c); // not array(): its refusal would list the whole store
       } catch (ScienceFormatException e) {
-        continue; // not there, or not an array
+        continue; // metadata not read: no coordinate, as before
       }
-      if (a.rank() == 1 && a.shape[0] == v.shape()[d] && (a.dimensions.get(0).isEmpty()
+      if (a != null && a.rank() == 1 && a.shape[0] == v.shape()[d] && (a.dimensions.get(0).isEmpty()
           || a.dimensions.get(0).equals(dim))) {
         return of(a, chunks(a));
       }

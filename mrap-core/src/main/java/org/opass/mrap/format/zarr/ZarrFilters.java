@@ -1,7 +1,6 @@
 package org.opass.mrap.format.zarr;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.util.ArrayList;
 import java.util.List;
 import org.opass.mrap.array.ElementType;
 import org.opass.mrap.format.ChunkFilters;
@@ -264,14 +263,5 @@ final class ZarrFilters implements ChunkFilters {
   /** The dtype string of {@link #dtypeCode}. */
   static String dtype(int code) {
     return ((code % 2) == 1 ? ">" : "<") + "iuf".charAt(code / 1000) + ((code % 1000) / 2);
-  }
-
-  /** The specs' names, for a message. */
-  static List<String> names(List<FilterSpec> specs) {
-    List<String> out = new ArrayList<>();
-    for (FilterSpec f : specs) {
-      out.add(f.name());
-    }
-    return out;
   }
 }
