@@ -11,11 +11,9 @@ import org.apache.hadoop.fs.CompositeCrcFileChecksum;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileChecksum;
-import org.apache.hadoop.fs.FileContext;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.opass.mrap.fs.Renames;
 
 /**
  * The last step of every copy, in one process or in a copy job's committer: check the written
@@ -71,13 +69,8 @@ public final class Publisher {
    */
   public static void publish(Configuration conf, FileSystem fs, Path temp, Path dst,
       boolean overwrite) throws IOException {
-    Options.Rename how = overwrite ? Options.Rename.OVERWRITE : Options.Rename.NONE;
     try {
-      if (fs instanceof DistributedFileSystem) {
-        ((DistributedFileSystem) fs).rename(temp, dst, how);
-      } else {
-        FileContext.getFileContext(fs.getUri(), conf).rename(temp, dst, how);
-      }
+      Renames.rename(conf, fs, temp, dst, overwrite);
     } catch (FileAlreadyExistsException e) {
       throw new CopyException(false, "could not publish the copy as " + dst + ": "
           + e.getMessage() + " (did another copy create it meanwhile?)");
