@@ -55,7 +55,10 @@ public final class DatasetCommit {
   public static DatasetCommit begin(Configuration conf, Path dst, boolean overwrite)
       throws IOException {
     FileSystem fs = dst.getFileSystem(conf);
-    Path d = fs.makeQualified(dst);
+    // rebuilt from its parts, a URI's trailing "/" (an existing folder's) is dropped: else its
+    // name is empty and the work folder would lie inside the destination
+    Path d = fs.makeQualified(new Path(dst.toUri().getScheme(), dst.toUri().getAuthority(),
+        dst.toUri().getPath()));
     if (d.getParent() == null) {
       throw new IllegalArgumentException("a dataset cannot be written as the root " + d);
     }

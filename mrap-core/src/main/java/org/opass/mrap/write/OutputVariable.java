@@ -150,7 +150,35 @@ public final class OutputVariable implements Serializable {
       }
       return p;
     }
+    if (!fits(type, value)) { // else the cast to the type would wrap it silently
+      throw new IllegalArgumentException("variable " + name + ": " + value + " does not fit "
+          + type);
+    }
     return value;
+  }
+
+  /** Whether {@code value} lies in {@code type}'s range; 64-bit types as a long holds them. */
+  private static boolean fits(ElementType type, double value) {
+    switch (type) {
+      case INT8:
+        return value >= Byte.MIN_VALUE && value <= Byte.MAX_VALUE;
+      case UINT8:
+        return value >= 0 && value <= 255;
+      case INT16:
+        return value >= Short.MIN_VALUE && value <= Short.MAX_VALUE;
+      case UINT16:
+        return value >= 0 && value <= 65535;
+      case INT32:
+        return value >= Integer.MIN_VALUE && value <= Integer.MAX_VALUE;
+      case UINT32:
+        return value >= 0 && value <= 4294967295.0;
+      case INT64:
+        return value >= -0x1p63 && value < 0x1p63;
+      case UINT64:
+        return value >= 0 && value < 0x1p63;
+      default:
+        return true;
+    }
   }
 
   @Override

@@ -88,21 +88,27 @@ public final class PartWriter {
    *     this part or was put before, or the value does not fit the variable
    */
   public void put(int var, long index, double value) {
+    OutputVariable v = dataset.variables().get(var);
     if (!holds(index)) {
-      throw new IllegalArgumentException("grid point " + describe(index) + " lies outside part "
-          + part + " (rows " + dataset.partStart(part) + " to " + dataset.partEnd(part)
-          + " of " + dataset.dimensions().get(0).name() + ")");
+      long all = dataset.rowElements() * dataset.dimensions().get(0).length();
+      // an index off the grid has no coordinates to name
+      String point = index < 0 || index >= all ? "linear index " + index + " (the grid has "
+          + all + " points)" : "grid point " + describe(index);
+      throw new IllegalArgumentException("variable " + v.name() + ": " + point
+          + " lies outside part " + part + " (rows " + dataset.partStart(part) + " to "
+          + dataset.partEnd(part) + " of " + dataset.dimensions().get(0).name() + ")");
     }
     int i = (int) (index - first);
     if (seen[var].get(i)) {
       throw new IllegalArgumentException("two values name grid point " + describe(index)
-          + " of " + dataset.variables().get(var).name() + ": a point is written once");
+          + " of " + v.name() + ": a point is written once");
     }
+    // encoded first: a value refused does not take the point
+    double stored = v.encode(value);
     seen[var].set(i);
-    OutputVariable v = dataset.variables().get(var);
     ByteBuffer b = values[var];
     b.position(i * v.type().size());
-    Netcdf3Writer.put(b, v.type(), v.encode(value));
+    Netcdf3Writer.put(b, v.type(), stored);
   }
 
   /** The point at linear index {@code index} as its dimensions' values, for messages. */
