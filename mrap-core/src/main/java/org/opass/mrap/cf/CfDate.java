@@ -173,6 +173,23 @@ public final class CfDate implements Comparable<CfDate> {
   }
 
   /**
+   * The date of {@code instant} (UTC) in {@code calendar}, one of instants: the inverse of
+   * {@link #toInstant}.
+   *
+   * @throws IllegalArgumentException naming the calendar if its dates are no instants, or if
+   *     the date falls outside years 1 to 9999
+   */
+  public static CfDate ofInstant(Instant instant, CfCalendar calendar) {
+    if (!calendar.instants()) {
+      throw new IllegalArgumentException("the " + calendar.cfName() + " calendar is an "
+          + "idealized one: an instant has no date in it");
+    }
+    long micros = Math.addExact(Math.multiplyExact(instant.getEpochSecond(), 1_000_000L),
+        instant.getNano() / 1_000);
+    return at(calendar, 0, micros);
+  }
+
+  /**
    * The date at a calendar's day number ({@link CfCalendar#days}) and microseconds after its
    * midnight; the microseconds may be any number, of days before or after.
    *

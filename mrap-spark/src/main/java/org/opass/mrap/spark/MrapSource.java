@@ -6,9 +6,16 @@ import java.util.Locale;
 import java.util.Map;
 import org.apache.hadoop.classification.InterfaceAudience;
 import org.apache.hadoop.classification.InterfaceStability;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SQLContext;
+import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.connector.catalog.Table;
+import org.apache.spark.sql.connector.catalog.TableCapability;
 import org.apache.spark.sql.connector.catalog.TableProvider;
 import org.apache.spark.sql.connector.expressions.Transform;
+import org.apache.spark.sql.sources.BaseRelation;
+import org.apache.spark.sql.sources.CreatableRelationProvider;
 import org.apache.spark.sql.sources.DataSourceRegister;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
@@ -32,7 +39,8 @@ import org.opass.mrap.pattern.PatternConfig;
  */
 @InterfaceAudience.Public
 @InterfaceStability.Evolving
-public final class MrapSource implements TableProvider, DataSourceRegister {
+public final class MrapSource implements TableProvider, DataSourceRegister,
+    CreatableRelationProvider {
   /** The format's name for {@code spark.read.format}. */
   public static final String NAME = "mrap";
   /** The columns of a byte pattern's rows. */
@@ -57,6 +65,9 @@ public final class MrapSource implements TableProvider, DataSourceRegister {
 
   @Override
   public StructType inferSchema(CaseInsensitiveStringMap options) {
+    if (WriteOptions.isWrite(options)) {
+      return new StructType(); // a write: Spark asks for the table before it falls back to v1
+    }
     // an unknown option is named here, before anything runs
     return new MrapTable(ReadOptions.of(options.asCaseSensitiveMap())).schema();
   }
@@ -76,8 +87,65 @@ public final class MrapSource implements TableProvider, DataSourceRegister {
   @Override
   public Table getTable(StructType schema, Transform[] partitioning,
       Map<String, String> properties) {
+    if (WriteOptions.isWrite(properties)) {
+      return WRITE_ONLY;
+    }
     return new MrapTable(ReadOptions.of(properties));
   }
+
+  /**
+   * {@code df.write.format("mrap").option("mrap.science.output", "netcdf|zarr")}: the
+   * DataFrame, in the table layout's shape, written as a CF dataset ({@link DatasetWrite}).
+   * Spark's v1 write path, as it alone gives a source Spark's save modes and the DataFrame.
+   */
+  @Override
+  public BaseRelation createRelation(SQLContext sqlContext, SaveMode mode,
+      scala.collection.immutable.Map<String, String> parameters, Dataset<Row> data) {
+    Map<String, String> options = new java.util.LinkedHashMap<>();
+    scala.collection.Iterator<scala.Tuple2<String, String>> all = parameters.iterator();
+    while (all.hasNext()) {
+      scala.Tuple2<String, String> kv = all.next();
+      options.put(kv._1(), kv._2());
+    }
+    if (!WriteOptions.isWrite(options)) {
+      throw new IllegalArgumentException("mrap: say what to write: .option(\""
+          + WriteOptions.OUTPUT + "\", \"netcdf\") or \"zarr\"");
+    }
+    DatasetWrite.write(mode, options, data);
+    StructType schema = data.schema();
+    return new BaseRelation() {
+      @Override
+      public SQLContext sqlContext() {
+        return sqlContext;
+      }
+
+      @Override
+      public StructType schema() {
+        return schema;
+      }
+    };
+  }
+
+  /**
+   * What a write's options give Spark's v2 lookup: a table it cannot write, so that Spark
+   * takes the v1 path ({@link #createRelation}), which keeps its save modes.
+   */
+  private static final Table WRITE_ONLY = new Table() {
+    @Override
+    public String name() {
+      return "mrap write";
+    }
+
+    @Override
+    public StructType schema() {
+      return new StructType();
+    }
+
+    @Override
+    public java.util.Set<TableCapability> capabilities() {
+      return java.util.Collections.emptySet();
+    }
+  };
 
   /** Whether {@code key} (as given) is one of ours. */
   static boolean ours(String key) {

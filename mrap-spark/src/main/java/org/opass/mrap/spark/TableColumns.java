@@ -9,6 +9,8 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.Metadata;
+import org.apache.spark.sql.types.MetadataBuilder;
 import org.apache.spark.sql.types.StructType;
 import org.opass.mrap.array.ElementType;
 import org.opass.mrap.cf.CfCalendar;
@@ -51,9 +53,11 @@ final class TableColumns implements Serializable {
   private final String[] variables;
   private final ElementType[] types; // each variable's values'
   private final long[] shape; // the first file's
+  private final Metadata[] metadata; // each column's CF attributes, dimensions first
 
   private TableColumns(String[] dimensions, Kind[] kinds, ElementType[] dimensionTypes,
-      String[] variables, ElementType[] types, long[] shape) {
+      String[] variables, ElementType[] types, long[] shape, Metadata[] metadata) {
+    this.metadata = metadata;
     this.dimensions = dimensions;
     this.kinds = kinds;
     this.dimensionTypes = dimensionTypes;
@@ -85,6 +89,8 @@ final class TableColumns implements Serializable {
       String[] dims = new String[r];
       Kind[] kinds = new Kind[r];
       ElementType[] dimTypes = new ElementType[r];
+      Metadata[] meta = new Metadata[r + variables.size()];
+      java.util.Arrays.fill(meta, Metadata.empty());
       for (int d = 0; d < r; d++) {
         dims[d] = grid.dimensions().size() > d ? grid.dimensions().get(d) : "";
         if (dims[d].isEmpty() || variables.contains(dims[d])) {
@@ -98,6 +104,7 @@ final class TableColumns implements Serializable {
           kinds[d] = Kind.INDEX;
           continue;
         }
+        meta[d] = cf(c);
         String units = c.attributes().text("units");
         CfCalendar calendar = null;
         if (units != null && CfTime.isTime(units)) {
@@ -123,10 +130,11 @@ final class TableColumns implements Serializable {
               + java.util.Arrays.toString(grid.shape()) + ": the variables of a table share "
               + "their dimensions; read " + v.name() + " apart");
         }
+        meta[r + k] = cf(v);
         types[k] = decode ? CfDecoding.of(v, kind == ScienceFiles.Kind.NETCDF).decoded()
             : v.type();
       }
-      return new TableColumns(dims, kinds, dimTypes, names, types, grid.shape());
+      return new TableColumns(dims, kinds, dimTypes, names, types, grid.shape(), meta);
     } catch (ScienceFormatException e) {
       throw new InvalidSettingsException(VariableSettings.VARIABLE + "=" + String.join(",",
           variables) + ": " + e.getMessage(), e);
@@ -166,14 +174,36 @@ final class TableColumns implements Serializable {
     }
   }
 
-  /** The table's schema: the dimensions' columns, then the variables'. */
+  /**
+   * A column's metadata: the CF attributes of its variable that say what its values are
+   * ({@link #CF_TEXT}), which a write of the column gives its variable again.
+   */
+  private static Metadata cf(Variable v) {
+    MetadataBuilder b = new MetadataBuilder();
+    for (String key : CF_TEXT) {
+      String text = v.attributes().text(key);
+      if (text != null) {
+        b.putString(key, text);
+      }
+    }
+    return b.build();
+  }
+
+  /** The attributes a column carries as metadata. */
+  static final String[] CF_TEXT = {"units", "calendar", "long_name", "standard_name"};
+
+  /**
+   * The table's schema: the dimensions' columns, then the variables', each with its CF
+   * attributes as metadata.
+   */
   StructType schema() {
     StructType s = new StructType();
     for (int d = 0; d < dimensions.length; d++) {
-      s = s.add(dimensions[d], dimensionType(d), false);
+      s = s.add(dimensions[d], dimensionType(d), false, metadata[d]);
     }
     for (int k = 0; k < variables.length; k++) {
-      s = s.add(variables[k], ElementColumns.of(types[k]), true);
+      s = s.add(variables[k], ElementColumns.of(types[k]), true,
+          metadata[dimensions.length + k]);
     }
     return s;
   }
