@@ -22,6 +22,7 @@ import org.opass.e2e.cluster.SharedClusters;
 import org.opass.mrap.copy.MrapCopy;
 import org.opass.mrap.pattern.PatternConfig;
 import org.opass.tools.cluster.EmulatedCluster;
+import org.opass.mrap.fs.CrashingFileSystem;
 
 /**
  * {@code mrap-copy -overwrite} killed before each of its changes to the namespace in turn (its

@@ -28,6 +28,7 @@ import org.opass.mrap.mapreduce.index.IndexKeys;
 import org.opass.mrap.science.Fixtures;
 import org.opass.mrap.settings.VariableSettings;
 import org.opass.tools.cluster.EmulatedCluster;
+import org.opass.mrap.fs.CrashingFileSystem;
 
 /**
  * {@code bin/mrap index} killed before its changes to the namespace in turn (every fifth of the

@@ -23,6 +23,7 @@ import org.opass.e2e.cluster.SharedClusters;
 import org.opass.mrap.copy.MrapCopy;
 import org.opass.mrap.science.Fixtures;
 import org.opass.tools.cluster.EmulatedCluster;
+import org.opass.mrap.fs.CrashingFileSystem;
 
 /**
  * {@code mrap-copy} of a Zarr store, as it is and packed ({@code -pack}), killed before one of

@@ -1,4 +1,4 @@
-package org.opass.e2e.mrap;
+package org.opass.mrap.fs;
 
 import java.io.IOException;
 import java.util.EnumSet;
