@@ -244,7 +244,8 @@ public final class Netcdf3Writer {
 
     /** The attributes; a variable's {@code _FillValue} (of its type) first. */
     void attributes(Map<String, Object> attrs, OutputVariable var, double fill) {
-      int n = attrs.size() + (var == null ? 0 : 1) + (var != null && var.isPacked() ? 2 : 0);
+      boolean fillDeclared = var != null && var.declaresFill();
+      int n = attrs.size() + (fillDeclared ? 1 : 0) + (var != null && var.isPacked() ? 2 : 0);
       if (n == 0) {
         int32(0);
         count(0);
@@ -252,7 +253,7 @@ public final class Netcdf3Writer {
       }
       int32(NC_ATTRIBUTE);
       count(n);
-      if (var != null) {
+      if (fillDeclared) {
         name("_FillValue");
         int32(ncType(var.type()));
         count(1);
@@ -262,10 +263,10 @@ public final class Netcdf3Writer {
         b.flip();
         b.get(raw);
         bytes(raw);
-        if (var.isPacked()) {
-          number("scale_factor", var.scale());
-          number("add_offset", var.offset());
-        }
+      }
+      if (var != null && var.isPacked()) {
+        number("scale_factor", var.scale());
+        number("add_offset", var.offset());
       }
       for (Map.Entry<String, Object> a : attrs.entrySet()) {
         if (a.getValue() instanceof Number) {

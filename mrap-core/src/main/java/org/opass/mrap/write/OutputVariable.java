@@ -28,15 +28,39 @@ public final class OutputVariable implements Serializable {
   private final double scale;
   private final double offset;
   private final LinkedHashMap<String, Object> attributes;
+  private final boolean declaresFill;
 
   private OutputVariable(String name, ElementType type, double fill, double scale, double offset,
-      Map<String, Object> attributes) {
+      Map<String, Object> attributes, boolean declaresFill) {
     this.name = name;
     this.type = type;
     this.fill = fill;
     this.scale = scale;
     this.offset = offset;
     this.attributes = new LinkedHashMap<>(attributes);
+    this.declaresFill = declaresFill;
+  }
+
+  private OutputVariable(String name, ElementType type, double fill, double scale, double offset,
+      Map<String, Object> attributes) {
+    this(name, type, fill, scale, offset, attributes, true);
+  }
+
+  /**
+   * This variable without a declared fill value where it is an unpacked integer that holds a
+   * value at every point: as xarray writes integers, so that xarray reads them as integers (it
+   * turns an integer variable with a {@code _FillValue} into floats, to hold NaN).
+   */
+  public OutputVariable withoutDeclaredFill() {
+    if (type.floating() || isPacked()) {
+      return this;
+    }
+    return new OutputVariable(name, type, fill, scale, offset, attributes, false);
+  }
+
+  /** Whether its fill value is declared ({@code _FillValue}, Zarr's {@code fill_value}). */
+  public boolean declaresFill() {
+    return declaresFill;
   }
 
   /** A variable stored as {@code type}, its fill {@code fill} (NaN: the type's default). */

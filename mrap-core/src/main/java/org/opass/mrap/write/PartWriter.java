@@ -200,7 +200,9 @@ public final class PartWriter {
           ci[d] = r % grid[d];
           r /= grid[d];
         }
-        if (gather(v, ci, chunks, shape, size, raw, fill)) {
+        // a chunk of only the fill is left out, as Zarr reads a missing one as the fill: where
+        // the fill is declared
+        if (gather(v, ci, chunks, shape, size, raw, fill) || !var.declaresFill()) {
           String key = var.name() + "/" + ZarrWriter.chunkKey(ci);
           try (FSDataOutputStream o = fs.create(new Path(new Path(work, attempt), key), true)) {
             o.write(ZarrWriter.compress(raw, raw.length));

@@ -44,7 +44,8 @@ public final class ZarrWriter {
       meta.put(d.name() + "/.zattrs", attrs);
     }
     for (OutputVariable v : ds.variables()) {
-      meta.put(v.name() + "/.zarray", zarray(ds.shape(), ds.chunks(), v.type(), v.fill(), true));
+      meta.put(v.name() + "/.zarray", zarray(ds.shape(), ds.chunks(), v.type(),
+          v.declaresFill() ? v.fill() : Double.NaN, v.declaresFill()));
       ObjectNode attrs = attributes(v.attributes(), v);
       ArrayNode names = JSON.createArrayNode();
       for (OutputDimension d : dims) {
@@ -109,7 +110,7 @@ public final class ZarrWriter {
   }
 
   private static ObjectNode zarray(long[] shape, int[] chunks, ElementType type, double fill,
-      boolean compressed) {
+      boolean declared) {
     ObjectNode a = JSON.createObjectNode();
     a.put("zarr_format", 2);
     ArrayNode s = a.putArray("shape");
@@ -125,7 +126,7 @@ public final class ZarrWriter {
     z.put("id", "zlib");
     z.put("level", LEVEL);
     if (Double.isNaN(fill)) {
-      if (compressed && type.floating()) {
+      if (declared && type.floating()) {
         a.put("fill_value", "NaN");
       } else {
         a.putNull("fill_value");

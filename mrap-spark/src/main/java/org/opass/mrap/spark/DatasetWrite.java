@@ -212,8 +212,10 @@ final class DatasetWrite {
     long rows;
     final double[] min;
     final double[] max;
+    final long[] nulls; // of every variable
 
-    GridStats(int dims, int vars) {
+    GridStats(int dims, int vars, int all) {
+      nulls = new long[all];
       for (int d = 0; d < dims; d++) {
         keys.add(new HashSet<>());
       }
@@ -228,6 +230,9 @@ final class DatasetWrite {
         keys.get(d).addAll(o.keys.get(d));
       }
       rows += o.rows;
+      for (int v = 0; v < nulls.length; v++) {
+        nulls[v] += o.nulls[v];
+      }
       for (int v = 0; v < min.length; v++) {
         min[v] = Math.min(min[v], o.min[v]);
         max[v] = Math.max(max[v], o.max[v]);
@@ -259,13 +264,21 @@ final class DatasetWrite {
       packed[i] = s.varIndex[Arrays.asList(s.vars).indexOf(o.pack.get(i))];
     }
     WriteColumn[] dims = s.dims;
+    int[] varColumns = s.varIndex;
     MapPartitionsFunction<Row, byte[]> scan = rows -> {
-      GridStats g = new GridStats(dims.length, packed.length);
+      GridStats g = new GridStats(dims.length, packed.length, varColumns.length);
       while (rows.hasNext()) {
         Row r = rows.next();
         g.rows++;
         for (int d = 0; d < dims.length; d++) {
           g.keys.get(d).add(dims[d].key(r.get(dims[d].index)));
+        }
+        for (int v = 0; v < varColumns.length; v++) {
+          Object x = r.get(varColumns[v]);
+          if (x == null || x instanceof Double && ((Double) x).isNaN()
+              || x instanceof Float && ((Float) x).isNaN()) {
+            g.nulls[v]++;
+          }
         }
         for (int v = 0; v < packed.length; v++) {
           Object x = r.get(packed[v]);
@@ -280,7 +293,7 @@ final class DatasetWrite {
       }
       return List.of(g.bytes()).iterator();
     };
-    GridStats all = new GridStats(dims.length, packed.length);
+    GridStats all = new GridStats(dims.length, packed.length, s.vars.length);
     for (byte[] b : data.mapPartitions(scan, Encoders.BINARY()).collectAsList()) {
       all.merge(GridStats.of(b));
     }
@@ -312,7 +325,10 @@ final class DatasetWrite {
     }
     List<OutputVariable> vars = new ArrayList<>();
     for (int v = 0; v < s.vars.length; v++) {
-      vars.add(variable(o, s, v, o.pack.indexOf(s.vars[v]), all));
+      OutputVariable var = variable(o, s, v, o.pack.indexOf(s.vars[v]), all);
+      boolean full = all.rows == points && all.nulls[v] == 0;
+      vars.add(full && !var.attributes().containsKey("_FillValue") && !o.attributes(s.vars[v])
+          .containsKey("_FillValue") ? var.withoutDeclaredFill() : var);
     }
     Map<String, Object> global = new LinkedHashMap<>();
     global.put("Conventions", "CF-1.8");
