@@ -28,6 +28,7 @@ import org.opass.tools.bench.opass.SimReadBench;
 import org.opass.tools.bench.opass.SimWriteBench;
 import org.opass.tools.bench.opass.SoakBench;
 import org.opass.tools.bench.opass.WriteBench;
+import org.opass.tools.bench.spark.ScienceWriteBench;
 import org.opass.tools.bench.spark.SparkScienceBench;
 import org.opass.tools.bench.spark.SparkStridedBench;
 import org.opass.tools.sim.DiskModel;
@@ -49,6 +50,7 @@ public final class BenchMain {
       Map.entry("zarr", new org.opass.tools.bench.mrap.ZarrBench()),
       Map.entry("spark-strided", new SparkStridedBench()),
       Map.entry("spark-science", new SparkScienceBench()),
+      Map.entry("science-write", new ScienceWriteBench()),
       Map.entry("science-index", new org.opass.tools.bench.spark.ScienceIndexBench()),
       Map.entry("sim-write", new SimWriteBench()),
       Map.entry("sim-read", new SimReadBench()),

@@ -116,4 +116,51 @@ class DemoQueryTest {
         && without < chunks.get("all_bytes").asLong() + files * 4096 * 4,
         without + " bytes read without pushdown, " + chunks.get("all_bytes") + " of chunks");
   }
+
+  /**
+   * The tour's last Spark step: the answer written back with {@code format("mrap")} (the
+   * driver's {@code write} command) as NetCDF and Zarr, and opened by xarray over WebHDFS
+   * ({@code tools/src/main/resources/demo/open_results.py}): both hold the answer's rows.
+   */
+  @Test
+  void theAnswerWrittenBackIsWhatXarrayOpensOverWebhdfs() throws Exception {
+    List<String> want = new ArrayList<>();
+    for (JsonNode r : expected.get("rows")) {
+      List<String> cells = new ArrayList<>();
+      r.forEach(c -> cells.add(c.isIntegralNumber() ? c.asText() : Double.toString(
+          c.asDouble())));
+      want.add(String.join("\t", cells));
+    }
+    List<String> vars = new ArrayList<>();
+    for (int i = 1; i < expected.get("columns").size(); i++) {
+      vars.add(expected.get("columns").get(i).asText());
+    }
+    Dataset<Row> q = spark.sql(expected.get("sql").asText());
+    FileSystem fs = SparkOnHdfs.fs();
+    SqlDriver.write(q, "netcdf", fs.makeQualified(new Path("/demo/results/spring.nc"))
+        .toString(), String.join(",", vars));
+    SqlDriver.write(q, "zarr", fs.makeQualified(new Path("/demo/results/spring.zarr"))
+        .toString(), String.join(",", vars));
+    Map<String, Object> web = new LinkedHashMap<>();
+    web.put("host", SparkOnHdfs.http().getHostString());
+    web.put("port", SparkOnHdfs.http().getPort());
+    web.put("user", System.getProperty("user.name"));
+    File script = new File(new File(System.getProperty("user.dir")).getAbsoluteFile()
+        .getParentFile(), "tools/src/main/resources/demo/open_results.py");
+    JsonNode opened = JSON.readTree(org.opass.mrap.science.ReferenceLibraries.run(
+        script.toPath(), JSON.writeValueAsString(web), "/demo/results/spring.nc",
+        "/demo/results/spring.zarr"));
+    for (String kind : new String[] {"netcdf", "zarr"}) {
+      List<String> got = new ArrayList<>();
+      for (JsonNode r : opened.get(kind).get("rows")) {
+        List<String> cells = new ArrayList<>();
+        r.forEach(c -> cells.add(c.isIntegralNumber() ? c.asText()
+            : Double.toString(c.asDouble())));
+        got.add(String.join("\t", cells));
+      }
+      assertEquals(want, got, kind);
+    }
+    // count(*) is a long: CDF-5
+    assertEquals("NETCDF3_64BIT_DATA", opened.get("netcdf").get("format").asText());
+  }
 }

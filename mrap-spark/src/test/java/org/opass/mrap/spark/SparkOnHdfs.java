@@ -59,6 +59,12 @@ final class SparkOnHdfs {
         .getLong("bytesRead");
   }
 
+  /** The NameNode's web address (WebHDFS), {@code host:port}. */
+  static synchronized java.net.InetSocketAddress http() {
+    spark();
+    return dfs.getNameNode().getHttpAddress();
+  }
+
   static synchronized FileSystem fs() throws IOException {
     spark();
     return dfs.getFileSystem();

@@ -28,6 +28,10 @@ import org.apache.spark.sql.SparkSession;
  *   seconds=<s> read=<bytes>};</li>
  *   <li>{@code run}: runs the query planned last; answers a line {@code row <values, tab
  *   separated>} a row, then {@code done run rows=<n> seconds=<s> read=<bytes>};</li>
+ *   <li>{@code write <kind> <path> <variables>}: writes the query planned last with
+ *   {@code format("mrap")} as {@code netcdf} or {@code zarr} to {@code path}, replacing it,
+ *   {@code variables} (comma-separated) its variables; answers {@code done write
+ *   seconds=<s>};</li>
  *   <li>{@code quit} ends it.</li>
  * </ul>
  * An error answers {@code error <message>} on one line, and the driver goes on. It prints
@@ -83,9 +87,14 @@ public final class SqlDriver {
           }
           System.out.printf("done run rows=%d seconds=%.3f read=%d%n", rows.size(),
               (System.nanoTime() - t0) / 1e9, hdfsBytesRead() - read);
+        } else if (line.startsWith("write ") && planned != null) {
+          String[] w = line.trim().split("\\s+");
+          long t0 = System.nanoTime();
+          write(planned, w[1], w[2], w[3]);
+          System.out.printf("done write seconds=%.3f%n", (System.nanoTime() - t0) / 1e9);
         } else {
-          System.out.println("error unknown command (view, plan, run, quit; run after a plan): "
-              + line);
+          System.out.println("error unknown command (view, plan, run, write, quit; run and "
+              + "write after a plan): " + line);
         }
       } catch (Exception e) {
         System.out.println("error " + String.valueOf(e).replace('\n', ' '));
@@ -116,6 +125,16 @@ public final class SqlDriver {
   /** The settings the table layout needs of a session: its times are instants in UTC. */
   static SparkSession.Builder session(SparkSession.Builder b) {
     return b.config("spark.sql.session.timeZone", "UTC");
+  }
+
+  /**
+   * The planned query's rows written by {@code format("mrap")} as {@code kind} ({@code netcdf},
+   * {@code zarr}) to {@code path}, replacing it, {@code variables} (comma-separated) its
+   * variables: the others its dimensions.
+   */
+  static void write(Dataset<Row> query, String kind, String path, String variables) {
+    query.write().format(MrapSource.NAME).option("mrap.science.output", kind)
+        .option("mrap.science.variables", variables).mode("overwrite").save(path);
   }
 
   /** {@code format("mrap")} with {@code options}, loaded from {@code path}, as view {@code name}. */

@@ -22,6 +22,7 @@ import org.opass.tools.cluster.Release;
  */
 final class SeriesQuery {
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String OPEN_RESULTS = "tools/src/main/resources/demo/open_results.py";
 
   private SeriesQuery() {
   }
@@ -88,6 +89,7 @@ final class SeriesQuery {
           + answers[0].rows() + ", without " + answers[1].rows() + ", netCDF4-python's "
           + want + " (" + Tour.SERIES_EXPECTED + ")");
     }
+    written(hdfs, spark, want, expected.get("columns"));
     long with = answers[0].runBytes();
     long without = answers[1].runBytes();
     JsonNode chunks = expected.get("chunks");
@@ -107,6 +109,57 @@ final class SeriesQuery {
         + "pages it keeps for the next query: " + kib(answers[0].planBytes()) + " for the "
         + "query with its filters pushed, then " + kib(answers[1].planBytes())
         + " for the other");
+  }
+
+  /**
+   * The answer written back into HDFS by {@code df.write.format("mrap")}, as a CF NetCDF file
+   * and a Zarr store, and opened by xarray over WebHDFS ({@code open_results.py}): both must hold
+   * the answer's rows.
+   */
+  private static void written(ProcessHdfs hdfs, SparkSql spark, List<String> want,
+      JsonNode columns) throws Exception {
+    List<String> vars = new ArrayList<>();
+    for (int i = 1; i < columns.size(); i++) {
+      vars.add(columns.get(i).asText());
+    }
+    String nc = "/tour/results/spring.nc";
+    String zarr = "/tour/results/spring.zarr";
+    spark.write("netcdf", hdfs.uri() + nc, String.join(",", vars));
+    spark.write("zarr", hdfs.uri() + zarr, String.join(",", vars));
+    java.net.URI http = java.net.URI.create(hdfs.nameNodeHttp());
+    Map<String, Object> web = new LinkedHashMap<>();
+    web.put("host", http.getHost());
+    web.put("port", http.getPort());
+    web.put("user", System.getProperty("user.name"));
+    String python = org.opass.tools.bench.ReferencePython.find();
+    Process p = new ProcessBuilder(python, Release.ROOT.resolve(OPEN_RESULTS).toString(),
+        JSON.writeValueAsString(web), nc, zarr).redirectError(ProcessBuilder.Redirect.INHERIT)
+        .start();
+    byte[] out = p.getInputStream().readAllBytes();
+    if (p.waitFor() != 0) {
+      throw new IOException(OPEN_RESULTS + " failed (exit " + p.exitValue() + ") with "
+          + python);
+    }
+    JsonNode opened = JSON.readTree(out);
+    for (String kind : new String[] {"netcdf", "zarr"}) {
+      List<String> got = new ArrayList<>();
+      for (JsonNode r : opened.get(kind).get("rows")) {
+        List<String> cells = new ArrayList<>();
+        r.forEach(c -> cells.add(c.isIntegralNumber() ? c.asText()
+            : Double.toString(c.asDouble())));
+        got.add(String.join("\t", cells));
+      }
+      if (!got.equals(want)) {
+        throw new IOException("xarray read " + got + " from " + kind + " " + (kind.equals(
+            "netcdf") ? nc : zarr) + ", Spark wrote " + want);
+      }
+    }
+    System.out.println("    clim.write.format(\"mrap\").option(\"mrap.science.output\", "
+        + "\"netcdf\" | \"zarr\").option(\"mrap.science.variables\", \"" + String.join(",",
+        vars) + "\").save(...)");
+    Tour.result("the answer written back by df.write.format(\"mrap\") as " + nc + " ("
+        + opened.get("netcdf").get("format").asText() + ") and " + zarr + " (Zarr v2), "
+        + "opened by xarray over WebHDFS: the same " + want.size() + " rows in both");
   }
 
   private static String kib(long bytes) {

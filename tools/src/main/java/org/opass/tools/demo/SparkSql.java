@@ -61,6 +61,12 @@ final class SparkSql implements AutoCloseable {
     next("done view");
   }
 
+  /** Writes the query planned last as {@code kind} to {@code path}, replacing it. */
+  void write(String kind, String path, String variables) throws IOException {
+    in.println("write " + kind + " " + path + " " + variables);
+    next("done write");
+  }
+
   Answer sql(String query) throws IOException {
     in.println("plan " + query.replace('\n', ' '));
     String scan = next("scan ").substring(5);
