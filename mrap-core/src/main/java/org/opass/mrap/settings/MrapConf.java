@@ -82,8 +82,18 @@ public final class MrapConf {
    */
   public static void checkKeys(Configuration conf, String prefix, Collection<String> known)
       throws InvalidSettingsException {
+    checkKeys(conf, prefix, known, null);
+  }
+
+  /**
+   * As {@link #checkKeys(Configuration, String, Collection)}, but for the properties under
+   * {@code others} (a prefix under {@code prefix}, or null): those are another component's
+   * settings, checked by it.
+   */
+  public static void checkKeys(Configuration conf, String prefix, Collection<String> known,
+      String others) throws InvalidSettingsException {
     for (String key : properties(conf, prefix).keySet()) {
-      if (!known.contains(key)) {
+      if (!known.contains(key) && (others == null || !key.startsWith(others))) {
         throw new InvalidSettingsException(key + " is not a setting; the " + prefix
             + "* settings are " + String.join(", ", new java.util.TreeSet<>(known)));
       }

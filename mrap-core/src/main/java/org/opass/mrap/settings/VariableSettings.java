@@ -34,7 +34,12 @@ public final class VariableSettings {
    * headers: a folder in any file system.
    */
   public static final String INDEX = "mrap.science.index";
-  /** Every setting under {@code mrap.science.}. */
+  /**
+   * The settings of a job's output written as a dataset ({@code ScienceOutputFormat}), which
+   * checks them: a job that reads variables may write one.
+   */
+  public static final String OUTPUT = "mrap.science.output.";
+  /** Every setting under {@code mrap.science.} but {@value #OUTPUT}. */
   public static final List<String> KEYS = Arrays.asList(VARIABLE, SLAB, TILE, SELECT, DECODE,
       INDEX);
   /**
@@ -68,7 +73,7 @@ public final class VariableSettings {
 
   /** Checks the settings, in the order a user would mend them, as {@link #check} says. */
   private VariableSettings(Configuration conf) throws InvalidSettingsException {
-    MrapConf.checkKeys(conf, "mrap.science.", KEYS);
+    MrapConf.checkKeys(conf, "mrap.science.", KEYS, OUTPUT);
     MrapConf.checkKeys(conf, "mrap.access.", AccessSettings.KEYS);
     this.kind = kind(conf);
     String v = MrapConf.get(conf, VARIABLE);

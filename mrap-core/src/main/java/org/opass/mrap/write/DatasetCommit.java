@@ -55,13 +55,7 @@ public final class DatasetCommit {
   public static DatasetCommit begin(Configuration conf, Path dst, boolean overwrite)
       throws IOException {
     FileSystem fs = dst.getFileSystem(conf);
-    // rebuilt from its parts, a URI's trailing "/" (an existing folder's) is dropped: else its
-    // name is empty and the work folder would lie inside the destination
-    Path d = fs.makeQualified(new Path(dst.toUri().getScheme(), dst.toUri().getAuthority(),
-        dst.toUri().getPath()));
-    if (d.getParent() == null) {
-      throw new IllegalArgumentException("a dataset cannot be written as the root " + d);
-    }
+    Path d = qualified(fs, dst);
     if (!overwrite && fs.exists(d)) {
       throw new FileAlreadyExistsException(d + " exists: write elsewhere, remove it, or "
           + "replace it (Spark's mode(\"overwrite\"))");
@@ -72,6 +66,30 @@ public final class DatasetCommit {
       throw new IOException("could not make the work folder " + work);
     }
     return new DatasetCommit(conf, fs, d, work, overwrite);
+  }
+
+  /**
+   * The write to {@code dst} that {@link #begin} started, perhaps in another process: its work
+   * folder as it is, for a job whose tasks write parts into it and whose committer commits or
+   * aborts it (MapReduce's {@code OutputCommitter}). Nothing is checked or changed here; {@link
+   * #commit} names a part that is missing.
+   */
+  public static DatasetCommit resume(Configuration conf, Path dst, boolean overwrite)
+      throws IOException {
+    FileSystem fs = dst.getFileSystem(conf);
+    Path d = qualified(fs, dst);
+    return new DatasetCommit(conf, fs, d, workFolder(d), overwrite);
+  }
+
+  private static Path qualified(FileSystem fs, Path dst) {
+    // rebuilt from its parts, a URI's trailing "/" (an existing folder's) is dropped: else its
+    // name is empty and the work folder would lie inside the destination
+    Path d = fs.makeQualified(new Path(dst.toUri().getScheme(), dst.toUri().getAuthority(),
+        dst.toUri().getPath()));
+    if (d.getParent() == null) {
+      throw new IllegalArgumentException("a dataset cannot be written as the root " + d);
+    }
+    return d;
   }
 
   /** Where a write to {@code dst} works: a hidden folder beside it. */

@@ -13,6 +13,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 import org.opass.mrap.array.ElementType;
 
 /**
@@ -22,6 +24,8 @@ import org.opass.mrap.array.ElementType;
  * that tasks write side by side (a whole number of chunks along it for Zarr). A value, sent to
  * tasks serialized.
  */
+@InterfaceAudience.Public
+@InterfaceStability.Evolving
 public final class OutputDataset implements Serializable {
   private static final long serialVersionUID = 1L;
   /** A default chunk holds at most this many elements (4 MiB of float32). */
@@ -214,6 +218,41 @@ public final class OutputDataset implements Serializable {
   /** How many parts the first dimension is cut into. */
   public int parts() {
     return (int) ((dimensions.get(0).length() + partRows - 1) / partRows);
+  }
+
+  /**
+   * This dataset with parts of a whole number of {@code rows} of the first dimension (and, for
+   * Zarr, still of chunk rows): for a job whose records are boxes of {@code rows} rows starting
+   * at multiples of it (a chunked variable's chunks), so that each box lies in one part. A part
+   * grows to the next such multiple, or to the whole dimension; the grid and chunks are the same.
+   *
+   * @throws IllegalArgumentException if {@code rows} is not positive
+   */
+  public OutputDataset alignedTo(int rows) {
+    if (rows < 1) {
+      throw new IllegalArgumentException("parts align to a positive number of rows, not "
+          + rows);
+    }
+    long unit = rows;
+    if (chunks != null) { // the least common multiple of rows and the chunk rows
+      long a = unit;
+      long b = chunks[0];
+      while (b != 0) {
+        long t = a % b;
+        a = b;
+        b = t;
+      }
+      unit = unit / a * chunks[0];
+    }
+    long n0 = dimensions.get(0).length();
+    long aligned = Math.min((partRows + unit - 1) / unit * unit, (n0 + unit - 1) / unit * unit);
+    return new OutputDataset(kind, dimensions, variables, attributes, chunks,
+        (int) Math.min(Integer.MAX_VALUE, aligned));
+  }
+
+  /** The rows of the first dimension in a part (the last part may hold fewer). */
+  public int partRows() {
+    return partRows;
   }
 
   /** The part holding index {@code i0} of the first dimension. */

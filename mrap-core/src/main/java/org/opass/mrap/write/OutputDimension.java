@@ -5,6 +5,8 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 import org.opass.mrap.array.ElementType;
 
 /**
@@ -12,6 +14,8 @@ import org.opass.mrap.array.ElementType;
  * holds, ascending ({@link #keys}, what rows are placed by), the values written for them
  * ({@link #values}: the same, or a time's numbers in its units) and the variable's attributes.
  */
+@InterfaceAudience.Public
+@InterfaceStability.Evolving
 public final class OutputDimension implements Serializable {
   private static final long serialVersionUID = 1L;
   private final String name;
@@ -52,6 +56,22 @@ public final class OutputDimension implements Serializable {
       }
     }
     return new OutputDimension(name, type, keys.clone(), values.clone(), attributes);
+  }
+
+  /**
+   * A dimension whose grid points are placed by array index, as MapReduce's records place them
+   * ({@code ScienceOutputFormat}): its keys the indices 0 to n - 1, its coordinate values as
+   * given and in any order (a latitude running from north to south, as ERA5's does).
+   *
+   * @throws IllegalArgumentException naming the dimension if there are no values
+   */
+  public static OutputDimension indexed(String name, ElementType type, double[] values,
+      Map<String, Object> attributes) {
+    double[] keys = new double[values.length];
+    for (int i = 0; i < keys.length; i++) {
+      keys[i] = i;
+    }
+    return of(name, type, keys, values, attributes);
   }
 
   public String name() {

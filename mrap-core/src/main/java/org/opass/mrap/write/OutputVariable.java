@@ -4,6 +4,8 @@ import java.io.Serializable;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.apache.hadoop.classification.InterfaceAudience;
+import org.apache.hadoop.classification.InterfaceStability;
 import org.opass.mrap.array.ElementType;
 
 /**
@@ -11,6 +13,8 @@ import org.opass.mrap.array.ElementType;
  * (what a grid point no row names holds, and a null or NaN value), an optional CF packing
  * ({@code scale_factor}, {@code add_offset}) and its attributes.
  */
+@InterfaceAudience.Public
+@InterfaceStability.Evolving
 public final class OutputVariable implements Serializable {
   private static final long serialVersionUID = 1L;
   /** netCDF-C's default fill values ({@code NC_FILL_*}), what xarray writes for integers. */
