@@ -58,7 +58,13 @@ import org.opass.mrap.write.PartWriter;
  * one step, or removes the work folder if anything failed.
  */
 final class DatasetWrite {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(
+      DatasetWrite.class);
   private static final String PART = "__mrap_part";
+
+  private static String seconds(long nanos) {
+    return String.format(java.util.Locale.ROOT, "%.3f", nanos / 1e9);
+  }
 
   private DatasetWrite() {
   }
@@ -89,23 +95,34 @@ final class DatasetWrite {
             + "elsewhere, or replace it with mode(\"overwrite\")");
       }
       Shape shape = Shape.of(o, data.schema());
+      // a partition a task slot: Spark keeps a cached plan's output partitions (spark.sql
+      // .shuffle.partitions, 200, where the query's own run would have them coalesced), and
+      // both passes would pay a task each
+      int slots = data.sparkSession().sparkContext().defaultParallelism();
       boolean persisted = data.storageLevel().equals(StorageLevel.NONE());
+      Dataset<Row> rows = data.coalesce(slots);
       if (persisted) {
-        data.persist(StorageLevel.MEMORY_AND_DISK());
+        rows.persist(StorageLevel.MEMORY_AND_DISK());
       }
       try {
-        OutputDataset ds = plan(o, shape, data);
+        long t0 = System.nanoTime();
+        OutputDataset ds = plan(o, shape, rows);
+        long t1 = System.nanoTime();
         DatasetCommit commit = DatasetCommit.begin(conf, dst, mode == SaveMode.Overwrite);
         try {
-          List<String> written = writeParts(ds, shape, data, conf, commit.work());
+          List<String> written = writeParts(ds, shape, rows, conf, commit.work());
+          long t2 = System.nanoTime();
           commit.commit(ds, written);
+          LOG.info("mrap: wrote {} ({}, {} parts): the grid's pass {} s, the parts {} s, the "
+              + "commit {} s", commit.destination(), ds, ds.parts(), seconds(t1 - t0),
+              seconds(t2 - t1), seconds(System.nanoTime() - t2));
         } catch (Throwable e) { // Spark's own exceptions are checked ones, thrown unchecked
           commit.abort();
           throw e;
         }
       } finally {
         if (persisted) {
-          data.unpersist();
+          rows.unpersist();
         }
       }
     } catch (IOException e) {

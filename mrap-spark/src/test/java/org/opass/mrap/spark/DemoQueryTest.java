@@ -79,13 +79,7 @@ class DemoQueryTest {
 
   @Test
   void theAnswerIsNetcdf4PythonsWithAndWithoutPushdown() {
-    List<String> want = new ArrayList<>();
-    for (JsonNode r : expected.get("rows")) {
-      List<String> cells = new ArrayList<>();
-      r.forEach(c -> cells.add(c.isIntegralNumber() ? c.asText() : Double.toString(
-          c.asDouble())));
-      want.add(String.join("\t", cells));
-    }
+    List<String> want = rows(expected.get("rows"));
     Dataset<Row> pushed = spark.sql(expected.get("sql").asText());
     Dataset<Row> notPushed = spark.sql(expected.get("sql_not_pushed").asText());
     assertEquals(want, SqlDriver.rows(pushed));
@@ -124,13 +118,7 @@ class DemoQueryTest {
    */
   @Test
   void theAnswerWrittenBackIsWhatXarrayOpensOverWebhdfs() throws Exception {
-    List<String> want = new ArrayList<>();
-    for (JsonNode r : expected.get("rows")) {
-      List<String> cells = new ArrayList<>();
-      r.forEach(c -> cells.add(c.isIntegralNumber() ? c.asText() : Double.toString(
-          c.asDouble())));
-      want.add(String.join("\t", cells));
-    }
+    List<String> want = rows(expected.get("rows"));
     List<String> vars = new ArrayList<>();
     for (int i = 1; i < expected.get("columns").size(); i++) {
       vars.add(expected.get("columns").get(i).asText());
@@ -151,16 +139,21 @@ class DemoQueryTest {
         script.toPath(), JSON.writeValueAsString(web), "/demo/results/spring.nc",
         "/demo/results/spring.zarr"));
     for (String kind : new String[] {"netcdf", "zarr"}) {
-      List<String> got = new ArrayList<>();
-      for (JsonNode r : opened.get(kind).get("rows")) {
-        List<String> cells = new ArrayList<>();
-        r.forEach(c -> cells.add(c.isIntegralNumber() ? c.asText()
-            : Double.toString(c.asDouble())));
-        got.add(String.join("\t", cells));
-      }
-      assertEquals(want, got, kind);
+      assertEquals(want, rows(opened.get(kind).get("rows")), kind);
     }
     // count(*) is a long: CDF-5
     assertEquals("NETCDF3_64BIT_DATA", opened.get("netcdf").get("format").asText());
+  }
+
+  /** JSON rows as the driver prints them: cells tab-separated, integers without a point. */
+  private static List<String> rows(JsonNode rows) {
+    List<String> out = new ArrayList<>();
+    for (JsonNode r : rows) {
+      List<String> cells = new ArrayList<>();
+      r.forEach(c -> cells.add(c.isIntegralNumber() ? c.asText() : Double.toString(
+          c.asDouble())));
+      out.add(String.join("\t", cells));
+    }
+    return out;
   }
 }

@@ -4,16 +4,10 @@ import java.io.BufferedReader;
 import java.io.File;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
-import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryUsage;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
-import com.sun.management.GarbageCollectionNotificationInfo;
-import javax.management.NotificationEmitter;
-import javax.management.openmbean.CompositeData;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -32,13 +26,16 @@ import org.apache.spark.sql.SparkSession;
  *   writer): answers {@code done query seconds=S};</li>
  *   <li>{@code write KIND PERIOD}: writes it with {@code format("mrap")} as {@code netcdf} or
  *   {@code zarr} to {@code OUT/PERIOD.KIND}, replacing it: answers {@code done write
- *   seconds=S heap_mib=H}, H the most heap this JVM held after a garbage collection during the
- *   write (in {@code local} mode the tasks' too: an upper bound of the driver's own);</li>
+ *   seconds=S heap_mib=H}; with a fourth word {@code heap}, H is the most heap this JVM held
+ *   after the full collections it runs a second meanwhile (in {@code local} mode the tasks'
+ *   heap too: an upper bound of the driver's own), else NaN;</li>
  *   <li>{@code rows PERIOD FILE}: its rows as CSV in the local FILE: answers {@code done
  *   rows n=N};</li>
  *   <li>{@code quit}.</li>
  * </ul>
- * Arguments: master, the series' directory URI, time from, time to, the output folder URI.
+ * Arguments: master, the series' directory URI, time from, time to, the output folder URI, and
+ * for {@code local-cluster} the jar its executors load ({@code mrap-spark-*-spark.jar}; their
+ * Spark and Hadoop are {@code SPARK_HOME/jars}).
  */
 public final class ScienceWriteDriver {
   private static final AtomicLong PEAK = new AtomicLong();
@@ -52,14 +49,19 @@ public final class ScienceWriteDriver {
     String from = args[2];
     String to = args[3];
     String out = args[4];
-    SparkSession spark = SparkSession.builder().master(master).appName("science-write")
-        .config("spark.ui.enabled", "false").config("spark.sql.session.timeZone", "UTC")
-        .getOrCreate();
+    SparkSession.Builder b = SparkSession.builder().master(master).appName("science-write")
+        .config("spark.ui.enabled", "false").config("spark.sql.session.timeZone", "UTC");
+    if (args.length > 5) { // local-cluster: executors of their own, the shaded jar theirs
+      b = b.config("spark.jars", new File(args[5]).toURI().toString())
+          .config("spark.executor.extraJavaOptions", String.join(" ", ManagementFactory
+              .getRuntimeMXBean().getInputArguments().stream()
+              .filter(a -> a.startsWith("--add-opens")).toArray(String[]::new)));
+    }
+    SparkSession spark = b.getOrCreate();
     spark.sparkContext().setLogLevel("WARN");
     spark.read().format(MrapSource.NAME).option("mrap.pattern.kind", "netcdf")
         .option(ReadOptions.LAYOUT, "table").option(ReadOptions.VARIABLES, "t2m,tp").load(dir)
         .createOrReplaceTempView("era5");
-    watchHeap();
     System.out.println("ready");
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in,
         StandardCharsets.UTF_8));
@@ -71,18 +73,20 @@ public final class ScienceWriteDriver {
         query(spark, w[1], from, to).write().format("noop").mode("overwrite").save();
         System.out.printf(Locale.ROOT, "done query seconds=%.6f%n",
             (System.nanoTime() - t0) / 1e9);
-      } else if (w.length == 3 && w[0].equals("write")) {
-        System.gc();
-        PEAK.set(used());
+      } else if ((w.length == 3 || w.length == 4) && w[0].equals("write")) {
+        boolean heap = w.length == 4 && w[3].equals("heap");
+        Thread sampler = heap ? sampleLiveHeap() : null;
         t0 = System.nanoTime();
         query(spark, w[2], from, to).write().format(MrapSource.NAME)
             .option("mrap.science.output", w[1]).option("mrap.science.variables", "t2m,tp")
             .mode("overwrite").save(out + "/" + w[2] + "." + w[1]);
         double seconds = (System.nanoTime() - t0) / 1e9;
-        System.gc();
-        PEAK.accumulateAndGet(used(), Math::max);
+        if (sampler != null) {
+          sampler.interrupt();
+          sampler.join();
+        }
         System.out.printf(Locale.ROOT, "done write seconds=%.6f heap_mib=%.1f%n", seconds,
-            PEAK.get() / 1048576.0);
+            heap ? PEAK.get() / 1048576.0 : Double.NaN);
       } else if (w.length == 3 && w[0].equals("rows")) {
         long n = 0;
         try (PrintWriter csv = new PrintWriter(new File(w[2]), StandardCharsets.UTF_8)) {
@@ -108,7 +112,7 @@ public final class ScienceWriteDriver {
 
   /** The climatology by {@code period}. */
   static Dataset<Row> query(SparkSession spark, String period, String from, String to) {
-    Map<String, String> key = Map.of("month", "month(time)",
+    java.util.Map<String, String> key = java.util.Map.of("month", "month(time)",
         "dekad", "cast(floor((dayofyear(time) - 1) / 10) AS int)",
         "week", "weekofyear(time)", "day", "dayofyear(time)");
     if (!key.containsKey(period)) {
@@ -123,28 +127,27 @@ public final class ScienceWriteDriver {
     return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
   }
 
-  /** Keeps in {@link #PEAK} the most heap held after each garbage collection. */
-  private static void watchHeap() {
-    for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-      ((NotificationEmitter) gc).addNotificationListener((n, h) -> {
-        if (!GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(
-            n.getType())) {
+  /**
+   * Until interrupted, a full collection a second and the heap held after it, the most kept in
+   * {@link #PEAK}: the live heap's peak, at a second's grain (the heap after the young
+   * collections alone holds the old generation's garbage too).
+   */
+  private static Thread sampleLiveHeap() {
+    System.gc();
+    PEAK.set(used());
+    Thread t = new Thread(() -> {
+      while (!Thread.currentThread().isInterrupted()) {
+        System.gc();
+        PEAK.accumulateAndGet(used(), Math::max);
+        try {
+          Thread.sleep(1000);
+        } catch (InterruptedException e) {
           return;
         }
-        GarbageCollectionNotificationInfo info = GarbageCollectionNotificationInfo.from(
-            (CompositeData) n.getUserData());
-        long total = 0;
-        for (Map.Entry<String, MemoryUsage> pool : info.getGcInfo().getMemoryUsageAfterGc()
-            .entrySet()) {
-          String name = pool.getKey();
-          if (!name.contains("Metaspace") && !name.contains("Code")
-              && !name.contains("Class")) {
-            total += pool.getValue().getUsed();
-          }
-        }
-        long t = total;
-        PEAK.accumulateAndGet(t, Math::max);
-      }, null, null);
-    }
+      }
+    }, "live-heap");
+    t.setDaemon(true);
+    t.start();
+    return t;
   }
 }

@@ -21,6 +21,12 @@ public final class DrivenProcess {
    */
   public static Process start(List<String> jvmOptions, String classpath, String main,
       List<String> args, File log) throws IOException {
+    return start(jvmOptions, classpath, main, args, log, java.util.Map.of());
+  }
+
+  /** As above, with {@code env} added to its environment ({@code SPARK_HOME}, say). */
+  public static Process start(List<String> jvmOptions, String classpath, String main,
+      List<String> args, File log, java.util.Map<String, String> env) throws IOException {
     List<String> cmd = new ArrayList<>();
     cmd.add(ProcessHandle.current().info().command().orElse("java"));
     cmd.addAll(jvmOptions);
@@ -35,7 +41,9 @@ public final class DrivenProcess {
     cmd.add(main);
     cmd.addAll(args);
     log.getParentFile().mkdirs();
-    return new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.to(log)).start();
+    ProcessBuilder b = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.to(log));
+    b.environment().putAll(env);
+    return b.start();
   }
 
   /** Its exit code, or "none yet" if it has not ended within 10 s. */

@@ -7,7 +7,6 @@ import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
-import java.nio.file.Paths;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -60,12 +59,7 @@ public final class ScienceIndexBench implements Bench {
 
   @Override
   public Map<String, Object> run(File outDir, boolean quick) throws Exception {
-    String cpFile = System.getProperty(SparkStridedBench.CLASSPATH_PROPERTY);
-    if (cpFile == null || !new File(cpFile).isFile()) {
-      throw new IllegalStateException("science-index needs mrap-spark's classpath in the file "
-          + "-D" + SparkStridedBench.CLASSPATH_PROPERTY + " names; bin/bench writes it");
-    }
-    String classpath = Files.readString(Paths.get(cpFile)).trim();
+    String classpath = SparkStridedBench.sparkClasspath("science-index");
     int reps = quick ? 3 : 5;
     LocalDate first = quick ? LocalDate.of(2020, 5, 25) : LocalDate.of(2020, 5, 1);
     LocalDate last = quick ? LocalDate.of(2020, 9, 7) : LocalDate.of(2020, 10, 31);

@@ -8,8 +8,6 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Paths;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -34,9 +32,9 @@ import org.opass.tools.cluster.EmulatedCluster;
  * writer: the query's own time), and the same query written by {@code format("mrap")} as a CF
  * NetCDF file and as a Zarr store. Reported: each write's time over the query's (mean, 95%
  * interval); whether xarray's read of both datasets equals the DataFrame, row for row
- * ({@code tools/src/main/resources/bench/check_written.py}); and the driver JVM's heap (the most
- * held after a collection) while writing four outputs of growing size, the climatology by
- * month, dekad, week and day of the year.
+ * ({@code tools/src/main/resources/bench/check_written.py}); and the driver JVM's live heap (the
+ * most held after the full collections it runs a second) while writing four outputs of growing
+ * size, the climatology by month, dekad, week and day of the year.
  */
 public final class ScienceWriteBench implements Bench {
   private static final int DATANODES = 8;
@@ -48,13 +46,7 @@ public final class ScienceWriteBench implements Bench {
 
   @Override
   public Map<String, Object> run(File outDir, boolean quick) throws Exception {
-    String cpFile = System.getProperty(SparkStridedBench.CLASSPATH_PROPERTY);
-    if (cpFile == null || !new File(cpFile).isFile()) {
-      throw new IllegalStateException("science-write needs mrap-spark's classpath in the file "
-          + "-D" + SparkStridedBench.CLASSPATH_PROPERTY + " names (" + cpFile + "); bin/bench "
-          + "writes it");
-    }
-    String classpath = Files.readString(Paths.get(cpFile)).trim();
+    String classpath = SparkStridedBench.sparkClasspath("science-write");
     // spark-science's series (the files shared with it): the quick one, or the whole season
     LocalDate first = quick ? LocalDate.of(2020, 5, 25) : LocalDate.of(2020, 5, 1);
     LocalDate last = quick ? LocalDate.of(2020, 9, 7) : LocalDate.of(2020, 10, 31);
@@ -78,7 +70,6 @@ public final class ScienceWriteBench implements Bench {
       for (String k : KINDS) {
         time.put(k, new double[reps]);
       }
-      Map<String, Object> heap = new LinkedHashMap<>();
       List<Object> heapRows = new ArrayList<>();
       JsonNode roundTrip;
       try (Driver driver = new Driver(classpath, log, cluster.uri() + "/era5", out)) {
@@ -107,11 +98,16 @@ public final class ScienceWriteBench implements Bench {
         }
         roundTrip = check(rows, new File(local, "month.netcdf"), new File(local,
             "month.zarr"));
+      }
+      // the driver's own heap: executors in JVMs of their own (local-cluster), as on a cluster
+      try (Driver driver = new Driver(classpath, new File(outDir,
+          "science-write-driver-heap.log"), cluster.uri() + "/era5", out, sparkHome(classpath,
+          new File(outDir, "science-write-spark-home")))) {
         for (String p : PERIODS) {
           Map<String, Object> row = new LinkedHashMap<>();
           row.put("period", p);
           for (String k : KINDS) {
-            String answer = driver.say("write " + k + " " + p, "done write");
+            String answer = driver.say("write " + k + " " + p + " heap", "done write");
             row.put(k + "_output_mib", fs.getContentSummary(new Path("/results/" + p + "."
                 + k)).getLength() / 1048576.0);
             row.put(k + "_heap_mib", number(answer, "heap_mib"));
@@ -131,7 +127,6 @@ public final class ScienceWriteBench implements Bench {
           + "(%.3f +- %.3f x); xarray's read %s the DataFrame%n", Stats.of(time.get("query")),
           Stats.of(time.get("netcdf")), nc.mean, nc.ci95, Stats.of(time.get("zarr")),
           zarr.mean, zarr.ci95, equal ? "equals" : "DIFFERS FROM");
-      heap.put("by_period", heapRows);
       Map<String, Object> summary = new LinkedHashMap<>();
       summary.put("write_netcdf_seconds_over_query", nc.mean);
       summary.put("write_zarr_seconds_over_query", zarr.mean);
@@ -160,8 +155,8 @@ public final class ScienceWriteBench implements Bench {
           + SparkScienceBench.TO + "' GROUP BY 1, 2, 3");
       setup.put("query_time", "the query run to its end, rows dropped: "
           + "df.write.format(\"noop\")");
-      setup.put("heap", "the most heap the driver JVM held after a garbage collection while "
-          + "writing (local[8]: the tasks' included)");
+      setup.put("heap", "the most heap the driver JVM held after the full collections it ran a "
+          + "second while writing, its executors in JVMs of their own (local-cluster[2,4,2048])");
       setup.put("repetitions", reps);
       setup.put("spark_master", "local[8]");
       doc.put("setup", setup);
@@ -186,6 +181,39 @@ public final class ScienceWriteBench implements Bench {
     return new ObjectMapper().readTree(out);
   }
 
+  /** mrap-spark's one jar, as a release's spark/ folder holds it. */
+  private static File shadedJar() throws IOException {
+    File[] jars = new File("mrap-spark/target").listFiles((d, n) -> n.startsWith("mrap-spark-")
+        && n.endsWith("-spark.jar"));
+    if (jars == null || jars.length != 1) {
+      throw new IOException("mrap-spark/target holds no one mrap-spark-*-spark.jar: bin/bench "
+          + "builds it");
+    }
+    return jars[0];
+  }
+
+  /**
+   * A SPARK_HOME whose jars/ are the classpath's jars but ours (Spark's, Hadoop's and theirs),
+   * linked: what local-cluster's executors load, beside the shaded jar.
+   */
+  private static File sparkHome(String classpath, File home) throws IOException {
+    java.nio.file.Path jars = home.toPath().resolve("jars");
+    org.apache.hadoop.fs.FileUtil.fullyDelete(home);
+    java.nio.file.Files.createDirectories(jars);
+    for (String entry : classpath.split(File.pathSeparator)) {
+      java.nio.file.Path p = java.nio.file.Paths.get(entry);
+      String name = p.getFileName().toString();
+      boolean ours = entry.contains("/org/opass/") || name.startsWith("mrap-")
+          || name.startsWith("opass-");
+      java.nio.file.Path link = jars.resolve(name);
+      if (name.endsWith(".jar") && !ours && p.toFile().isFile()
+          && !java.nio.file.Files.exists(link)) {
+        java.nio.file.Files.createSymbolicLink(link, p.toAbsolutePath());
+      }
+    }
+    return home;
+  }
+
   /** mrap-spark's ScienceWriteDriver in a JVM of its own, a line at a time. */
   private static final class Driver implements AutoCloseable {
     private final Process process;
@@ -194,10 +222,25 @@ public final class ScienceWriteBench implements Bench {
     private final File log;
 
     Driver(String classpath, File log, String dir, String results) throws IOException {
+      this(classpath, log, dir, results, null);
+    }
+
+    /** With {@code sparkHome}: in local-cluster mode, 2 executors of 4 cores and 2 GiB. */
+    Driver(String classpath, File log, String dir, String results, File sparkHome)
+        throws IOException {
       this.log = log;
+      List<String> args = new ArrayList<>(List.of(sparkHome == null ? "local[8]"
+          : "local-cluster[2,4,2048]", dir, SparkScienceBench.FROM, SparkScienceBench.TO,
+          results));
+      Map<String, String> env = new LinkedHashMap<>();
+      if (sparkHome != null) {
+        args.add(shadedJar().getAbsolutePath());
+        env.put("SPARK_HOME", sparkHome.getAbsolutePath());
+        // Spark's launcher looks for the jars of its Scala line
+        env.put("SPARK_SCALA_VERSION", classpath.contains("_2.13") ? "2.13" : "2.12");
+      }
       process = DrivenProcess.start(List.of("-Xmx3g", "-XX:+ExitOnOutOfMemoryError"),
-          classpath, "org.opass.mrap.spark.ScienceWriteDriver", List.of("local[8]", dir,
-              SparkScienceBench.FROM, SparkScienceBench.TO, results), log);
+          classpath, "org.opass.mrap.spark.ScienceWriteDriver", args, log, env);
       out = new BufferedReader(new InputStreamReader(process.getInputStream(),
           StandardCharsets.UTF_8));
       in = new PrintStream(process.getOutputStream(), true, StandardCharsets.UTF_8);

@@ -6,7 +6,6 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
-import java.nio.file.Paths;
 import java.nio.file.StandardOpenOption;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -90,13 +89,7 @@ public final class SparkScienceBench implements Bench {
 
   @Override
   public Map<String, Object> run(File outDir, boolean quick) throws Exception {
-    String cpFile = System.getProperty(SparkStridedBench.CLASSPATH_PROPERTY);
-    if (cpFile == null || !new File(cpFile).isFile()) {
-      throw new IllegalStateException("spark-science needs mrap-spark's classpath in the file "
-          + "-D" + SparkStridedBench.CLASSPATH_PROPERTY + " names (" + cpFile + "); bin/bench "
-          + "writes it");
-    }
-    String classpath = Files.readString(Paths.get(cpFile)).trim();
+    String classpath = SparkStridedBench.sparkClasspath("spark-science");
     LocalDate first = quick ? LocalDate.of(2020, 5, 25) : LocalDate.of(2020, 5, 1);
     LocalDate last = quick ? LocalDate.of(2020, 9, 7) : LocalDate.of(2020, 10, 31);
     int reps = quick ? 3 : 5;

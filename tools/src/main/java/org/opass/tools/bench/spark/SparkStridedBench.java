@@ -51,14 +51,22 @@ public final class SparkStridedBench implements Bench {
   private static final long READ_BANDWIDTH = 16L << 20;
   private static final String[] WAYS = {"mrap", "binary-records"};
 
-  @Override
-  public Map<String, Object> run(File outDir, boolean quick) throws Exception {
+  /**
+   * mrap-spark's classpath for a Spark application of bench {@code bench}: the file {@value
+   * #CLASSPATH_PROPERTY} names, which bin/bench writes.
+   */
+  static String sparkClasspath(String bench) throws java.io.IOException {
     String cpFile = System.getProperty(CLASSPATH_PROPERTY);
     if (cpFile == null || !new File(cpFile).isFile()) {
-      throw new IllegalStateException("spark-strided needs mrap-spark's classpath in the file "
-          + "-D" + CLASSPATH_PROPERTY + " names (" + cpFile + "); bin/bench writes it");
+      throw new IllegalStateException(bench + " needs mrap-spark's classpath in the file -D"
+          + CLASSPATH_PROPERTY + " names (" + cpFile + "); bin/bench writes it");
     }
-    String classpath = Files.readString(Paths.get(cpFile)).trim();
+    return Files.readString(Paths.get(cpFile)).trim();
+  }
+
+  @Override
+  public Map<String, Object> run(File outDir, boolean quick) throws Exception {
+    String classpath = sparkClasspath("spark-strided");
     long regions = (quick ? 256L : 1024L) * (1 << 20) / BLOCK * (BLOCK / STRIDE); // whole blocks
     long fileBytes = regions * STRIDE;
     long interest = regions * REGION;
