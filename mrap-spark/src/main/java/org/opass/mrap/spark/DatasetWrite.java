@@ -99,9 +99,9 @@ final class DatasetWrite {
       // .shuffle.partitions, 200, where the query's own run would have them coalesced), and
       // both passes would pay a task each
       int slots = data.sparkSession().sparkContext().defaultParallelism();
-      boolean persisted = data.storageLevel().equals(StorageLevel.NONE());
+      boolean ours = data.storageLevel().equals(StorageLevel.NONE()); // else the user's cache
       Dataset<Row> rows = data.coalesce(slots);
-      if (persisted) {
+      if (ours) {
         rows.persist(StorageLevel.MEMORY_AND_DISK());
       }
       try {
@@ -121,7 +121,7 @@ final class DatasetWrite {
           throw e;
         }
       } finally {
-        if (persisted) {
+        if (ours) {
           rows.unpersist();
         }
       }
