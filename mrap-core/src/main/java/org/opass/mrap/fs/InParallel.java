@@ -8,6 +8,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Work over many files a few at a time, results in order: the fronts of a read's input files
@@ -24,7 +25,7 @@ public final class InParallel {
 
   /**
    * {@code work} over {@code items} on at most {@code threads} threads, the results in the
-   * items' order; the first failure (in that order) is thrown as it was.
+   * items' order; the first failure (in that order) is thrown as it was, once no item runs.
    */
   public static <T, R> List<R> map(List<T> items, int threads, String what, Work<T, R> work)
       throws IOException {
@@ -61,7 +62,15 @@ public final class InParallel {
       }
       throw new IOException(e.getCause());
     } finally {
+      // no work outlives the call: after a failure, the items running finish (or stop at the
+      // interrupt) before it returns, or a failed copy's threads would go on writing while the
+      // next one clears what it left
       pool.shutdownNow();
+      try {
+        pool.awaitTermination(60, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 }

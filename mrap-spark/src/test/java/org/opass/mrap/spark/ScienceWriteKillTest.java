@@ -108,7 +108,9 @@ class ScienceWriteKillTest {
   void aWriteKilledOutrightLeavesNoDatasetOrAWholeOne() throws Exception {
     Dataset<Row> want = data(spark);
     long rows = want.count();
-    for (String kind : new String[] {"netcdf", "zarr"}) {
+    // bin/compat's other releases: one kind, killed before it publishes
+    boolean compat = Boolean.getBoolean("opass.tests.compat");
+    for (String kind : compat ? new String[] {"zarr"} : new String[] {"netcdf", "zarr"}) {
       Path dir = new Path("/kill-write/" + kind);
       Path dst = new Path(dir, "out." + kind);
       fs.mkdirs(dir);
@@ -122,7 +124,8 @@ class ScienceWriteKillTest {
       fs.delete(dst, true);
       // amid the tasks' parts, before the rename that publishes, and after it (before the
       // work folder goes)
-      int[] steps = {changes / 2, changes - 1, changes};
+      int[] steps = compat ? new int[] {changes - 1}
+          : new int[] {changes / 2, changes - 1, changes};
       for (int k : steps) {
         String at = kind + " killed -9 before change " + k + " of " + changes;
         File log = new File(local, kind + "-" + k + ".log");
