@@ -89,7 +89,6 @@ final class SeriesQuery {
           + answers[0].rows() + ", without " + answers[1].rows() + ", netCDF4-python's "
           + want + " (" + Tour.SERIES_EXPECTED + ")");
     }
-    written(hdfs, spark, want, expected.get("columns"));
     long with = answers[0].runBytes();
     long without = answers[1].runBytes();
     JsonNode chunks = expected.get("chunks");
@@ -109,6 +108,7 @@ final class SeriesQuery {
         + "pages it keeps for the next query: " + kib(answers[0].planBytes()) + " for the "
         + "query with its filters pushed, then " + kib(answers[1].planBytes())
         + " for the other");
+    written(hdfs, spark, want, expected.get("columns"));
   }
 
   /**
