@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import org.opass.mrap.array.ElementType;
+import org.opass.mrap.array.Elements;
 
 /**
  * The bytes of a CF NetCDF-3 file of an {@link OutputDataset}, laid out as netCDF-C lays out a
@@ -79,7 +80,7 @@ public final class Netcdf3Writer {
     out.put(header);
     for (OutputDimension d : dims) {
       for (double x : d.values()) {
-        put(out, d.type(), x);
+        Elements.put(out, d.type(), x);
       }
       while (out.position() % 4 != 0) {
         out.put((byte) 0);
@@ -91,36 +92,6 @@ public final class Netcdf3Writer {
   /** The padding a variable's last part ends with. */
   public static int padding(long bytes) {
     return (int) (padded(bytes) - bytes);
-  }
-
-  /** {@code value} as {@code type}, at {@code out}'s position, in its order. */
-  public static void put(ByteBuffer out, ElementType type, double value) {
-    switch (type) {
-      case INT8:
-      case UINT8:
-        out.put((byte) (long) value);
-        break;
-      case INT16:
-      case UINT16:
-        out.putShort((short) (long) value);
-        break;
-      case INT32:
-      case UINT32:
-        out.putInt((int) (long) value);
-        break;
-      case INT64:
-      case UINT64:
-        out.putLong((long) value);
-        break;
-      case FLOAT32:
-        out.putFloat((float) value);
-        break;
-      case FLOAT64:
-        out.putDouble(value);
-        break;
-      default:
-        throw new IllegalArgumentException("no value is written as " + type);
-    }
   }
 
   private int count() {
@@ -258,7 +229,7 @@ public final class Netcdf3Writer {
         int32(ncType(var.type()));
         count(1);
         ByteBuffer b = ByteBuffer.allocate(8).order(ByteOrder.BIG_ENDIAN);
-        put(b, var.type(), fill);
+        Elements.put(b, var.type(), fill);
         byte[] raw = new byte[b.position()];
         b.flip();
         b.get(raw);

@@ -9,6 +9,7 @@ import java.util.List;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.opass.mrap.array.Elements;
 
 /**
  * One part of a dataset in a task: the rows {@code [start, end)} of its first dimension, every
@@ -60,7 +61,7 @@ public final class PartWriter {
     if (b.capacity() == 0) {
       return;
     }
-    Netcdf3Writer.put(b, var.type(), var.fill());
+    Elements.put(b, var.type(), var.fill());
     byte[] a = b.array();
     int filled = size;
     while (filled < a.length) {
@@ -108,7 +109,7 @@ public final class PartWriter {
     seen[var].set(i);
     ByteBuffer b = values[var];
     b.position(i * v.type().size());
-    Netcdf3Writer.put(b, v.type(), stored);
+    Elements.put(b, v.type(), stored);
   }
 
   /** The point at linear index {@code index} as its dimensions' values, for messages. */
@@ -181,7 +182,7 @@ public final class PartWriter {
     }
     byte[] raw = new byte[Math.multiplyExact(chunkElements, size)];
     ByteBuffer fillBytes = ByteBuffer.allocate(size).order(values[v].order());
-    Netcdf3Writer.put(fillBytes, var.type(), var.fill());
+    Elements.put(fillBytes, var.type(), var.fill());
     byte[] fill = fillBytes.array();
     List<String> rows = new ArrayList<>();
     long c0From = dataset.partStart(part) / chunks[0];

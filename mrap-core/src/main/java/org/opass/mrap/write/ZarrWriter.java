@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.zip.Deflater;
 import org.opass.mrap.array.ElementType;
+import org.opass.mrap.array.Elements;
 
 /**
  * The objects of a Zarr v2 store of an {@link OutputDataset}, as xarray writes one: a group
@@ -74,7 +75,7 @@ public final class ZarrWriter {
     ByteBuffer b = ByteBuffer.allocate(d.length() * d.type().size())
         .order(java.nio.ByteOrder.LITTLE_ENDIAN);
     for (double x : d.values()) {
-      Netcdf3Writer.put(b, d.type(), x);
+      Elements.put(b, d.type(), x);
     }
     return compress(b.array(), b.position());
   }
