@@ -1,10 +1,6 @@
 package org.opass.mrap.spark;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -106,7 +102,7 @@ final class DatasetWrite {
       }
       try {
         long t0 = System.nanoTime();
-        OutputDataset ds = plan(o, shape, rows);
+        OutputDataset ds = plan(o, shape, rows, slots);
         long t1 = System.nanoTime();
         DatasetCommit commit = DatasetCommit.begin(conf, dst, mode == SaveMode.Overwrite);
         try {
@@ -222,8 +218,11 @@ final class DatasetWrite {
     }
   }
 
-  /** What the first pass learns: each dimension's values, the rows, the packed ranges. */
-  static final class GridStats implements Serializable {
+  /**
+   * What the first pass learns: each dimension's values, the rows, the packed ranges. Public
+   * for Spark's Java-serialization encoder, which takes public classes only.
+   */
+  public static final class GridStats implements Serializable {
     private static final long serialVersionUID = 1L;
     final List<Set<Double>> keys = new ArrayList<>();
     long rows;
@@ -255,34 +254,16 @@ final class DatasetWrite {
         max[v] = Math.max(max[v], o.max[v]);
       }
     }
-
-    byte[] bytes() {
-      ByteArrayOutputStream b = new ByteArrayOutputStream();
-      try (ObjectOutputStream out = new ObjectOutputStream(b)) {
-        out.writeObject(this);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-      return b.toByteArray();
-    }
-
-    static GridStats of(byte[] bytes) {
-      try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes))) {
-        return (GridStats) in.readObject();
-      } catch (IOException | ClassNotFoundException e) {
-        throw new IllegalStateException("a damaged mrap write summary", e);
-      }
-    }
   }
 
-  private static OutputDataset plan(WriteOptions o, Shape s, Dataset<Row> data) {
+  private static OutputDataset plan(WriteOptions o, Shape s, Dataset<Row> data, int slots) {
     int[] packed = new int[o.pack.size()];
     for (int i = 0; i < packed.length; i++) {
       packed[i] = s.varIndex[Arrays.asList(s.vars).indexOf(o.pack.get(i))];
     }
     WriteColumn[] dims = s.dims;
     int[] varColumns = s.varIndex;
-    MapPartitionsFunction<Row, byte[]> scan = rows -> {
+    MapPartitionsFunction<Row, GridStats> scan = rows -> {
       GridStats g = new GridStats(dims.length, packed.length, varColumns.length);
       while (rows.hasNext()) {
         Row r = rows.next();
@@ -308,11 +289,12 @@ final class DatasetWrite {
           }
         }
       }
-      return List.of(g.bytes()).iterator();
+      return List.of(g).iterator();
     };
     GridStats all = new GridStats(dims.length, packed.length, s.vars.length);
-    for (byte[] b : data.mapPartitions(scan, Encoders.BINARY()).collectAsList()) {
-      all.merge(GridStats.of(b));
+    for (GridStats g : data.mapPartitions(scan, Encoders.javaSerialization(GridStats.class))
+        .collectAsList()) {
+      all.merge(g);
     }
     if (all.rows == 0) {
       throw new IllegalArgumentException("mrap: the DataFrame has no rows: a dataset needs a "
@@ -350,8 +332,7 @@ final class DatasetWrite {
     Map<String, Object> global = new LinkedHashMap<>();
     global.put("Conventions", "CF-1.8");
     global.putAll(o.global);
-    int minParts = data.sparkSession().sparkContext().defaultParallelism();
-    return OutputDataset.of(o.kind, grid, vars, global, o.chunks, o.partBytes, minParts);
+    return OutputDataset.of(o.kind, grid, vars, global, o.chunks, o.partBytes, slots);
   }
 
   private static OutputDimension dimension(WriteOptions o, Shape s, int d, double[] keys) {
