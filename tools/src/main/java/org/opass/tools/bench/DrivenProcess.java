@@ -1,5 +1,6 @@
 package org.opass.tools.bench;
 
+import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -44,6 +45,24 @@ public final class DrivenProcess {
     ProcessBuilder b = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.to(log));
     b.environment().putAll(env);
     return b.start();
+  }
+
+  /**
+   * The process's next line on {@code out} starting with {@code prefix}; each other line (its
+   * own output) goes to {@code others}.
+   *
+   * @throws IOException naming its exit code and {@code log} if it ends first
+   */
+  public static String answer(Process process, BufferedReader out, File log, String prefix,
+      java.util.function.Consumer<String> others) throws IOException {
+    for (String line = out.readLine(); line != null; line = out.readLine()) {
+      if (line.startsWith(prefix)) {
+        return line;
+      }
+      others.accept(line);
+    }
+    throw new IOException("the Spark driver ended (exit " + exitCode(process)
+        + ") before saying '" + prefix + "'; its log: " + log);
   }
 
   /** Its exit code, or "none yet" if it has not ended within 10 s. */

@@ -74,20 +74,14 @@ final class QueryDriver implements AutoCloseable {
    * groups, kept in {@code groups} where given).
    */
   private String answer(String prefix, List<List<Object>> groups) throws IOException {
-    for (String line = out.readLine(); line != null; line = out.readLine()) {
-      if (line.startsWith(prefix)) {
-        return line;
-      }
+    return DrivenProcess.answer(process, out, log, prefix, line -> {
       if (groups != null && line.startsWith("group ")) {
         String[] g = line.split(" ");
         groups.add(Arrays.asList(Integer.parseInt(g[1]), Float.parseFloat(g[2]),
             Float.parseFloat(g[3]), g[4].equals("null") ? null : Double.parseDouble(g[4]),
             g[5].equals("null") ? null : Double.parseDouble(g[5])));
       }
-    }
-    throw new IOException("the Spark driver ended (exit "
-        + DrivenProcess.exitCode(process) + ") before saying '"
-        + prefix + "'; its log: " + log);
+    });
   }
 
   @Override

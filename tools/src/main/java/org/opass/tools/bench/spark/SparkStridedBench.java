@@ -202,14 +202,7 @@ public final class SparkStridedBench implements Bench {
 
     /** The driver's next line starting with {@code prefix} (others are its own output). */
     private String answer(String prefix) throws IOException {
-      for (String line = out.readLine(); line != null; line = out.readLine()) {
-        if (line.startsWith(prefix)) {
-          return line;
-        }
-      }
-      throw new IOException("the Spark driver ended (exit "
-          + DrivenProcess.exitCode(process) + ") before saying '"
-          + prefix + "'; its log: " + log);
+      return DrivenProcess.answer(process, out, log, prefix, line -> { });
     }
 
     @Override
